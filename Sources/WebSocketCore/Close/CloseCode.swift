@@ -1,0 +1,52 @@
+/// A close status code (RFC 6455 §7.4).
+///
+/// Any `UInt16` can be represented, so that what a peer sent can be reported; ``isValidOnWire`` says
+/// whether a code may appear in a Close frame at all.
+public struct CloseCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public init(_ rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// 1000: the purpose for which the connection was established has been fulfilled.
+    public static let normalClosure = CloseCode(1000)
+    /// 1001: an endpoint is going away (server shutdown, page navigation).
+    public static let goingAway = CloseCode(1001)
+    /// 1002: the peer violated the protocol.
+    public static let protocolError = CloseCode(1002)
+    /// 1003: a data type the endpoint cannot accept.
+    public static let unsupportedData = CloseCode(1003)
+    /// 1005: reserved; reports a Close frame without a status code. Never sent.
+    public static let noStatusReceived = CloseCode(1005)
+    /// 1006: reserved; reports a connection lost without a Close frame. Never sent.
+    public static let abnormalClosure = CloseCode(1006)
+    /// 1007: data inconsistent with the message type (invalid UTF-8 in a text message).
+    public static let invalidPayloadData = CloseCode(1007)
+    /// 1008: a message violates the endpoint's policy.
+    public static let policyViolation = CloseCode(1008)
+    /// 1009: a message too big to process.
+    public static let messageTooBig = CloseCode(1009)
+    /// 1010: (client) the server did not negotiate an extension the client requires.
+    public static let mandatoryExtension = CloseCode(1010)
+    /// 1011: the server met an unexpected condition.
+    public static let internalError = CloseCode(1011)
+    /// 1012: the service is restarting (IANA registry).
+    public static let serviceRestart = CloseCode(1012)
+    /// 1013: try again later (IANA registry).
+    public static let tryAgainLater = CloseCode(1013)
+    /// 1014: a gateway received an invalid response (IANA registry).
+    public static let badGateway = CloseCode(1014)
+    /// 1015: reserved; reports a TLS handshake failure. Never sent.
+    public static let tlsHandshakeFailure = CloseCode(1015)
+
+    /// Whether the code may be carried by a Close frame (RFC 6455 §7.4.1, §7.4.2 and the IANA registry):
+    /// 1000-1003, 1007-1014 and 3000-4999. Codes below 1000, 1004-1006, 1015, 1016-2999 and 5000 and up
+    /// may not be sent, and a peer that sends them violates the protocol.
+    public var isValidOnWire: Bool {
+        switch rawValue {
+        case 1000...1003, 1007...1014, 3000...4999: return true
+        default: return false
+        }
+    }
+
+    public var description: String { String(rawValue) }
+}

@@ -1,0 +1,71 @@
+/// Limits on what a peer can make a connection hold. Each is checked before memory is spent.
+public struct Limits: Sendable, Hashable {
+    /// The largest frame payload accepted, in bytes. Default 16 MiB. A larger length in a frame header
+    /// fails the connection with 1009 before any payload byte is stored.
+    public var maxFrameSize: Int = 16 << 20
+    /// The largest message accepted, in bytes, summed over its fragments (before any extension
+    /// transforms it). Default 16 MiB, enough for every Autobahn case, small enough that a few hundred
+    /// connections cannot exhaust a server. Exceeding it fails the connection with 1009.
+    public var maxMessageSize: Int = 16 << 20
+    /// The largest number of frames one message may be split into. Default 65,536. Fragments cost no
+    /// memory beyond their payload here, but each costs work: the limit bounds the CPU a peer can burn
+    /// with 1-byte fragments. Exceeding it fails the connection with 1009.
+    public var maxFragmentsPerMessage: Int = 65_536
+    /// The largest HTTP head (request or status line plus headers), in bytes. Default 16 KiB; beyond it a
+    /// server answers 431 and a client fails the handshake.
+    public var maxHeaderBytes: Int = 16 << 10
+    /// The largest number of header fields. Default 128; beyond it a server answers 431.
+    public var maxHeaderCount: Int = 128
+    /// The longest request line (or status line), in bytes. Default 8 KiB; beyond it a server answers 414.
+    public var maxRequestLineLength: Int = 8 << 10
+    /// The most body bytes of a refusing (non-101) response a client keeps for its report. Default 64 KiB.
+    public var maxRejectionBodySize: Int = 64 << 10
+    /// The most bytes of output the connection will hold before ``Connection/send(text:)`` and the other
+    /// sends throw ``ConnectionError/outputBufferFull``. Default 64 MiB. Automatic pongs are skipped,
+    /// not queued, while the buffer is over this mark (RFC 6455 §5.5.3 lets an endpoint answer only the
+    /// latest ping).
+    public var maxBufferedOutput: Int = 64 << 20
+
+    public init() {}
+}
+
+/// Timers of a connection. All are optional (`nil` turns one off) and act only on the times the caller
+/// reports through ``Connection/advanceTime(to:)``.
+public struct Timeouts: Sendable, Hashable {
+    /// How long the opening handshake may take. Default 10 seconds.
+    public var handshake: Duration? = .seconds(10)
+    /// How long to wait for the peer's Close frame after sending ours, and (client) for the server to
+    /// close the transport after the closing handshake. Default 5 seconds.
+    public var close: Duration? = .seconds(5)
+    /// How often to send a keepalive ping while open. Default `nil` (no keepalive).
+    public var keepaliveInterval: Duration? = nil
+    /// How long a keepalive ping may wait for a pong before the peer is declared dead. Default 20 seconds.
+    public var keepaliveTimeout: Duration? = .seconds(20)
+
+    public init() {}
+}
+
+/// How received data messages are delivered.
+public enum Delivery: Sendable, Hashable {
+    /// Whole messages: ``Event/text(_:)`` and ``Event/binary(_:)``. The default.
+    case messages
+    /// Payload as it arrives: ``Event/fragment(_:)`` for every piece of payload available, even part of
+    /// a frame, so that large messages never have to be held whole. Text is still validated as UTF-8
+    /// across pieces.
+    case fragments
+}
+
+/// Everything that tunes a ``Connection``.
+public struct Configuration: Sendable, Hashable {
+    public var limits = Limits()
+    public var timeouts = Timeouts()
+    public var delivery = Delivery.messages
+    /// Answer every ping with a pong automatically (RFC 6455 §5.5.2). Default `true`. Pings are
+    /// reported as events either way.
+    public var respondsToPingsAutomatically = true
+    /// Split outgoing messages into frames of at most this many payload bytes. Default `nil` (one frame
+    /// per message).
+    public var fragmentationSize: Int? = nil
+
+    public init() {}
+}

@@ -1,0 +1,80 @@
+/// An ordered list of HTTP header fields, as they appeared on the wire.
+///
+/// Names compare case-insensitively (RFC 9110 §5.1); order and duplicates are kept, because the
+/// handshake must tell one `Sec-WebSocket-Key` field from two.
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    public struct Field: Sendable, Hashable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public private(set) var fields: [Field] = []
+
+    public init() {}
+
+    public init(_ pairs: [(String, String)]) {
+        fields = pairs.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    public var count: Int { fields.count }
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public mutating func append(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Removes every field with this name.
+    public mutating func remove(name: String) {
+        fields.removeAll { $0.name.asciiCaseInsensitiveEquals(name) }
+    }
+
+    /// Replaces every field with this name by one field with `value`.
+    public mutating func replaceOrAdd(name: String, value: String) {
+        remove(name: name)
+        append(name: name, value: value)
+    }
+
+    /// The value of the first field with this name.
+    public subscript(name: String) -> String? {
+        fields.first { $0.name.asciiCaseInsensitiveEquals(name) }?.value
+    }
+
+    /// The values of every field with this name, in order.
+    public func values(for name: String) -> [String] {
+        fields.lazy.filter { $0.name.asciiCaseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    public func contains(name: String) -> Bool { self[name] != nil }
+
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+}
+
+extension StringProtocol {
+    /// ASCII case-insensitive equality, which is what HTTP tokens and header names use.
+    func asciiCaseInsensitiveEquals(_ other: some StringProtocol) -> Bool {
+        var a = utf8.makeIterator()
+        var b = other.utf8.makeIterator()
+        while true {
+            switch (a.next(), b.next()) {
+            case (nil, nil): return true
+            case let (x?, y?):
+                if x == y { continue }
+                if asciiLowercased(x) != asciiLowercased(y) { return false }
+            default: return false
+            }
+        }
+    }
+}
+
+@inline(__always)
+func asciiLowercased(_ c: UInt8) -> UInt8 {
+    c &- UInt8(ascii: "A") < 26 ? c | 0x20 : c
+}

@@ -1,0 +1,50 @@
+/// Which end of the connection this is.
+public enum Role: Sendable, Hashable {
+    /// The client: it sends the opening handshake request built from these options, masks its frames,
+    /// and waits for the server to close the transport.
+    case client(ClientOptions)
+    /// The server: it reads the request, reports it as ``Event/handshakeRequest(_:)`` and waits for the
+    /// caller to accept or reject it.
+    case server
+
+    var isClient: Bool {
+        if case .client = self { return true }
+        return false
+    }
+}
+
+/// What a client puts into its opening handshake request (RFC 6455 §4.1).
+public struct ClientOptions: Sendable, Hashable {
+    /// Where to connect. Its user and password, when present, become `Authorization: Basic`.
+    public var url: WebSocketURL
+    /// The `Origin` header, if any (browsers send one; other clients usually do not).
+    public var origin: String?
+    /// Subprotocols to offer, in order of preference (`Sec-WebSocket-Protocol`).
+    public var subprotocols: [String]
+    /// Extensions to offer, in order of preference (`Sec-WebSocket-Extensions`).
+    public var extensions: [ExtensionHeader]
+    /// Cookies, sent in one `Cookie` header as `name=value; name=value`.
+    public var cookies: [Cookie]
+    /// More headers, sent after the ones the handshake needs.
+    public var headers: HTTPHeaders
+
+    public init(url: WebSocketURL, origin: String? = nil, subprotocols: [String] = [],
+                extensions: [ExtensionHeader] = [], cookies: [Cookie] = [], headers: HTTPHeaders = [:]) {
+        self.url = url
+        self.origin = origin
+        self.subprotocols = subprotocols
+        self.extensions = extensions
+        self.cookies = cookies
+        self.headers = headers
+    }
+}
+
+/// A cookie to send with the opening handshake.
+public struct Cookie: Sendable, Hashable {
+    public var name: String
+    public var value: String
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}

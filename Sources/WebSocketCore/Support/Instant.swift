@@ -1,0 +1,24 @@
+/// A point in time on the caller's monotonic clock, as an offset from an origin the caller chooses.
+///
+/// The connection owns no clock: the caller reports the time with ``Connection/advanceTime(to:)`` and
+/// reads ``Connection/nextDeadline``. Only differences between instants matter, so a test can start at
+/// ``zero`` and step through time deterministically, and an adapter can use any monotonic clock.
+public struct Instant: Sendable, Hashable, Comparable {
+    /// The time elapsed since the caller's origin.
+    public var sinceOrigin: Duration
+
+    public init(sinceOrigin: Duration) { self.sinceOrigin = sinceOrigin }
+
+    /// The origin itself.
+    public static let zero = Instant(sinceOrigin: .zero)
+
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.sinceOrigin < rhs.sinceOrigin }
+
+    /// The instant `duration` later.
+    public static func + (lhs: Instant, rhs: Duration) -> Instant {
+        Instant(sinceOrigin: lhs.sinceOrigin + rhs)
+    }
+
+    /// The duration from `rhs` to `lhs`.
+    public static func - (lhs: Instant, rhs: Instant) -> Duration { lhs.sinceOrigin - rhs.sinceOrigin }
+}
