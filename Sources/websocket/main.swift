@@ -1,0 +1,2 @@
+import WebSocketCore
+print("demo: to be written")

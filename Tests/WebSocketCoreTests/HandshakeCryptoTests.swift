@@ -1,0 +1,68 @@
+import Testing
+@testable import WebSocketCore
+
+@Suite("SHA-1 (RFC 3174) and base64 (RFC 4648)")
+struct HandshakeCryptoTests {
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { b in
+            let s = String(b, radix: 16)
+            return b < 16 ? "0" + s : s
+        }.joined()
+    }
+
+    @Test("RFC 3174 §7.3 test vectors", arguments: [
+        ("abc", 1, "a9993e364706816aba3e25717850c26c9cd0d89d"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
+        ("a", 1_000_000, "34aa973cd4c4daa4f61eeb2bdbad27316534016f"),
+        ("0123456701234567012345670123456701234567012345670123456701234567", 10,
+         "dea356a2cddd90c7a7ecedc5ebb563934f460452"),
+        ("", 1, "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
+    ])
+    func sha1(input: String, repeats: Int, digest: String) {
+        var sha = SHA1()
+        for _ in 0..<repeats { sha.update(input.utf8) }
+        #expect(Self.hex(sha.finalize()) == digest)
+    }
+
+    @Test("SHA-1 of every length around the padding boundary matches one-shot hashing split anywhere")
+    func sha1Splits() {
+        let data = (0..<130).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        for n in 0...data.count {
+            let whole = SHA1.hash(data[0..<n])
+            var split = SHA1()
+            split.update(data[0..<(n / 2)])
+            split.update(data[(n / 2)..<n])
+            #expect(split.finalize() == whole)
+        }
+    }
+
+    @Test("RFC 4648 §10 base64 vectors", arguments: [
+        ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
+        ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy"),
+    ])
+    func base64(plain: String, encoded: String) {
+        #expect(Base64.encode(Array(plain.utf8)) == encoded)
+        #expect(Base64.decode(encoded) == Array(plain.utf8))
+    }
+
+    @Test("base64 decoding is strict", arguments: [
+        "Zg=", "Zg", "Z===", "Zh==", "Zm9=", "Zm 9v", "Zm9v\n", "=Zm9", "Zg==Zg==", "Zm9v!A==", "Zm8=Zm8=",
+    ])
+    func base64Rejects(text: String) {
+        #expect(Base64.decode(text) == nil)
+    }
+
+    @Test("base64 round-trips every byte value and length")
+    func base64RoundTrip() {
+        var bytes: [UInt8] = []
+        for n in 0..<300 {
+            #expect(Base64.decode(Base64.encode(bytes)) == bytes)
+            bytes.append(UInt8(truncatingIfNeeded: n &* 31 &+ 7))
+        }
+    }
+
+    @Test("RFC 6455 §1.3 accept value for the sample nonce")
+    func acceptKey() {
+        #expect(AcceptKey.accept(forKey: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBZHTOQw9gAHSbdqG1QMhU=")
+    }
+}
