@@ -1,0 +1,327 @@
+extension Connection {
+    /// Reads frames from the buffered input until one makes an event or the input runs out.
+    mutating func stepFrames() -> Step {
+        while true {
+            switch frame {
+            case .header:
+                let parsed = inbox.withUnsafeBytes { raw in
+                    FrameHeader.parse(UnsafeRawBufferPointer(rebasing: raw[inboxStart...]))
+                }
+                switch parsed {
+                case .needMore:
+                    return inputEnded ? endOfStreamWhileOpen() : .needInput
+                case .header(let header, let size):
+                    inboxStart += size
+                    switch admit(header) {
+                    case .failure(let violation):
+                        return fail(violation)
+                    case .success(let inProgress):
+                        if !inProgress.opcode.isControl { startDataFrame(inProgress) }
+                        frame = .payload(inProgress)
+                    }
+                }
+            case .payload(var inProgress):
+                let take = min(inbox.count - inboxStart, inProgress.remaining)
+                var piece: [UInt8] = []
+                if inProgress.opcode.isControl {
+                    readControlPayload(&inProgress, take)
+                } else {
+                    switch readDataPayload(&inProgress, take) {
+                    case .failure(let violation): return fail(violation)
+                    case .success(let bytes): piece = bytes
+                    }
+                }
+                guard inProgress.remaining == 0 else {
+                    frame = .payload(inProgress)
+                    if !piece.isEmpty { return deliverPiece(piece, isFinal: false) }
+                    return inputEnded ? endOfStreamWhileOpen() : .needInput
+                }
+                frame = .header
+                if let step = completeFrame(inProgress, piece: piece) { return step }
+            }
+        }
+    }
+
+    /// Checks a frame header against RFC 6455 §5 and the limits, before any payload byte is stored.
+    private func admit(_ header: FrameHeader) -> Result<FrameInProgress, ProtocolViolation> {
+        // RFC 6455 §5.2: "If an unknown opcode is received, the receiving endpoint MUST _Fail the
+        // WebSocket Connection_."
+        guard let opcode = Opcode(rawValue: header.opcodeValue) else {
+            return .failure(ProtocolViolation(.unknownOpcode(header.opcodeValue)))
+        }
+        // RFC 6455 §5.2: "If a nonzero value is received and none of the negotiated extensions defines
+        // the meaning of such a nonzero value, the receiving endpoint MUST _Fail the WebSocket Connection_."
+        guard header.reservedBits == 0 else { return .failure(ProtocolViolation(.reservedBitsSet)) }
+        // RFC 6455 §5.1: "The server MUST close the connection upon receiving a frame that is not
+        // masked." and "A client MUST close a connection if it detects a masked frame."
+        if isClient {
+            guard header.maskingKey == nil else { return .failure(ProtocolViolation(.maskedFrame)) }
+        } else {
+            guard header.maskingKey != nil else { return .failure(ProtocolViolation(.unmaskedFrame)) }
+        }
+        // RFC 6455 §5.2: "the most significant bit MUST be 0". Checked before any conversion to Int.
+        guard header.payloadLength >> 63 == 0 else { return .failure(ProtocolViolation(.invalidLength)) }
+
+        if opcode.isControl {
+            // RFC 6455 §5.5: "All control frames MUST have a payload length of 125 bytes or less and
+            // MUST NOT be fragmented."
+            guard header.fin else { return .failure(ProtocolViolation(.fragmentedControlFrame)) }
+            guard header.payloadLength <= 125 else { return .failure(ProtocolViolation(.controlFrameTooLarge)) }
+            return .success(FrameInProgress(opcode: opcode, fin: true, remaining: Int(header.payloadLength),
+                                            maskingKey: header.maskingKey))
+        }
+
+        let limits = configuration.limits
+        guard header.payloadLength <= UInt64(max(0, limits.maxFrameSize)) else {
+            return .failure(ProtocolViolation(.frameTooLarge))
+        }
+        let length = Int(header.payloadLength)  // fits: at most maxFrameSize
+        let announced: Int
+        let fragments: Int
+        switch (opcode, incoming) {
+        case (.continuation, .none):
+            // RFC 6455 §5.4: a continuation frame continues a message; there is none.
+            return .failure(ProtocolViolation(.unexpectedContinuation))
+        case (.continuation, .assembling(let assembly)):
+            announced = assembly.size
+            fragments = assembly.fragments
+        case (_, .assembling):
+            // RFC 6455 §5.4: the fragments of one message MUST NOT be interleaved with another.
+            return .failure(ProtocolViolation(.expectedContinuation))
+        case (_, .none):
+            announced = 0
+            fragments = 0
+        }
+        guard length <= max(0, limits.maxMessageSize) - announced else {
+            return .failure(ProtocolViolation(.messageTooLarge))
+        }
+        guard fragments < max(1, limits.maxFragmentsPerMessage) else {
+            return .failure(ProtocolViolation(.tooManyFragments))
+        }
+        return .success(FrameInProgress(opcode: opcode, fin: header.fin, remaining: length,
+                                        maskingKey: header.maskingKey))
+    }
+
+    /// Accounts for an admitted data frame in the message it starts or continues.
+    private mutating func startDataFrame(_ inProgress: FrameInProgress) {
+        var assembly: MessageAssembly
+        switch incoming {
+        case .assembling(let current):
+            assembly = current
+        case .none:
+            assembly = MessageAssembly(kind: inProgress.opcode == .text ? .text : .binary, size: 0, fragments: 0)
+            if configuration.delivery == .messages {
+                messageBuffer = []
+                // Small frames get their exact buffer at once; large ones grow as bytes arrive, so
+                // that a header alone cannot make us allocate the whole limit.
+                if inProgress.fin && inProgress.remaining <= Self.eagerReservation {
+                    messageBuffer.reserveCapacity(inProgress.remaining)
+                }
+            }
+        }
+        assembly.fragments += 1
+        assembly.size += inProgress.remaining
+        incoming = .assembling(assembly)
+    }
+
+    /// Frames up to this size have their payload buffer reserved from the header.
+    static var eagerReservation: Int { 64 << 10 }
+
+    /// Moves up to `take` payload bytes of a control frame into `controlBuffer`, unmasked.
+    private mutating func readControlPayload(_ inProgress: inout FrameInProgress, _ take: Int) {
+        guard take > 0 else { return }
+        let start = controlBuffer.count
+        controlBuffer.append(contentsOf: inbox[inboxStart..<(inboxStart + take)])
+        inboxStart += take
+        inProgress.remaining -= take
+        if let key = inProgress.maskingKey {
+            inProgress.maskOffset = key.apply(to: &controlBuffer, range: start..<controlBuffer.count,
+                                              offset: inProgress.maskOffset)
+        }
+    }
+
+    /// Moves up to `take` payload bytes of a data frame out of the input, unmasked and (text)
+    /// validated: into `messageBuffer` for ``Delivery/messages``, or returned as a piece for
+    /// ``Delivery/fragments``.
+    private mutating func readDataPayload(_ inProgress: inout FrameInProgress, _ take: Int) -> Result<[UInt8], ProtocolViolation> {
+        guard take > 0 else { return .success([]) }
+        guard case .assembling(var assembly) = incoming else { preconditionFailure("data frame without a message") }
+        let range = inboxStart..<(inboxStart + take)
+        inboxStart += take
+        inProgress.remaining -= take
+        var valid = true
+        var piece: [UInt8] = []
+        switch configuration.delivery {
+        case .messages:
+            let start = messageBuffer.count
+            reserveMessageBuffer(adding: take, atMost: assembly.size)
+            messageBuffer.append(contentsOf: inbox[range])
+            if let key = inProgress.maskingKey {
+                inProgress.maskOffset = key.apply(to: &messageBuffer, range: start..<messageBuffer.count,
+                                                  offset: inProgress.maskOffset)
+            }
+            if assembly.kind == .text {
+                valid = messageBuffer.withUnsafeBytes { raw in
+                    assembly.validator.validate(UnsafeRawBufferPointer(rebasing: raw[start...]))
+                }
+            }
+        case .fragments:
+            piece = Array(inbox[range])
+            if let key = inProgress.maskingKey {
+                inProgress.maskOffset = key.apply(to: &piece, range: 0..<piece.count, offset: inProgress.maskOffset)
+            }
+            if assembly.kind == .text { valid = assembly.validator.validate(piece[...]) }
+        }
+        incoming = .assembling(assembly)
+        // RFC 6455 §8.1: "When an endpoint is to interpret a byte stream as UTF-8 but finds that the
+        // byte stream is not, in fact, a valid UTF-8 stream, that endpoint MUST _Fail the WebSocket
+        // Connection_." Checked per chunk, so the failure comes at the first invalid byte.
+        return valid ? .success(piece) : .failure(ProtocolViolation(.invalidUTF8))
+    }
+
+    /// Grows the message buffer geometrically, but never beyond what the headers so far announced
+    /// (itself within the message limit).
+    private mutating func reserveMessageBuffer(adding count: Int, atMost announced: Int) {
+        let needed = messageBuffer.count + count
+        guard needed > messageBuffer.capacity else { return }
+        messageBuffer.reserveCapacity(min(max(needed, messageBuffer.capacity * 2), max(announced, needed)))
+    }
+
+    /// (``Delivery/fragments``) Delivers a piece of the current message.
+    private mutating func deliverPiece(_ piece: [UInt8], isFinal: Bool) -> Step {
+        guard case .assembling(var assembly) = incoming else { preconditionFailure("piece without a message") }
+        let isFirst = !assembly.hasDeliveredPiece
+        if isFinal {
+            incoming = .none
+        } else {
+            assembly.hasDeliveredPiece = true
+            incoming = .assembling(assembly)
+        }
+        return .event(.fragment(Fragment(kind: assembly.kind, bytes: piece, isFirst: isFirst, isFinal: isFinal)))
+    }
+
+    /// Acts on a frame whose payload has been read entirely.
+    private mutating func completeFrame(_ completed: FrameInProgress, piece: [UInt8]) -> Step? {
+        switch completed.opcode {
+        case .ping:
+            return receivedPing()
+        case .pong:
+            return receivedPong()
+        case .close:
+            return receivedClose()
+        case .text, .binary, .continuation:
+            guard case .assembling(let assembly) = incoming else { preconditionFailure("frame without a message") }
+            guard completed.fin else {
+                if configuration.delivery == .fragments && !piece.isEmpty { return deliverPiece(piece, isFinal: false) }
+                return nil
+            }
+            // RFC 6455 §8.1: a text message that ends inside a UTF-8 sequence is invalid.
+            guard assembly.kind == .binary || assembly.validator.isAtCharacterBoundary else {
+                return fail(ProtocolViolation(.invalidUTF8))
+            }
+            switch configuration.delivery {
+            case .fragments:
+                return deliverPiece(piece, isFinal: true)
+            case .messages:
+                incoming = .none
+                let payload = messageBuffer
+                messageBuffer = []
+                switch assembly.kind {
+                case .text: return .event(.text(String(decoding: payload, as: UTF8.self)))
+                case .binary: return .event(.binary(payload))
+                }
+            }
+        }
+    }
+
+    private mutating func takeControlPayload() -> [UInt8] {
+        let payload = controlBuffer
+        controlBuffer.removeAll(keepingCapacity: true)
+        return payload
+    }
+
+    private mutating func receivedPing() -> Step {
+        let payload = takeControlPayload()
+        // RFC 6455 §5.5.2: "Upon receipt of a Ping frame, an endpoint MUST send a Pong frame in
+        // response, unless it already received a Close frame." Not after ours either: nothing follows
+        // our Close. While the output is backed up the pong is skipped; §5.5.3 allows answering only
+        // the latest ping.
+        if configuration.respondsToPingsAutomatically, case .open = phase,
+           pendingOutputCount <= configuration.limits.maxBufferedOutput {
+            writeFrame(.pong, fin: true, payload: payload)
+        }
+        return .event(.ping(payload))
+    }
+
+    private mutating func receivedPong() -> Step {
+        let payload = takeControlPayload()
+        pongArrived()
+        return .event(.pong(payload))
+    }
+
+    private mutating func receivedClose() -> Step {
+        let payload = takeControlPayload()
+        let frame: CloseFrame
+        switch parseClosePayload(payload) {
+        case .failure(let violation): return fail(violation)
+        case .success(let parsed): frame = parsed
+        }
+        enqueue(.closeReceived(frame))
+        switch phase {
+        case .open:
+            if case .sending = outgoing {
+                // RFC 6455 §5.5.1: "An endpoint MAY delay sending a Close frame until its current
+                // message is sent": the reply goes out with the last fragment, or at the close timer.
+                enterClosingRemotely(received: frame)
+            } else {
+                writeCloseReply(to: frame)
+                enterClosed(CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
+            }
+        case .closingLocally:
+            // The reply to our Close: the closing handshake is complete (RFC 6455 §7.1.5: the close
+            // code is the one in the first Close frame received).
+            enterClosed(CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
+        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+             .closingRemotely, .closed:
+            preconditionFailure("close frame read outside open or closing")
+        }
+        return .progress
+    }
+
+    /// Validates a Close frame's payload (RFC 6455 §5.5.1, §7.4).
+    func parseClosePayload(_ payload: [UInt8]) -> Result<CloseFrame, ProtocolViolation> {
+        if payload.isEmpty { return .success(CloseFrame(code: .noStatusReceived)) }
+        // RFC 6455 §5.5.1: "If there is a body, the first two bytes of the body MUST be a 2-byte
+        // unsigned integer".
+        guard payload.count >= 2 else { return .failure(ProtocolViolation(.invalidClosePayload)) }
+        let code = CloseCode(UInt16(payload[0]) << 8 | UInt16(payload[1]))
+        guard code.isValidOnWire else { return .failure(ProtocolViolation(.invalidCloseCode(code.rawValue))) }
+        var validator = UTF8Validator()
+        let reason = payload[2...]
+        guard validator.validate(reason), validator.isAtCharacterBoundary else {
+            return .failure(ProtocolViolation(.invalidCloseReason))
+        }
+        return .success(CloseFrame(code: code, reason: String(decoding: reason, as: UTF8.self)))
+    }
+
+    /// Fails the connection for a peer's violation (RFC 6455 §7.1.7): the Close frame with the
+    /// violation's code unless ours is already out, then `.protocolViolation` and `.closed`.
+    mutating func fail(_ violation: ProtocolViolation) -> Step {
+        if case .open = phase {
+            writeClose(CloseFrame(code: violation.closeCode, reason: violation.reason))
+        }
+        frame = .header
+        incoming = .none
+        enqueue(.protocolViolation(violation))
+        enterClosed(CloseStatus(code: violation.closeCode, reason: violation.reason, wasClean: false,
+                                failure: .protocolViolation(violation)))
+        return .progress
+    }
+
+    /// The transport ended with the connection open or closing: RFC 6455 §7.1.5 reports 1006.
+    private mutating func endOfStreamWhileOpen() -> Step {
+        enterClosed(CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
+                                wasClean: false, failure: .unexpectedEndOfStream))
+        return .progress
+    }
+}

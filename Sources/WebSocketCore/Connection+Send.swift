@@ -1,0 +1,219 @@
+extension Connection {
+    /// Sends a text message, split into frames of ``Configuration/fragmentationSize`` if set.
+    ///
+    /// - Throws: ``ConnectionError/notOpen``, ``ConnectionError/closeAlreadySent``,
+    ///   ``ConnectionError/messageInProgress`` while a fragmented message is being sent,
+    ///   ``ConnectionError/outputBufferFull``.
+    ///
+    /// RFC 6455 §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
+    public mutating func send(text: String) throws(ConnectionError) {
+        var text = text
+        let result = text.withUTF8 { bytes in
+            Result { () throws(ConnectionError) in try sendMessage(.text, UnsafeRawBufferPointer(bytes)) }
+        }
+        try result.get()
+    }
+
+    /// Sends a binary message, split into frames of ``Configuration/fragmentationSize`` if set.
+    ///
+    /// - Throws: as ``send(text:)``.
+    public mutating func send(binary: some Collection<UInt8>) throws(ConnectionError) {
+        let result = binary.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(ConnectionError) in try sendMessage(.binary, UnsafeRawBufferPointer(bytes)) }
+        } ?? Array(binary).withUnsafeBytes { bytes in
+            Result { () throws(ConnectionError) in try sendMessage(.binary, bytes) }
+        }
+        try result.get()
+    }
+
+    private mutating func sendMessage(_ kind: MessageKind, _ payload: UnsafeRawBufferPointer) throws(ConnectionError) {
+        try checkCanSendData()
+        guard case .none = outgoing else { throw .messageInProgress }
+        let size = max(1, configuration.fragmentationSize ?? Int.max)
+        if payload.count <= size {
+            writeFrame(kind.opcode, fin: true, payload: payload)
+            return
+        }
+        var offset = 0
+        while offset < payload.count {
+            let end = payload.count - offset <= size ? payload.count : offset + size
+            writeFrame(offset == 0 ? kind.opcode : .continuation, fin: end == payload.count,
+                       payload: UnsafeRawBufferPointer(rebasing: payload[offset..<end]))
+            offset = end
+        }
+    }
+
+    /// Sends one fragment of a message you stream yourself: the first call starts a message of
+    /// `kind`, the call with `isFinal: true` ends it. Control frames may be sent in between.
+    ///
+    /// Text fragments may split UTF-8 sequences, but together they must be valid UTF-8: a fragment that
+    /// makes the message invalid (or a final one that leaves a sequence unfinished) throws
+    /// ``ConnectionError/invalidUTF8`` and sends nothing.
+    ///
+    /// - Throws: ``ConnectionError/fragmentKindMismatch`` when `kind` differs from the message's,
+    ///   ``ConnectionError/invalidUTF8``, and the errors of ``send(text:)``.
+    ///
+    /// RFC 6455 §5.4: <https://www.rfc-editor.org/rfc/rfc6455#section-5.4>
+    public mutating func sendFragment(_ bytes: some Collection<UInt8>, kind: MessageKind, isFinal: Bool) throws(ConnectionError) {
+        let result = bytes.withContiguousStorageIfAvailable { raw in
+            Result { () throws(ConnectionError) in try sendFragment(UnsafeRawBufferPointer(raw), kind: kind, isFinal: isFinal) }
+        } ?? Array(bytes).withUnsafeBytes { raw in
+            Result { () throws(ConnectionError) in try sendFragment(raw, kind: kind, isFinal: isFinal) }
+        }
+        try result.get()
+    }
+
+    private mutating func sendFragment(_ payload: UnsafeRawBufferPointer, kind: MessageKind, isFinal: Bool) throws(ConnectionError) {
+        var validator: UTF8Validator
+        let opcode: Opcode
+        switch outgoing {
+        case .none:
+            try checkCanSendData()
+            validator = UTF8Validator()
+            opcode = kind.opcode
+        case .sending(let current, let state):
+            // Finishing the message is allowed after the peer's Close (our reply waits for it).
+            try checkCanContinueMessage()
+            guard current == kind else { throw .fragmentKindMismatch }
+            validator = state
+            opcode = .continuation
+        }
+        if kind == .text {
+            guard validator.validate(payload), !isFinal || validator.isAtCharacterBoundary else { throw .invalidUTF8 }
+        }
+        writeFrame(opcode, fin: isFinal, payload: payload)
+        outgoing = isFinal ? .none : .sending(kind, validator)
+        if isFinal, case .closingRemotely(let received) = phase {
+            writeCloseReply(to: received)
+            enterClosed(CloseStatus(code: received.code, reason: received.reason, wasClean: true))
+        }
+    }
+
+    /// Sends a ping (at most 125 bytes of payload). The pong comes back as ``Event/pong(_:)``.
+    ///
+    /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
+    public mutating func ping(_ payload: some Collection<UInt8> = [UInt8]()) throws(ConnectionError) {
+        try sendControl(.ping, Array(payload))
+    }
+
+    /// Sends an unsolicited pong, or a pong you answer a ping with when automatic pongs are off
+    /// (at most 125 bytes of payload).
+    ///
+    /// RFC 6455 §5.5.3: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.3>
+    public mutating func pong(_ payload: some Collection<UInt8> = [UInt8]()) throws(ConnectionError) {
+        try sendControl(.pong, Array(payload))
+    }
+
+    private mutating func sendControl(_ opcode: Opcode, _ payload: [UInt8]) throws(ConnectionError) {
+        switch phase {
+        case .open, .closingRemotely: break
+        case .closingLocally: throw .closeAlreadySent
+        case .closed(let status, _): throw status.failure == nil && status.wasClean ? .closeAlreadySent : .notOpen
+        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
+            throw .notOpen
+        }
+        guard payload.count <= 125 else { throw .controlPayloadTooLarge }
+        try checkOutputRoom()
+        writeFrame(opcode, fin: true, payload: payload)
+    }
+
+    /// Starts the closing handshake (or, after the peer's Close, answers it): queues a Close frame
+    /// with `code` and `reason`. The connection is closed when the peer's Close frame arrives, or when
+    /// ``Timeouts/close`` runs out.
+    ///
+    /// - Parameters:
+    ///   - code: a code that may be sent (RFC 6455 §7.4); default 1000.
+    ///   - reason: at most 123 bytes of UTF-8.
+    /// - Throws: ``ConnectionError/invalidCloseCode(_:)``, ``ConnectionError/closeReasonTooLong``,
+    ///   ``ConnectionError/closeAlreadySent`` for a second close, ``ConnectionError/notOpen`` before the
+    ///   handshake completes.
+    ///
+    /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
+    public mutating func close(code: CloseCode = .normalClosure, reason: String = "") throws(ConnectionError) {
+        guard code.isValidOnWire else { throw .invalidCloseCode(code) }
+        guard reason.utf8.count <= 123 else { throw .closeReasonTooLong }
+        let frame = CloseFrame(code: code, reason: reason)
+        switch phase {
+        case .open:
+            writeClose(frame)
+            enterClosingLocally(sent: frame)
+        case .closingRemotely(let received):
+            writeClose(frame)
+            outgoing = .none
+            enterClosed(CloseStatus(code: received.code, reason: received.reason, wasClean: true))
+        case .closingLocally:
+            throw .closeAlreadySent
+        case .closed(let status, _):
+            throw status.failure == nil && status.wasClean ? .closeAlreadySent : .notOpen
+        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
+            throw .notOpen
+        }
+    }
+
+    // MARK: Checks
+
+    private func checkCanSendData() throws(ConnectionError) {
+        switch phase {
+        case .open: break
+        case .closingLocally, .closingRemotely: throw .closeAlreadySent
+        case .closed(let status, _): throw status.failure == nil && status.wasClean ? .closeAlreadySent : .notOpen
+        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
+            throw .notOpen
+        }
+        try checkOutputRoom()
+    }
+
+    private func checkCanContinueMessage() throws(ConnectionError) {
+        switch phase {
+        case .open, .closingRemotely: break
+        case .closingLocally: throw .closeAlreadySent
+        case .closed, .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
+            throw .notOpen
+        }
+        try checkOutputRoom()
+    }
+
+    /// Sends are refused once the pending output reaches ``Limits/maxBufferedOutput``; memory is then
+    /// bounded by the limit plus one message.
+    private func checkOutputRoom() throws(ConnectionError) {
+        guard pendingOutputCount < max(0, configuration.limits.maxBufferedOutput) else { throw .outputBufferFull }
+    }
+
+    // MARK: Writing frames
+
+    /// The reply to the peer's Close frame: RFC 6455 §5.5.1, "the endpoint typically echos the status
+    /// code it received". An empty Close is answered with an empty one.
+    mutating func writeCloseReply(to received: CloseFrame) {
+        if received.code == .noStatusReceived {
+            writeFrame(.close, fin: true, payload: [UInt8]())
+        } else {
+            writeClose(CloseFrame(code: received.code))
+        }
+    }
+
+    mutating func writeClose(_ frame: CloseFrame) {
+        var payload: [UInt8] = [UInt8(truncatingIfNeeded: frame.code.rawValue >> 8),
+                                UInt8(truncatingIfNeeded: frame.code.rawValue)]
+        payload.append(contentsOf: frame.reason.utf8.prefix(123))
+        writeFrame(.close, fin: true, payload: payload)
+    }
+
+    mutating func writeFrame(_ opcode: Opcode, fin: Bool, payload: [UInt8]) {
+        payload.withUnsafeBytes { writeFrame(opcode, fin: fin, payload: $0) }
+    }
+
+    /// Appends one frame to the output; a client masks it with a fresh key (RFC 6455 §5.3: "The
+    /// masking key MUST be derived from a strong source of entropy").
+    mutating func writeFrame(_ opcode: Opcode, fin: Bool, payload: UnsafeRawBufferPointer) {
+        let key: MaskingKey? = isClient ? MaskingKey(random: random.next()) : nil
+        let header = FrameHeader(fin: fin, reservedBits: 0, opcodeValue: opcode.rawValue, maskingKey: key,
+                                 payloadLength: UInt64(payload.count))
+        outbox.reserveCapacity(outbox.count + FrameHeader.maxSize + payload.count)
+        header.write(into: &outbox)
+        let start = outbox.count
+        outbox.append(contentsOf: payload)
+        if let key {
+            _ = key.apply(to: &outbox, range: start..<outbox.count, offset: 0)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+extension Connection {
+    /// The earliest instant at which ``advanceTime(to:)`` has something to do, or `nil` when no timer
+    /// is armed. Timers start at the first reported time, so report one when the connection starts.
+    public var nextDeadline: Instant? {
+        [handshakeTimer, closeTimer, pingTimer, pongTimer].compactMap(\.deadline).min()
+    }
+
+    /// Reports the current time (from any monotonic clock; only differences matter). Runs the timers
+    /// that expired: the opening handshake timeout, keepalive pings and their pong timeout, and the
+    /// closing handshake timeout. Their events are pulled with ``nextEvent()`` and their frames taken
+    /// with the output. Time never runs backwards here: an earlier instant than the last is ignored.
+    public mutating func advanceTime(to now: Instant) {
+        if let last = lastReportedTime, now < last { return }
+        lastReportedTime = now
+        for keyPath in [\Connection.handshakeTimer, \.closeTimer, \.pingTimer, \.pongTimer] {
+            if case .pending(let duration) = self[keyPath: keyPath] { self[keyPath: keyPath] = .armed(now + duration) }
+        }
+
+        switch phase {
+        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
+            if handshakeTimer.hasExpired(at: now) {
+                _ = failHandshake(.timedOut)
+            }
+        case .open:
+            if pongTimer.hasExpired(at: now) {
+                // The peer is gone or stuck: fail the connection (RFC 6455 §7.1.7) with 1011, the code
+                // keepalive timeouts are commonly reported with, and report 1006 locally since no
+                // Close frame came back.
+                writeClose(CloseFrame(code: .internalError, reason: "keepalive timeout"))
+                enterClosed(CloseStatus(code: .abnormalClosure, reason: "keepalive timeout", wasClean: false,
+                                        failure: .keepaliveTimeout))
+            } else if pingTimer.hasExpired(at: now) {
+                keepaliveCount &+= 1
+                let payload = (0..<8).map { UInt8(truncatingIfNeeded: keepaliveCount >> (56 - 8 * UInt64($0))) }
+                writeFrame(.ping, fin: true, payload: payload)
+                pingTimer = .off
+                pongTimer = configuration.timeouts.keepaliveTimeout.map { .armed(now + $0) } ?? .off
+                if case .off = pongTimer, let interval = configuration.timeouts.keepaliveInterval {
+                    pingTimer = .armed(now + interval)
+                }
+            }
+        case .closingLocally:
+            if closeTimer.hasExpired(at: now) {
+                enterClosed(CloseStatus(code: .abnormalClosure, reason: "close handshake timed out", wasClean: false,
+                                        failure: .closeTimeout))
+            }
+        case .closingRemotely(let received):
+            if closeTimer.hasExpired(at: now) {
+                // Our message did not end in time: the reply goes out anyway.
+                writeCloseReply(to: received)
+                outgoing = .none
+                enterClosed(CloseStatus(code: received.code, reason: received.reason, wasClean: true))
+            }
+        case .closed:
+            if closeTimer.hasExpired(at: now) { releaseTransport() }
+        }
+    }
+
+    /// A pong arrived: the peer is alive; the next keepalive ping is due one interval from now.
+    mutating func pongArrived() {
+        guard case .armed = pongTimer else { return }
+        pongTimer = .off
+        if let interval = configuration.timeouts.keepaliveInterval { pingTimer = arm(interval) }
+    }
+}

@@ -1,0 +1,75 @@
+/// A frame header as it is on the wire (RFC 6455 §5.2), before any check of what it means.
+///
+/// Parsing is syntax only: whether the opcode is defined, the mask is required or the length is
+/// acceptable is for the receiver to decide (``Connection``), because the answers depend on the role,
+/// the negotiated extensions and the limits.
+struct FrameHeader: Sendable, Hashable {
+    var fin: Bool
+    /// RSV1, RSV2, RSV3 as the bits 0x40, 0x20, 0x10 of the first byte.
+    var reservedBits: UInt8
+    /// The 4-bit opcode as sent; not necessarily one RFC 6455 defines.
+    var opcodeValue: UInt8
+    var maskingKey: MaskingKey?
+    /// The payload length as sent, up to 2^64 - 1; a receiver must check it before converting it.
+    var payloadLength: UInt64
+
+    /// The most bytes a header can take: 2 + 8 (64-bit length) + 4 (mask).
+    static let maxSize = 14
+
+    enum ParseResult: Sendable, Hashable {
+        /// More bytes are needed; at least this many in total.
+        case needMore(Int)
+        case header(FrameHeader, size: Int)
+    }
+
+    /// Parses a header from the start of `bytes`, which may hold more (payload, further frames).
+    @inline(__always)
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> ParseResult {
+        guard bytes.count >= 2 else { return .needMore(2) }
+        let b0 = bytes[0]
+        let b1 = bytes[1]
+        let masked = b1 & 0x80 != 0
+        let length7 = b1 & 0x7F
+        var size = 2
+        let lengthBytes = length7 == 126 ? 2 : (length7 == 127 ? 8 : 0)
+        size += lengthBytes
+        if masked { size += 4 }
+        guard bytes.count >= size else { return .needMore(size) }
+        let length: UInt64
+        switch lengthBytes {
+        case 2: length = UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: 2, as: UInt16.self)))
+        case 8: length = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 2, as: UInt64.self))
+        default: length = UInt64(length7)
+        }
+        var key: MaskingKey? = nil
+        if masked {
+            let k = 2 + lengthBytes
+            key = MaskingKey(bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3])
+        }
+        let header = FrameHeader(fin: b0 & 0x80 != 0, reservedBits: b0 & 0x70, opcodeValue: b0 & 0x0F,
+                                 maskingKey: key, payloadLength: length)
+        return .header(header, size: size)
+    }
+
+    /// Appends the header to `output`, with the shortest length form (RFC 6455 §5.2: "the minimal
+    /// number of bytes MUST be used to encode the length").
+    func write(into output: inout [UInt8]) {
+        output.append((fin ? 0x80 : 0) | (reservedBits & 0x70) | (opcodeValue & 0x0F))
+        let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
+        if payloadLength < 126 {
+            output.append(maskBit | UInt8(truncatingIfNeeded: payloadLength))
+        } else if payloadLength <= UInt64(UInt16.max) {
+            output.append(maskBit | 126)
+            output.append(UInt8(truncatingIfNeeded: payloadLength >> 8))
+            output.append(UInt8(truncatingIfNeeded: payloadLength))
+        } else {
+            output.append(maskBit | 127)
+            for shift in stride(from: 56, through: 0, by: -8) {
+                output.append(UInt8(truncatingIfNeeded: payloadLength >> UInt64(shift)))
+            }
+        }
+        if let key = maskingKey {
+            output.append(contentsOf: key.bytes)
+        }
+    }
+}
