@@ -1,0 +1,111 @@
+import Testing
+@testable import WebSocketCore
+
+@Suite("Time as an input: handshake, keepalive and close timers")
+struct TimersTests {
+    static func at(_ seconds: Int) -> Instant { Instant(sinceOrigin: .seconds(seconds)) }
+
+    @Test("The opening handshake times out")
+    func handshakeTimeout() throws {
+        var config = Configuration()
+        config.timeouts.handshake = .seconds(5)
+        var server = try Connection(role: .server, configuration: config)
+        server.advanceTime(to: Self.at(100))
+        #expect(server.nextDeadline == Self.at(105))
+        server.receive(Array("GET / HTTP/1.1\r\n".utf8))
+        server.advanceTime(to: Self.at(104))
+        #expect(drain(&server).isEmpty)
+        server.advanceTime(to: Self.at(105))
+        let events = drain(&server)
+        #expect(events.first == .handshakeFailed(.timedOut))
+        #expect(server.shouldCloseTransport)
+    }
+
+    @Test("Timers wait for the first time report")
+    func pendingUntilFirstReport() throws {
+        var client = try Connection(role: .client(clientOptions()))
+        #expect(client.nextDeadline == nil)
+        client.advanceTime(to: Self.at(1000))
+        #expect(client.nextDeadline == Self.at(1010))
+    }
+
+    @Test("Keepalive: a ping every interval; a pong keeps the connection alive")
+    func keepaliveAnswered() throws {
+        var config = Configuration()
+        config.timeouts.keepaliveInterval = .seconds(30)
+        config.timeouts.keepaliveTimeout = .seconds(10)
+        var (client, server) = try openPair(client: config)
+        client.advanceTime(to: Self.at(0))
+        #expect(client.nextDeadline == Self.at(30))
+        client.advanceTime(to: Self.at(30))
+        let ping = client.takeOutput()
+        #expect(decodeFrames(ping).map(\.opcode) == [0x9])
+        #expect(client.nextDeadline == Self.at(40))
+        server.receive(ping)
+        _ = drain(&server)
+        client.receive(server.takeOutput())
+        client.advanceTime(to: Self.at(35))
+        #expect(drain(&client).count == 1)  // the pong
+        #expect(client.nextDeadline == Self.at(65))
+        client.advanceTime(to: Self.at(50))
+        #expect(client.state == .open)
+    }
+
+    @Test("Keepalive: no pong in time fails the connection with 1011 on the wire and 1006 locally")
+    func keepaliveTimeout() throws {
+        var config = Configuration()
+        config.timeouts.keepaliveInterval = .seconds(30)
+        config.timeouts.keepaliveTimeout = .seconds(10)
+        var (_, server) = try openPair(server: config)
+        server.advanceTime(to: Self.at(0))
+        server.advanceTime(to: Self.at(30))
+        _ = server.takeOutput()
+        server.advanceTime(to: Self.at(39))
+        #expect(server.state == .open)
+        server.advanceTime(to: Self.at(40))
+        let status = CloseStatus(code: .abnormalClosure, reason: "keepalive timeout", wasClean: false, failure: .keepaliveTimeout)
+        #expect(drain(&server) == [.closed(status)])
+        #expect(decodeFrames(server.takeOutput()).map(closeCode) == [1011])
+        #expect(server.shouldCloseTransport)
+    }
+
+    @Test("A close handshake the peer never finishes times out")
+    func closeTimeout() throws {
+        var config = Configuration()
+        config.timeouts.close = .seconds(3)
+        var (client, _) = try openPair(client: config)
+        client.advanceTime(to: Self.at(10))
+        try client.close()
+        #expect(client.nextDeadline == Self.at(13))
+        client.advanceTime(to: Self.at(13))
+        #expect(drain(&client) == [.closed(CloseStatus(code: .abnormalClosure, reason: "close handshake timed out",
+                                                       wasClean: false, failure: .closeTimeout))])
+        #expect(client.shouldCloseTransport)
+    }
+
+    @Test("A client stops waiting for the server to close the transport after the close timeout")
+    func clientTransportWait() throws {
+        var config = Configuration()
+        config.timeouts.close = .seconds(2)
+        var (client, server) = try openPair(client: config)
+        client.advanceTime(to: Self.at(0))
+        try client.close()
+        _ = pump(&client, into: &server)
+        _ = pump(&server, into: &client)
+        #expect(!client.shouldCloseTransport)
+        client.advanceTime(to: Self.at(1))
+        #expect(!client.shouldCloseTransport)
+        client.advanceTime(to: Self.at(2))
+        #expect(client.shouldCloseTransport)
+    }
+
+    @Test("Time going backwards is ignored")
+    func monotonic() throws {
+        var config = Configuration()
+        config.timeouts.keepaliveInterval = .seconds(5)
+        var (client, _) = try openPair(client: config)
+        client.advanceTime(to: Self.at(10))
+        client.advanceTime(to: Self.at(3))
+        #expect(client.nextDeadline == Self.at(15))
+    }
+}
