@@ -154,7 +154,7 @@ extension Connection {
         switch configuration.delivery {
         case .messages:
             let start = messageBuffer.count
-            reserveMessageBuffer(adding: take, atMost: assembly.size)
+            reserveMessageBuffer(adding: take)
             messageBuffer.append(contentsOf: inbox[range])
             if let key = inProgress.maskingKey {
                 inProgress.maskOffset = key.apply(to: &messageBuffer, range: start..<messageBuffer.count,
@@ -179,12 +179,13 @@ extension Connection {
         return valid ? .success(piece) : .failure(ProtocolViolation(.invalidUTF8))
     }
 
-    /// Grows the message buffer geometrically, but never beyond what the headers so far announced
-    /// (itself within the message limit).
-    private mutating func reserveMessageBuffer(adding count: Int, atMost announced: Int) {
+    /// Grows the message buffer geometrically from the bytes actually received, never from what a
+    /// header merely announced, and never beyond the message limit: a peer that announces 16 MiB and
+    /// sends 10 bytes costs 10 bytes, and memory stays within twice what arrived.
+    private mutating func reserveMessageBuffer(adding count: Int) {
         let needed = messageBuffer.count + count
         guard needed > messageBuffer.capacity else { return }
-        messageBuffer.reserveCapacity(min(max(needed, messageBuffer.capacity * 2), max(announced, needed)))
+        messageBuffer.reserveCapacity(min(max(needed, messageBuffer.capacity * 2), max(needed, configuration.limits.maxMessageSize)))
     }
 
     /// (``Delivery/fragments``) Delivers a piece of the current message.

@@ -208,7 +208,6 @@ extension Connection {
         let key: MaskingKey? = isClient ? MaskingKey(random: random.next()) : nil
         let header = FrameHeader(fin: fin, reservedBits: 0, opcodeValue: opcode.rawValue, maskingKey: key,
                                  payloadLength: UInt64(payload.count))
-        outbox.reserveCapacity(outbox.count + FrameHeader.maxSize + payload.count)
         header.write(into: &outbox)
         let start = outbox.count
         outbox.append(contentsOf: payload)
