@@ -81,8 +81,8 @@ struct PropertyTests {
         clientConfig.fragmentationSize = seed % 2 == 0 ? Int.random(in: 1...4096, using: &rng) : nil
         var (client, server) = try openPair(client: clientConfig, seed: seed)
         for _ in 0..<6 {
-            let toServer = randomActions(&rng, count: 5)
-            let toClient = randomActions(&rng, count: 5)
+            let toServer = Self.randomActions(&rng, count: 5)
+            let toClient = Self.randomActions(&rng, count: 5)
             for action in toServer { try Self.perform(action, on: &client) }
             for action in toClient { try Self.perform(action, on: &server) }
             let serverSaw = pump(&client, into: &server).filter { if case .pong = $0 { return false } else { return true } }

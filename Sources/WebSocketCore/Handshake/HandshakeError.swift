@@ -49,6 +49,8 @@ public enum HandshakeError: Error, Sendable, Hashable {
     case unexpectedSubprotocol(String)
     /// The server accepted an extension the client did not offer.
     case unexpectedExtension(String)
+    /// The response given to the 101 checks has another status (the caller reads refusals as such).
+    case unexpectedStatus(Int)
 
     /// The status a server answers with: 405 for a method other than GET, 414 for a long request line,
     /// 431 for too large a head, 426 (with `Sec-WebSocket-Version: 13`) for another WebSocket version,
@@ -64,7 +66,7 @@ public enum HandshakeError: Error, Sendable, Hashable {
         case .malformedRequestLine, .malformedStatusLine, .malformedHeader, .obsoleteLineFolding, .invalidHost,
              .missingConnectionUpgrade, .invalidKey, .unexpectedBody, .invalidSubprotocolHeader,
              .invalidExtensionsHeader, .responseMissingUpgrade, .responseMissingConnectionUpgrade, .invalidAccept,
-             .unexpectedSubprotocol, .unexpectedExtension:
+             .unexpectedSubprotocol, .unexpectedExtension, .unexpectedStatus:
             return 400
         }
     }
@@ -94,6 +96,7 @@ public enum HandshakeError: Error, Sendable, Hashable {
         case .invalidAccept: return "wrong or missing Sec-WebSocket-Accept"
         case .unexpectedSubprotocol(let p): return "server chose subprotocol \(p), which was not offered"
         case .unexpectedExtension(let e): return "server accepted extension \(e), which was not offered"
+        case .unexpectedStatus(let s): return "expected status 101 Switching Protocols, got \(s)"
         }
     }
 }

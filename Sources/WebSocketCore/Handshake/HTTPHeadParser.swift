@@ -1,0 +1,207 @@
+/// An incremental, bounded, linear-time parser for the head of an HTTP/1.1 request or response
+/// (RFC 9112 §2-§5): the start line and the header fields, up to the empty line.
+///
+/// Why incremental and linear: the head arrives in pieces of any size, and a parser that re-scans
+/// everything it holds on every read does quadratic work when a peer trickles bytes one at a time
+/// (tungstenite's CVE-2023-43669). This parser looks at each byte once as it arrives, keeps only the
+/// state of the current line between calls, and parses each line exactly once when its terminator
+/// arrives; the work is proportional to the size of the head however it is split.
+///
+/// Why bounded: every limit of ``Limits`` is checked before the byte that would exceed it is stored,
+/// so a 1 MiB header line or 10,000 header fields cost no more memory than the limits allow.
+///
+/// The parser never consumes past the empty line that ends the head: what follows (the first frames
+/// after a 101, or a refusal's body) stays with the caller.
+struct HTTPHeadParser: Sendable {
+    enum Kind: Sendable { case request, response }
+
+    enum Outcome: Sendable, Equatable {
+        /// The head is not complete yet; every byte given was consumed.
+        case needMore
+        case request(HTTPRequestHead)
+        case response(HTTPResponseHead)
+        /// The head is invalid or exceeds a limit; the connection cannot continue.
+        case failure(HandshakeError)
+    }
+
+    private enum Phase: Sendable {
+        /// Before the start line, where empty lines are skipped (RFC 9112 §2.2).
+        case leadingEmptyLines
+        case startLine
+        case fields
+    }
+
+    let kind: Kind
+    let limits: Limits
+
+    private var phase = Phase.leadingEmptyLines
+    /// The bytes of the current line so far, without its terminator.
+    private var line: [UInt8] = []
+    /// The previous byte was a CR, so this one must be LF.
+    private var sawCR = false
+    /// Every byte of the head seen so far, terminators and skipped empty lines included.
+    private var headBytes = 0
+    private var fieldCount = 0
+    private var request: HTTPLineParser.RequestLine?
+    private var status: HTTPLineParser.StatusLine?
+    private var headers = HTTPHeaders()
+    /// The final outcome, once there is one; later calls return it and consume nothing.
+    private var result: Outcome?
+
+    /// The number of bytes ever stored in the line buffer (for tests: it stays within the limits).
+    private(set) var storedByteCount = 0
+    /// Work done so far, in bytes examined by the scanner plus bytes handed to the line parser (for
+    /// tests: it grows linearly with the input however the input is split).
+    private(set) var workCount = 0
+
+    init(kind: Kind, limits: Limits) {
+        self.kind = kind
+        self.limits = limits
+    }
+
+    /// Whether the head is complete or has failed.
+    var isFinished: Bool { result != nil }
+
+    /// Consumes bytes up to the end of the head at most (bytes after the head — the first frames, or a
+    /// body — are NOT consumed and stay with the caller). Returns how many bytes it consumed.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer) -> (consumed: Int, outcome: Outcome) {
+        if let result { return (0, result) }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            workCount += 1
+
+            // Limits.maxHeaderBytes counts every byte of the head, decided before the byte is stored.
+            guard headBytes < limits.maxHeaderBytes else { return fail(index, .headTooLarge) }
+            headBytes += 1
+
+            if sawCR {
+                sawCR = false
+                // RFC 9112 §2.2: "A sender MUST NOT generate a bare CR (a CR character not immediately
+                // followed by LF) within any protocol elements other than the content. A recipient of
+                // such a bare CR MUST consider that element to be invalid".
+                guard byte == 0x0A else { return fail(index, lineError) }
+                if let outcome = endOfLine() { return finish(index, outcome) }
+                continue
+            }
+            switch byte {
+            case 0x0D:
+                sawCR = true
+            case 0x0A:
+                // RFC 9112 §2.2: "a recipient MAY recognize a single LF as a line terminator and ignore
+                // any preceding CR".
+                if let outcome = endOfLine() { return finish(index, outcome) }
+            default:
+                if let error = store(byte) { return fail(index, error) }
+            }
+        }
+        return (index, .needMore)
+    }
+
+    /// Convenience for tests: the same over an array slice.
+    mutating func consume(_ bytes: ArraySlice<UInt8>) -> (consumed: Int, outcome: Outcome) {
+        bytes.withUnsafeBytes { consume($0) }
+    }
+
+    /// Convenience for tests: the same over an array.
+    mutating func consume(_ bytes: [UInt8]) -> (consumed: Int, outcome: Outcome) {
+        bytes.withUnsafeBytes { consume($0) }
+    }
+
+    // MARK: - Scanning
+
+    /// Stores one byte of the current line after checking the limits that apply to it.
+    private mutating func store(_ byte: UInt8) -> HandshakeError? {
+        if line.isEmpty {
+            switch phase {
+            case .leadingEmptyLines:
+                phase = .startLine
+            case .startLine:
+                break
+            case .fields:
+                // A new field line starts: the count is exceeded as soon as one more begins.
+                guard fieldCount < limits.maxHeaderCount else { return .tooManyHeaders }
+                // RFC 9112 §5.2: "A server that receives an obs-fold in a request message that is not
+                // within a message/http container MUST either reject the message by sending a 400 (Bad
+                // Request) ... or replace each received obs-fold with one or more SP octets". We
+                // reject, in both directions; a whitespace-led line right after the start line is
+                // refused the same way (RFC 9112 §2.2 allows rejecting it).
+                if HTTPTokens.isOWS(byte) { return .obsoleteLineFolding }
+            }
+        }
+        if phase == .startLine, line.count >= limits.maxRequestLineLength { return .requestLineTooLong }
+        line.append(byte)
+        storedByteCount += 1
+        return nil
+    }
+
+    /// The error for a bare CR on the current line.
+    private var lineError: HandshakeError {
+        switch phase {
+        case .leadingEmptyLines, .startLine: return kind == .request ? .malformedRequestLine : .malformedStatusLine
+        case .fields: return .malformedHeader
+        }
+    }
+
+    /// Handles a complete line; returns an outcome when the head is complete or invalid.
+    private mutating func endOfLine() -> Outcome? {
+        defer { line.removeAll(keepingCapacity: true) }
+        workCount += line.count
+        switch phase {
+        case .leadingEmptyLines:
+            // RFC 9112 §2.2: "a server that is expecting to receive and parse a request-line SHOULD ignore
+            // at least one empty line (CRLF) received prior to the request-line". They still count
+            // against maxHeaderBytes.
+            return nil
+        case .startLine:
+            phase = .fields
+            switch kind {
+            case .request:
+                switch HTTPLineParser.requestLine(line[...]) {
+                case .success(let parsed): request = parsed
+                case .failure(let error): return .failure(error)
+                }
+            case .response:
+                switch HTTPLineParser.statusLine(line[...]) {
+                case .success(let parsed): status = parsed
+                case .failure(let error): return .failure(error)
+                }
+            }
+            return nil
+        case .fields:
+            if line.isEmpty { return completeHead() }
+            switch HTTPLineParser.field(line[...]) {
+            case .success(let field):
+                headers.append(name: field.name, value: field.value)
+                fieldCount += 1
+                return nil
+            case .failure(let error):
+                return .failure(error)
+            }
+        }
+    }
+
+    private func completeHead() -> Outcome {
+        if let request {
+            return .request(HTTPRequestHead(method: request.method, target: request.target,
+                                            version: request.version, headers: headers))
+        }
+        if let status {
+            return .response(HTTPResponseHead(version: status.version, status: status.status,
+                                              reason: status.reason, headers: headers))
+        }
+        // Unreachable: the fields phase starts only after a start line was parsed.
+        return .failure(kind == .request ? .malformedRequestLine : .malformedStatusLine)
+    }
+
+    private mutating func finish(_ consumed: Int, _ outcome: Outcome) -> (consumed: Int, outcome: Outcome) {
+        result = outcome
+        line = []
+        return (consumed, outcome)
+    }
+
+    private mutating func fail(_ consumed: Int, _ error: HandshakeError) -> (consumed: Int, outcome: Outcome) {
+        finish(consumed, .failure(error))
+    }
+}

@@ -1,0 +1,46 @@
+/// Builds the HTTP heads this library sends, refusing any caller-provided name or value that could
+/// break the message framing (header injection, CWE-113): a CR or LF in a value would let a caller's
+/// string add header fields or end the head early.
+struct HTTPHeadWriter {
+    private(set) var bytes: [UInt8] = []
+
+    /// Starts the head with a request or status line, which the caller has already checked.
+    init(startLine: String) {
+        bytes.append(contentsOf: startLine.utf8)
+        bytes.append(contentsOf: [0x0D, 0x0A])
+    }
+
+    /// Appends `name: value` CRLF after checking both: RFC 9110 §5.1 `field-name = token`, and
+    /// RFC 9110 §5.5 "Field values containing CR, LF, or NUL characters are invalid and dangerous".
+    /// Other control characters are refused too, since `field-vchar` excludes them.
+    mutating func append(name: String, value: String) throws(ConnectionError) {
+        guard HTTPTokens.isToken(name) else { throw .invalidHeader(name) }
+        guard Self.isValidFieldValue(value) else { throw .invalidHeader(name) }
+        appendUnchecked(name: name, value: value)
+    }
+
+    /// Appends a field built by this library from already-validated parts.
+    mutating func appendUnchecked(name: String, value: String) {
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
+        bytes.append(contentsOf: value.utf8)
+        bytes.append(contentsOf: [0x0D, 0x0A])
+    }
+
+    /// Ends the head with the empty line and returns its bytes.
+    consuming func finish() -> [UInt8] {
+        bytes.append(contentsOf: [0x0D, 0x0A])
+        return bytes
+    }
+
+    /// RFC 9110 §5.5: `field-value = *field-content`, made of VCHAR, obs-text, SP and HTAB. Every other
+    /// control character (NUL, CR, LF, DEL, ...) is refused.
+    static func isValidFieldValue(_ value: some StringProtocol) -> Bool {
+        value.utf8.allSatisfy(isFieldValueByte)
+    }
+
+    @inline(__always)
+    static func isFieldValueByte(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: "\t") || (c >= 0x20 && c != 0x7F)
+    }
+}

@@ -1,0 +1,107 @@
+/// Parses the individual lines of an HTTP/1.1 head (RFC 9112 §3, §4, §5), each given without its
+/// line terminator. ``HTTPHeadParser`` finds the lines; this checks their grammar. Every function
+/// works on a bounded slice and never traps, whatever the bytes.
+enum HTTPLineParser {
+    struct RequestLine: Sendable, Hashable {
+        var method: String
+        var target: String
+        var version: HTTPVersion
+    }
+
+    struct StatusLine: Sendable, Hashable {
+        var version: HTTPVersion
+        var status: Int
+        var reason: String
+    }
+
+    private static let space = UInt8(ascii: " ")
+
+    /// RFC 9112 §3: `request-line = method SP request-target SP HTTP-version`, with single spaces.
+    static func requestLine(_ line: ArraySlice<UInt8>) -> Result<RequestLine, HandshakeError> {
+        guard let firstSpace = line.firstIndex(of: space) else { return .failure(.malformedRequestLine) }
+        let afterMethod = line[(firstSpace + 1)...]
+        guard let secondSpace = afterMethod.firstIndex(of: space) else { return .failure(.malformedRequestLine) }
+        let method = line[..<firstSpace]
+        let target = line[(firstSpace + 1)..<secondSpace]
+        let versionBytes = line[(secondSpace + 1)...]
+
+        // RFC 9112 §3.1: `method = token`.
+        guard HTTPTokens.isToken(method) else { return .failure(.malformedRequestLine) }
+        // RFC 9112 §3.2: the request target is a URI form, which has no whitespace, control characters
+        // or raw non-ASCII bytes (RFC 3986 §2). "A recipient of an invalid request-line SHOULD respond
+        // with either a 400 (Bad Request) error or a 301 (Moved Permanently) redirect".
+        guard !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            return .failure(.malformedRequestLine)
+        }
+        guard let version = parseVersion(versionBytes) else { return .failure(.malformedRequestLine) }
+        // Text framing is HTTP/1.x only: "HTTP/2.0" here is not HTTP/2 (RFC 9113 has no request line),
+        // and HTTP/0.9 has no headers. Which HTTP/1 minor versions are acceptable is the handshake's
+        // decision (ServerHandshake), so that a bad method is still reported first.
+        guard version.major == 1 else { return .failure(.unsupportedHTTPVersion) }
+        return .success(RequestLine(method: ascii(method), target: ascii(target), version: version))
+    }
+
+    /// RFC 9112 §4: `status-line = HTTP-version SP status-code SP [ reason-phrase ]`. The SP after the
+    /// code is accepted missing too, since some servers omit it along with an empty reason.
+    static func statusLine(_ line: ArraySlice<UInt8>) -> Result<StatusLine, HandshakeError> {
+        let start = line.startIndex
+        guard line.count >= 12, line[start + 8] == space else { return .failure(.malformedStatusLine) }
+        guard let version = parseVersion(line[start..<(start + 8)]) else { return .failure(.malformedStatusLine) }
+        // RFC 9112 §4: `status-code = 3DIGIT`; RFC 9110 §15: "Values outside the range 100..599 are
+        // invalid".
+        var status = 0
+        for c in line[(start + 9)..<(start + 12)] {
+            guard let digit = decimalDigit(c) else { return .failure(.malformedStatusLine) }
+            status = status * 10 + digit
+        }
+        guard (100...599).contains(status) else { return .failure(.malformedStatusLine) }
+        var reason: ArraySlice<UInt8> = []
+        if line.count > 12 {
+            guard line[start + 12] == space else { return .failure(.malformedStatusLine) }
+            reason = line[(start + 13)...]
+        }
+        // RFC 9112 §4: `reason-phrase = 1*( HTAB / SP / VCHAR / obs-text )`.
+        guard reason.allSatisfy(HTTPHeadWriter.isFieldValueByte) else { return .failure(.malformedStatusLine) }
+        guard version.major == 1 else { return .failure(.unsupportedHTTPVersion) }
+        return .success(StatusLine(version: version, status: status,
+                                   reason: String(decoding: reason, as: UTF8.self)))
+    }
+
+    /// RFC 9112 §5: `field-line = field-name ":" OWS field-value OWS`.
+    static func field(_ line: ArraySlice<UInt8>) -> Result<HTTPHeaders.Field, HandshakeError> {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .failure(.malformedHeader) }
+        let name = line[..<colon]
+        // RFC 9112 §5.1: "No whitespace is allowed between the field name and colon. ... A server MUST
+        // reject, with a response status code of 400 (Bad Request), any received request message that
+        // contains whitespace between a header field name and colon." A non-token name fails the same
+        // way, since whitespace is no tchar.
+        guard HTTPTokens.isToken(name) else { return .failure(.malformedHeader) }
+        let value = HTTPTokens.trimmingOWS(line[(colon + 1)...])
+        // RFC 9110 §5.5: "Field values containing CR, LF, or NUL characters are invalid and dangerous
+        // ... a recipient ... MUST either reject the message or replace each of those characters with
+        // SP". We reject them, and every other control character but HTAB, which `field-vchar` excludes.
+        // obs-text (0x80-0xFF) is allowed and decoded as UTF-8 with repair.
+        guard value.allSatisfy(HTTPHeadWriter.isFieldValueByte) else { return .failure(.malformedHeader) }
+        return .success(HTTPHeaders.Field(name: ascii(name), value: String(decoding: value, as: UTF8.self)))
+    }
+
+    /// RFC 9112 §2.3: `HTTP-version = HTTP-name "/" DIGIT "." DIGIT`, with `HTTP-name` case-sensitive.
+    static func parseVersion(_ bytes: ArraySlice<UInt8>) -> HTTPVersion? {
+        guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8) else { return nil }
+        let start = bytes.startIndex
+        guard bytes[start + 6] == UInt8(ascii: "."),
+              let major = decimalDigit(bytes[start + 5]),
+              let minor = decimalDigit(bytes[start + 7]) else { return nil }
+        return HTTPVersion(major: major, minor: minor)
+    }
+
+    @inline(__always)
+    static func decimalDigit(_ c: UInt8) -> Int? {
+        c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") ? Int(c - UInt8(ascii: "0")) : nil
+    }
+
+    /// Bytes already checked to be ASCII, as a string.
+    private static func ascii(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,93 @@
+/// The token grammar of HTTP (RFC 9110 §5.6.2) and the comma-separated lists built from it
+/// (RFC 9110 §5.6.1), as the opening handshake reads `Connection`, `Upgrade` and
+/// `Sec-WebSocket-Protocol`.
+enum HTTPTokens {
+    /// RFC 9110 §5.6.2: `tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_"
+    /// / "`" / "|" / "~" / DIGIT / ALPHA`.
+    @inline(__always)
+    static func isTokenChar(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// RFC 9110 §5.6.2: `token = 1*tchar`.
+    static func isToken(_ s: some StringProtocol) -> Bool {
+        isToken(s.utf8)
+    }
+
+    static func isToken(_ bytes: some Collection<UInt8>) -> Bool {
+        !bytes.isEmpty && bytes.allSatisfy(isTokenChar)
+    }
+
+    /// RFC 9110 §5.6.3: `OWS = *( SP / HTAB )`.
+    @inline(__always)
+    static func isOWS(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: " ") || c == UInt8(ascii: "\t")
+    }
+
+    /// The bytes without leading and trailing SP and HTAB.
+    static func trimmingOWS(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var lower = bytes.startIndex
+        var upper = bytes.endIndex
+        while lower < upper, isOWS(bytes[lower]) { lower += 1 }
+        while upper > lower, isOWS(bytes[upper - 1]) { upper -= 1 }
+        return bytes[lower..<upper]
+    }
+
+    /// The elements of a comma-separated list spread over any number of field lines of the same name
+    /// (RFC 9110 §5.3: several lines combine as if joined with commas), each trimmed of OWS. Empty
+    /// elements are dropped: RFC 9110 §5.6.1.2 says a recipient "MUST parse and ignore a reasonable
+    /// number of empty list elements". Nothing is validated; use ``tokenList(_:)`` for `#token`.
+    static func listElements(_ values: [String]) -> [Substring] {
+        var elements: [Substring] = []
+        for value in values {
+            for piece in value.split(separator: ",", omittingEmptySubsequences: false) {
+                let trimmed = trimmingOWS(piece)
+                if !trimmed.isEmpty { elements.append(trimmed) }
+            }
+        }
+        return elements
+    }
+
+    /// The tokens of a `#token` list over several field lines, or `nil` when an element is not a token.
+    /// Used for `Sec-WebSocket-Protocol` (RFC 6455 §4.3: `1#token`). An empty list is returned as `[]`;
+    /// the caller decides whether an empty field is acceptable.
+    static func tokenList(_ values: [String]) -> [String]? {
+        var tokens: [String] = []
+        for element in listElements(values) {
+            guard isToken(element) else { return nil }
+            tokens.append(String(element))
+        }
+        return tokens
+    }
+
+    /// Whether any element of the list equals `token`, ignoring ASCII case (RFC 9110 §7.6.1: connection
+    /// options are case-insensitive; RFC 6455 §4.2.1 items 3 and 4 ask for case-insensitive matches of
+    /// `websocket` and `Upgrade`). Other elements are not validated, so `Upgrade: h2c/1, websocket` and
+    /// `Connection: keep-alive, Upgrade` both match.
+    static func listContains(_ values: [String], token: String) -> Bool {
+        listElements(values).contains { $0.asciiCaseInsensitiveEquals(token) }
+    }
+
+    /// Trims OWS from a substring.
+    static func trimmingOWS(_ s: Substring) -> Substring {
+        var lower = s.utf8.startIndex
+        var upper = s.utf8.endIndex
+        while lower < upper, isOWS(s.utf8[lower]) { lower = s.utf8.index(after: lower) }
+        while upper > lower {
+            let before = s.utf8.index(before: upper)
+            guard isOWS(s.utf8[before]) else { break }
+            upper = before
+        }
+        return s[lower..<upper]
+    }
+}
