@@ -3,11 +3,7 @@ extension Connection {
     mutating func stepHandshake() -> Step {
         switch phase {
         case .clientAwaitingResponse(let key):
-            let (consumed, outcome) = inbox.withUnsafeBytes { raw in
-                headParser.consume(UnsafeRawBufferPointer(rebasing: raw[inboxStart...]))
-            }
-            inboxStart += consumed
-            switch outcome {
+            switch consumeHead() {
             case .needMore:
                 return inputEnded ? failHandshake(.endOfStream) : .needInput
             case .failure(let error):
@@ -33,11 +29,7 @@ extension Connection {
             return .needInput
 
         case .serverAwaitingRequest:
-            let (consumed, outcome) = inbox.withUnsafeBytes { raw in
-                headParser.consume(UnsafeRawBufferPointer(rebasing: raw[inboxStart...]))
-            }
-            inboxStart += consumed
-            switch outcome {
+            switch consumeHead() {
             case .needMore:
                 return inputEnded ? failHandshake(.endOfStream) : .needInput
             case .failure(let error):
@@ -58,6 +50,15 @@ extension Connection {
         case .serverAwaitingDecision, .open, .closingLocally, .closingRemotely, .closed:
             preconditionFailure("stepHandshake outside the handshake")
         }
+    }
+
+    /// Feeds the buffered input to the head parser; it consumes up to the end of the head at most.
+    private mutating func consumeHead() -> HTTPHeadParser.Outcome {
+        let (consumed, outcome) = inbox.withUnsafeBytes { raw in
+            headParser.consume(UnsafeRawBufferPointer(rebasing: raw[inboxStart...]))
+        }
+        inboxStart += consumed
+        return outcome
     }
 
     private mutating func handleResponse(_ head: HTTPResponseHead, key: String) -> Step {

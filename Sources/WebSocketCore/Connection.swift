@@ -124,13 +124,7 @@ public struct Connection: Sendable {
     public var bufferedInputCount: Int { inbox.count - inboxStart }
 
     private mutating func compactInbox() {
-        if inboxStart == inbox.count {
-            inbox.removeAll(keepingCapacity: true)
-            inboxStart = 0
-        } else if inboxStart >= 4096 && inboxStart * 2 >= inbox.count {
-            inbox.removeSubrange(0..<inboxStart)
-            inboxStart = 0
-        }
+        compactConsumedPrefix(&inbox, start: &inboxStart)
     }
 
     // MARK: Events
@@ -217,12 +211,19 @@ public struct Connection: Sendable {
     /// Removes the first `count` bytes of pending output, after the caller wrote them.
     public mutating func consumeOutput(_ count: Int) {
         outboxStart += min(max(count, 0), pendingOutputCount)
-        if outboxStart == outbox.count {
-            outbox.removeAll(keepingCapacity: true)
-            outboxStart = 0
-        } else if outboxStart >= 4096 && outboxStart * 2 >= outbox.count {
-            outbox.removeSubrange(0..<outboxStart)
-            outboxStart = 0
-        }
+        compactConsumedPrefix(&outbox, start: &outboxStart)
+    }
+}
+
+/// Drops the consumed prefix `buffer[..<start]` when that is cheap: at once when everything was
+/// consumed, otherwise only once the prefix is at least half the buffer, so that the copying stays
+/// linear in the bytes that pass through.
+private func compactConsumedPrefix(_ buffer: inout [UInt8], start: inout Int) {
+    if start == buffer.count {
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+    } else if start >= 4096 && start * 2 >= buffer.count {
+        buffer.removeSubrange(0..<start)
+        start = 0
     }
 }
