@@ -59,6 +59,11 @@ struct HTTPHeadParser: Sendable {
         self.limits = limits
     }
 
+    /// Bytes held for the head so far: the current line and the fields already parsed.
+    var retainedByteCount: Int {
+        line.capacity + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+    }
+
     /// Whether the head is complete or has failed.
     var isFinished: Bool { result != nil }
 
