@@ -14,17 +14,34 @@ struct MaskingKey: Sendable, Hashable {
     }
 }
 struct UTF8Validator: Sendable, Hashable {
-    var pending: [UInt8] = []
+    // Bytes still expected in the current sequence, and the allowed range of the next byte.
+    var needed = 0
+    var lower: UInt8 = 0x80
+    var upper: UInt8 = 0xBF
     init() {}
     mutating func validate(_ bytes: UnsafeRawBufferPointer) -> Bool {
         for b in bytes {
-            pending.append(b)
-            if String(validating: pending, as: UTF8.self) != nil { pending = []; continue }
-            if pending.count >= 4 { return false }
+            if needed == 0 {
+                switch b {
+                case 0x00...0x7F: continue
+                case 0xC2...0xDF: needed = 1
+                case 0xE0: needed = 2; lower = 0xA0
+                case 0xE1...0xEC, 0xEE...0xEF: needed = 2
+                case 0xED: needed = 2; upper = 0x9F
+                case 0xF0: needed = 3; lower = 0x90
+                case 0xF1...0xF3: needed = 3
+                case 0xF4: needed = 3; upper = 0x8F
+                default: return false
+                }
+            } else {
+                guard b >= lower && b <= upper else { return false }
+                lower = 0x80; upper = 0xBF
+                needed -= 1
+            }
         }
         return true
     }
     mutating func validate(_ bytes: ArraySlice<UInt8>) -> Bool { bytes.withUnsafeBytes { validate($0) } }
-    var isAtCharacterBoundary: Bool { pending.isEmpty }
-    mutating func reset() { pending = [] }
+    var isAtCharacterBoundary: Bool { needed == 0 }
+    mutating func reset() { self = UTF8Validator() }
 }
