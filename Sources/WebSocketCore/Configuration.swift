@@ -20,7 +20,7 @@ public struct Limits: Sendable, Hashable {
     public var maxRequestLineLength: Int = 8 << 10
     /// The most body bytes of a refusing (non-101) response a client keeps for its report. Default 64 KiB.
     public var maxRejectionBodySize: Int = 64 << 10
-    /// The most bytes of output the connection will hold before ``Connection/send(text:)`` and the other
+    /// The most bytes of output the connection will hold before ``Connection/send(text:compress:)`` and the other
     /// sends throw ``ConnectionError/outputBufferFull``. Default 64 MiB. Automatic pongs are skipped,
     /// not queued, while the buffer is over this mark (RFC 6455 §5.5.3 lets an endpoint answer only the
     /// latest ping).
@@ -56,7 +56,7 @@ public enum Delivery: Sendable, Hashable {
 }
 
 /// Everything that tunes a ``Connection``.
-public struct Configuration: Sendable, Hashable {
+public struct Configuration: Sendable {
     public var limits = Limits()
     public var timeouts = Timeouts()
     public var delivery = Delivery.messages
@@ -66,6 +66,10 @@ public struct Configuration: Sendable, Hashable {
     /// Split outgoing messages into frames of at most this many payload bytes. Default `nil` (one frame
     /// per message).
     public var fragmentationSize: Int? = nil
+    /// Extensions to negotiate (RFC 6455 §9), such as permessage-deflate from the `WebSocketDeflate`
+    /// module. A client offers them in this order; a server accepts the first acceptable offer of each.
+    /// Default: none.
+    public var extensions: [any WebSocketExtension] = []
 
     public init() {}
 }

@@ -67,12 +67,19 @@ extension Connection {
         headParser = HTTPHeadParser(kind: .response, limits: configuration.limits)
         switch head.status {
         case 101:
-            switch ClientHandshake.validate(response: head, key: key, options: options) {
+            let offered = Self.offeredOptions(options, configuration)
+            switch ClientHandshake.validate(response: head, key: key, options: offered) {
             case .failure(let error):
                 return failHandshake(.invalidResponse(error))
             case .success(let result):
-                enterOpen()
-                return .event(.handshakeCompleted(result))
+                switch negotiatedTransform(for: result, options: offered) {
+                case .failure(let error):
+                    return failHandshake(.invalidResponse(error))
+                case .success(let negotiated):
+                    transform = negotiated
+                    enterOpen()
+                    return .event(.handshakeCompleted(result))
+                }
             }
         case 100..<200:
             // Interim responses (100 Continue, 103 Early Hints) precede the final one (RFC 9110 §15.2).
@@ -112,7 +119,9 @@ extension Connection {
     ///
     /// - Parameters:
     ///   - subprotocol: one of the subprotocols the client offered, or `nil` for none.
-    ///   - extensions: the extensions in use, each one the client offered (RFC 6455 §9.1).
+    ///   - extensions: header-level extensions to list in the response, each one the client offered
+    ///     (RFC 6455 §9.1). The extensions in ``Configuration/extensions`` negotiate by themselves and
+    ///     are added after these.
     ///   - headers: more headers for the response (cookies, for instance).
     /// - Throws: ``ConnectionError/noPendingHandshakeRequest`` without a pending request;
     ///   ``ConnectionError/subprotocolNotOffered(_:)``, ``ConnectionError/extensionNotOffered(_:)`` or
@@ -122,11 +131,14 @@ extension Connection {
     public mutating func accept(subprotocol: String? = nil, extensions: [ExtensionHeader] = [],
                                 headers: HTTPHeaders = [:]) throws(ConnectionError) {
         guard case .serverAwaitingDecision(let request) = phase else { throw .noPendingHandshakeRequest }
+        let negotiated = negotiateExtensions(for: request)
+        let inUse = extensions + negotiated.responses
         let response = try ServerHandshake.acceptResponse(for: request, subprotocol: subprotocol,
-                                                          extensions: extensions, headers: headers)
+                                                          extensions: inUse, headers: headers)
         outbox.append(contentsOf: response)
+        transform = negotiated.transform
         enterOpen()
-        enqueue(.handshakeCompleted(HandshakeResult(subprotocol: subprotocol, extensions: extensions,
+        enqueue(.handshakeCompleted(HandshakeResult(subprotocol: subprotocol, extensions: inUse,
                                                     headers: request.head.headers, resource: request.resource)))
     }
 
@@ -142,5 +154,46 @@ extension Connection {
         let response = try ServerHandshake.rejectionResponse(status: status, headers: headers, body: body)
         outbox.append(contentsOf: response)
         enterClosed(CloseStatus(code: .abnormalClosure, reason: "opening handshake rejected", wasClean: false))
+    }
+}
+
+// MARK: Extension negotiation
+
+extension Connection {
+    /// The client's options with the configured extensions' offers added after the caller's own.
+    static func offeredOptions(_ options: ClientOptions, _ configuration: Configuration) -> ClientOptions {
+        var offered = options
+        for ext in configuration.extensions { offered.extensions += ext.makeOffers() }
+        return offered
+    }
+
+    /// (Client) Lets each configured extension accept its element of the server's response.
+    func negotiatedTransform(for result: HandshakeResult, options: ClientOptions) -> Result<(any MessageTransform)?, HandshakeError> {
+        var chosen: (any MessageTransform)? = nil
+        for element in result.extensions {
+            guard let ext = configuration.extensions.first(where: { $0.name.asciiCaseInsensitiveEquals(element.name) }) else {
+                continue  // an extension the caller offered by hand: header-level only
+            }
+            // RFC 7692 §7.1: a response with more than one element for the same extension is invalid.
+            guard chosen == nil else { return .failure(.invalidExtensionResponse("\(element.name) accepted twice")) }
+            switch ext.accept(response: element, offers: ext.makeOffers()) {
+            case .failure(let error): return .failure(.invalidExtensionResponse(error.reason))
+            case .success(let transform): chosen = transform
+            }
+        }
+        return .success(chosen)
+    }
+
+    /// (Server) Lets each configured extension pick among the client's offers of its name.
+    func negotiateExtensions(for request: HandshakeRequest) -> (responses: [ExtensionHeader], transform: (any MessageTransform)?) {
+        var responses: [ExtensionHeader] = []
+        var chosen: (any MessageTransform)? = nil
+        for ext in configuration.extensions where chosen == nil {
+            let offers = request.extensions.filter { $0.name.asciiCaseInsensitiveEquals(ext.name) }
+            guard !offers.isEmpty, let (response, transform) = ext.negotiate(offers: offers) else { continue }
+            responses.append(response)
+            chosen = transform
+        }
+        return (responses, chosen)
     }
 }

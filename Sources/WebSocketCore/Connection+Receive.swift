@@ -51,7 +51,10 @@ extension Connection {
         }
         // RFC 6455 §5.2: "If a nonzero value is received and none of the negotiated extensions defines
         // the meaning of such a nonzero value, the receiving endpoint MUST _Fail the WebSocket Connection_."
-        guard header.reservedBits == 0 else { return .failure(ProtocolViolation(.reservedBitsSet)) }
+        // A transform's bits mark a message's first frame only (RFC 7692 §6: never a continuation or
+        // control frame).
+        let definedBits: UInt8 = opcode == .text || opcode == .binary ? (transform?.reservedBits ?? 0) : 0
+        guard header.reservedBits & ~definedBits == 0 else { return .failure(ProtocolViolation(.reservedBitsSet)) }
         // RFC 6455 §5.1: "The server MUST close the connection upon receiving a frame that is not
         // masked." and "A client MUST close a connection if it detects a masked frame."
         if isClient {
@@ -98,8 +101,8 @@ extension Connection {
         guard fragments < max(1, limits.maxFragmentsPerMessage) else {
             return .failure(ProtocolViolation(.tooManyFragments))
         }
-        return .success(FrameInProgress(opcode: opcode, fin: header.fin, remaining: length,
-                                        maskingKey: header.maskingKey))
+        return .success(FrameInProgress(opcode: opcode, fin: header.fin, reservedBits: header.reservedBits,
+                                        remaining: length, maskingKey: header.maskingKey))
     }
 
     /// Accounts for an admitted data frame in the message it starts or continues.
@@ -110,11 +113,12 @@ extension Connection {
             assembly = current
         case .none:
             assembly = MessageAssembly(kind: inProgress.opcode == .text ? .text : .binary, size: 0, fragments: 0)
+            assembly.isTransformed = inProgress.reservedBits != 0
             if configuration.delivery == .messages {
                 messageBuffer = []
                 // Small frames get their exact buffer at once; large ones grow as bytes arrive, so
                 // that a header alone cannot make us allocate the whole limit.
-                if inProgress.fin && inProgress.remaining <= Self.eagerReservation {
+                if inProgress.fin && inProgress.remaining <= Self.eagerReservation && !assembly.isTransformed {
                     messageBuffer.reserveCapacity(inProgress.remaining)
                 }
             }
@@ -151,6 +155,14 @@ extension Connection {
         inProgress.remaining -= take
         var valid = true
         var piece: [UInt8] = []
+        if assembly.isTransformed {
+            if let key = inProgress.maskingKey {
+                inProgress.maskOffset = key.apply(to: &inbox, range: range, offset: inProgress.maskOffset)
+            }
+            let violation = decodeTransformed(range, isFinal: false, &assembly, into: &piece)
+            incoming = .assembling(assembly)
+            return violation.map { .failure($0) } ?? .success(piece)
+        }
         switch configuration.delivery {
         case .messages:
             let start = messageBuffer.count
@@ -188,6 +200,47 @@ extension Connection {
         messageBuffer.reserveCapacity(min(max(needed, messageBuffer.capacity * 2), max(needed, configuration.limits.maxMessageSize)))
     }
 
+    /// Runs the transform over payload bytes already unmasked in the input buffer (or over nothing, to
+    /// end the message), and takes what it decodes: counted against the message limit chunk by chunk
+    /// (a decompression bomb stops at the limit plus one chunk), validated as UTF-8 for text, stored
+    /// in the message buffer or, for ``Delivery/fragments``, in `piece`.
+    private mutating func decodeTransformed(_ range: Range<Int>?, isFinal: Bool, _ assembly: inout MessageAssembly,
+                                            into piece: inout [UInt8]) -> ProtocolViolation? {
+        guard var transformer = transform.take() else { preconditionFailure("transformed message without a transform") }
+        var buffer: [UInt8] = []
+        if configuration.delivery == .messages { swap(&buffer, &messageBuffer) } else { swap(&buffer, &piece) }
+        let limit = max(0, configuration.limits.maxMessageSize)
+        var violation: ProtocolViolation? = nil
+        var state = assembly
+        let result = inbox.withUnsafeBytes { raw in
+            let input = range.map { UnsafeRawBufferPointer(rebasing: raw[$0]) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+            return transformer.decode(input, isFinal: isFinal) { chunk in
+                guard chunk.count <= limit - state.decodedSize else {
+                    violation = ProtocolViolation(.messageTooLarge)
+                    return false
+                }
+                state.decodedSize += chunk.count
+                if state.kind == .text && !state.validator.validate(chunk) {
+                    violation = ProtocolViolation(.invalidUTF8)
+                    return false
+                }
+                let needed = buffer.count + chunk.count
+                if needed > buffer.capacity {
+                    // Never beyond the limit: the bound holds even while a bomb inflates.
+                    buffer.reserveCapacity(min(max(needed, buffer.capacity * 2), limit))
+                }
+                buffer.append(contentsOf: chunk)
+                return true
+            }
+        }
+        transform = transformer
+        assembly = state
+        if configuration.delivery == .messages { swap(&buffer, &messageBuffer) } else { swap(&buffer, &piece) }
+        if let violation { return violation }
+        if case .failed = result { return ProtocolViolation(.invalidTransformedData) }
+        return nil
+    }
+
     /// (``Delivery/fragments``) Delivers a piece of the current message.
     private mutating func deliverPiece(_ piece: [UInt8], isFinal: Bool) -> Step {
         guard case .assembling(var assembly) = incoming else { preconditionFailure("piece without a message") }
@@ -203,6 +256,7 @@ extension Connection {
 
     /// Acts on a frame whose payload has been read entirely.
     private mutating func completeFrame(_ completed: FrameInProgress, piece: [UInt8]) -> Step? {
+        var piece = piece
         switch completed.opcode {
         case .ping:
             return receivedPing()
@@ -211,7 +265,11 @@ extension Connection {
         case .close:
             return receivedClose()
         case .text, .binary, .continuation:
-            guard case .assembling(let assembly) = incoming else { preconditionFailure("frame without a message") }
+            guard case .assembling(var assembly) = incoming else { preconditionFailure("frame without a message") }
+            if completed.fin && assembly.isTransformed {
+                if let violation = decodeTransformed(nil, isFinal: true, &assembly, into: &piece) { return fail(violation) }
+                incoming = .assembling(assembly)
+            }
             guard completed.fin else {
                 if configuration.delivery == .fragments && !piece.isEmpty { return deliverPiece(piece, isFinal: false) }
                 return nil

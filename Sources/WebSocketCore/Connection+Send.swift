@@ -1,43 +1,62 @@
 extension Connection {
     /// Sends a text message, split into frames of ``Configuration/fragmentationSize`` if set.
     ///
+    /// - Parameter compress: whether the negotiated payload transform (permessage-deflate) may apply
+    ///   to this message. Default `true`; pass `false` for data that is already compressed or secret
+    ///   (compression next to attacker-chosen data leaks it, as CRIME and BREACH showed).
     /// - Throws: ``ConnectionError/notOpen``, ``ConnectionError/closeAlreadySent``,
     ///   ``ConnectionError/messageInProgress`` while a fragmented message is being sent,
     ///   ``ConnectionError/outputBufferFull``.
     ///
     /// RFC 6455 §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
-    public mutating func send(text: String) throws(ConnectionError) {
+    public mutating func send(text: String, compress: Bool = true) throws(ConnectionError) {
         var text = text
         let result = text.withUTF8 { bytes in
-            Result { () throws(ConnectionError) in try sendMessage(.text, UnsafeRawBufferPointer(bytes)) }
+            Result { () throws(ConnectionError) in try sendMessage(.text, UnsafeRawBufferPointer(bytes), compress: compress) }
         }
         try result.get()
     }
 
     /// Sends a binary message, split into frames of ``Configuration/fragmentationSize`` if set.
     ///
-    /// - Throws: as ``send(text:)``.
-    public mutating func send(binary: some Collection<UInt8>) throws(ConnectionError) {
+    /// - Throws: as ``send(text:compress:)``.
+    public mutating func send(binary: some Collection<UInt8>, compress: Bool = true) throws(ConnectionError) {
         let result = binary.withContiguousStorageIfAvailable { bytes in
-            Result { () throws(ConnectionError) in try sendMessage(.binary, UnsafeRawBufferPointer(bytes)) }
+            Result { () throws(ConnectionError) in try sendMessage(.binary, UnsafeRawBufferPointer(bytes), compress: compress) }
         } ?? Array(binary).withUnsafeBytes { bytes in
-            Result { () throws(ConnectionError) in try sendMessage(.binary, bytes) }
+            Result { () throws(ConnectionError) in try sendMessage(.binary, bytes, compress: compress) }
         }
         try result.get()
     }
 
-    private mutating func sendMessage(_ kind: MessageKind, _ payload: UnsafeRawBufferPointer) throws(ConnectionError) {
+    private mutating func sendMessage(_ kind: MessageKind, _ payload: UnsafeRawBufferPointer, compress: Bool) throws(ConnectionError) {
         try checkCanSendData()
         guard case .none = outgoing else { throw .messageInProgress }
+        if compress, var transformer = transform.take() {
+            defer { transform = transformer }
+            if transformer.shouldEncode(messageOfSize: payload.count) {
+                // RFC 7692 §6.1: the whole message is compressed once, then fragmented; RSV1 goes on
+                // the first frame only.
+                let encoded = transformer.encode(payload, isFinal: true)
+                encoded.withUnsafeBytes { writeMessageFrames(kind, $0, reservedBits: transformer.reservedBits) }
+                return
+            }
+        }
+        writeMessageFrames(kind, payload, reservedBits: 0)
+    }
+
+    /// Writes a whole message's payload, split at ``Configuration/fragmentationSize``.
+    private mutating func writeMessageFrames(_ kind: MessageKind, _ payload: UnsafeRawBufferPointer, reservedBits: UInt8) {
         let size = max(1, configuration.fragmentationSize ?? Int.max)
         if payload.count <= size {
-            writeFrame(kind.opcode, fin: true, payload: payload)
+            writeFrame(kind.opcode, fin: true, reservedBits: reservedBits, payload: payload)
             return
         }
         var offset = 0
         while offset < payload.count {
             let end = payload.count - offset <= size ? payload.count : offset + size
             writeFrame(offset == 0 ? kind.opcode : .continuation, fin: end == payload.count,
+                       reservedBits: offset == 0 ? reservedBits : 0,
                        payload: UnsafeRawBufferPointer(rebasing: payload[offset..<end]))
             offset = end
         }
@@ -50,39 +69,55 @@ extension Connection {
     /// makes the message invalid (or a final one that leaves a sequence unfinished) throws
     /// ``ConnectionError/invalidUTF8`` and sends nothing.
     ///
+    /// - Parameter compress: read on the first fragment only: whether the negotiated transform may
+    ///   apply to the message; each fragment is then compressed as it is sent.
     /// - Throws: ``ConnectionError/fragmentKindMismatch`` when `kind` differs from the message's,
-    ///   ``ConnectionError/invalidUTF8``, and the errors of ``send(text:)``.
+    ///   ``ConnectionError/invalidUTF8``, and the errors of ``send(text:compress:)``.
     ///
     /// RFC 6455 §5.4: <https://www.rfc-editor.org/rfc/rfc6455#section-5.4>
-    public mutating func sendFragment(_ bytes: some Collection<UInt8>, kind: MessageKind, isFinal: Bool) throws(ConnectionError) {
+    public mutating func sendFragment(_ bytes: some Collection<UInt8>, kind: MessageKind, isFinal: Bool,
+                                      compress: Bool = true) throws(ConnectionError) {
         let result = bytes.withContiguousStorageIfAvailable { raw in
-            Result { () throws(ConnectionError) in try sendFragment(UnsafeRawBufferPointer(raw), kind: kind, isFinal: isFinal) }
+            Result { () throws(ConnectionError) in
+                try sendFragment(UnsafeRawBufferPointer(raw), kind: kind, isFinal: isFinal, compress: compress)
+            }
         } ?? Array(bytes).withUnsafeBytes { raw in
-            Result { () throws(ConnectionError) in try sendFragment(raw, kind: kind, isFinal: isFinal) }
+            Result { () throws(ConnectionError) in try sendFragment(raw, kind: kind, isFinal: isFinal, compress: compress) }
         }
         try result.get()
     }
 
-    private mutating func sendFragment(_ payload: UnsafeRawBufferPointer, kind: MessageKind, isFinal: Bool) throws(ConnectionError) {
+    private mutating func sendFragment(_ payload: UnsafeRawBufferPointer, kind: MessageKind, isFinal: Bool,
+                                       compress: Bool) throws(ConnectionError) {
         var validator: UTF8Validator
         let opcode: Opcode
+        let isTransformed: Bool
         switch outgoing {
         case .none:
             try checkCanSendData()
             validator = UTF8Validator()
             opcode = kind.opcode
-        case .sending(let current, let state):
+            isTransformed = compress && (transform?.shouldEncode(messageOfSize: nil) ?? false)
+        case .sending(let current, let state, let transformed):
             // Finishing the message is allowed after the peer's Close (our reply waits for it).
             try checkCanContinueMessage()
             guard current == kind else { throw .fragmentKindMismatch }
             validator = state
             opcode = .continuation
+            isTransformed = transformed
         }
         if kind == .text {
             guard validator.validate(payload), !isFinal || validator.isAtCharacterBoundary else { throw .invalidUTF8 }
         }
-        writeFrame(opcode, fin: isFinal, payload: payload)
-        outgoing = isFinal ? .none : .sending(kind, validator)
+        if isTransformed, var transformer = transform.take() {
+            let encoded = transformer.encode(payload, isFinal: isFinal)
+            let bits = opcode == .continuation ? 0 : transformer.reservedBits
+            transform = transformer
+            encoded.withUnsafeBytes { writeFrame(opcode, fin: isFinal, reservedBits: bits, payload: $0) }
+        } else {
+            writeFrame(opcode, fin: isFinal, payload: payload)
+        }
+        outgoing = isFinal ? .none : .sending(kind, validator, isTransformed: isTransformed)
         if isFinal, case .closingRemotely(let received) = phase {
             writeCloseReply(to: received)
             enterClosed(CloseStatus(code: received.code, reason: received.reason, wasClean: true))
@@ -204,9 +239,9 @@ extension Connection {
 
     /// Appends one frame to the output; a client masks it with a fresh key (RFC 6455 §5.3: "The
     /// masking key MUST be derived from a strong source of entropy").
-    mutating func writeFrame(_ opcode: Opcode, fin: Bool, payload: UnsafeRawBufferPointer) {
+    mutating func writeFrame(_ opcode: Opcode, fin: Bool, reservedBits: UInt8 = 0, payload: UnsafeRawBufferPointer) {
         let key: MaskingKey? = isClient ? MaskingKey(random: random.next()) : nil
-        let header = FrameHeader(fin: fin, reservedBits: 0, opcodeValue: opcode.rawValue, maskingKey: key,
+        let header = FrameHeader(fin: fin, reservedBits: reservedBits, opcodeValue: opcode.rawValue, maskingKey: key,
                                  payloadLength: UInt64(payload.count))
         header.write(into: &outbox)
         let start = outbox.count

@@ -39,6 +39,8 @@ public struct Connection: Sendable {
     var headParser: HTTPHeadParser
     /// (Client) The reader of a refusing response's body.
     var bodyReader: HTTPBodyReader? = nil
+    /// The negotiated extension that transforms payloads, if any.
+    var transform: (any MessageTransform)? = nil
 
     // Input.
     var inbox: [UInt8] = []
@@ -90,7 +92,7 @@ public struct Connection: Sendable {
             var generator = random
             let key = ClientHandshake.makeKey(using: &generator)
             self.random = generator
-            let request = try ClientHandshake.request(options: options, key: key)
+            let request = try ClientHandshake.request(options: Self.offeredOptions(options, configuration), key: key)
             phase = .clientAwaitingResponse(key: key)
             headParser = HTTPHeadParser(kind: .response, limits: configuration.limits)
             outbox = request

@@ -70,6 +70,8 @@ public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConverti
         case invalidCloseReason
         /// A data frame after the peer's Close frame (§5.5.1).
         case dataAfterClose
+        /// A transformed message the negotiated extension cannot decode (corrupt compressed data).
+        case invalidTransformedData
     }
 
     public var kind: Kind
@@ -80,7 +82,7 @@ public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConverti
     /// 1002 for the rest.
     public var closeCode: CloseCode {
         switch kind {
-        case .invalidUTF8, .invalidCloseReason: return .invalidPayloadData
+        case .invalidUTF8, .invalidCloseReason, .invalidTransformedData: return .invalidPayloadData
         case .frameTooLarge, .messageTooLarge, .tooManyFragments: return .messageTooBig
         case .reservedBitsSet, .unknownOpcode, .fragmentedControlFrame, .controlFrameTooLarge,
              .unexpectedContinuation, .expectedContinuation, .unmaskedFrame, .maskedFrame, .invalidLength,
@@ -109,6 +111,7 @@ public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConverti
         case .invalidCloseCode(let code): return "invalid close code \(code)"
         case .invalidCloseReason: return "invalid UTF-8 in close reason"
         case .dataAfterClose: return "data frame after close"
+        case .invalidTransformedData: return "undecodable extension data"
         }
     }
 

@@ -10,6 +10,8 @@ enum FrameReadState: Sendable, Hashable {
 struct FrameInProgress: Sendable, Hashable {
     var opcode: Opcode
     var fin: Bool
+    /// RSV1-3 as sent; only a negotiated transform's bits on a message's first frame get this far.
+    var reservedBits: UInt8 = 0
     /// Payload bytes still to read; checked against the limits before it was converted to `Int`.
     var remaining: Int
     var maskingKey: MaskingKey?
@@ -26,8 +28,13 @@ enum IncomingMessage: Sendable, Hashable {
 /// What is known of the data message being received, its payload aside.
 struct MessageAssembly: Sendable, Hashable {
     var kind: MessageKind
+    /// Whether the first frame carried the negotiated transform's reserved bits: the payload is then
+    /// decoded (decompressed) as it arrives.
+    var isTransformed = false
     /// Payload bytes announced so far (received, or promised by the current frame's header).
     var size: Int
+    /// (Transformed messages) Decoded bytes so far; they count against the message limit.
+    var decodedSize = 0
     var fragments: Int
     /// Validates text as it arrives, so that invalid UTF-8 fails the connection at the first bad byte
     /// (RFC 6455 §8.1), not at the end of the message.
@@ -39,5 +46,5 @@ struct MessageAssembly: Sendable, Hashable {
 /// The data message being sent in fragments by the caller.
 enum OutgoingMessage: Sendable, Hashable {
     case none
-    case sending(MessageKind, UTF8Validator)
+    case sending(MessageKind, UTF8Validator, isTransformed: Bool)
 }

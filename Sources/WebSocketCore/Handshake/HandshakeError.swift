@@ -49,6 +49,9 @@ public enum HandshakeError: Error, Sendable, Hashable {
     case unexpectedSubprotocol(String)
     /// The server accepted an extension the client did not offer.
     case unexpectedExtension(String)
+    /// The server's response for an offered extension has parameters the extension cannot accept
+    /// (RFC 7692 §7: unknown, repeated or out-of-range parameters, or more than one element).
+    case invalidExtensionResponse(String)
     /// The response given to the 101 checks has another status (the caller reads refusals as such).
     case unexpectedStatus(Int)
 
@@ -66,7 +69,7 @@ public enum HandshakeError: Error, Sendable, Hashable {
         case .malformedRequestLine, .malformedStatusLine, .malformedHeader, .obsoleteLineFolding, .invalidHost,
              .missingConnectionUpgrade, .invalidKey, .unexpectedBody, .invalidSubprotocolHeader,
              .invalidExtensionsHeader, .responseMissingUpgrade, .responseMissingConnectionUpgrade, .invalidAccept,
-             .unexpectedSubprotocol, .unexpectedExtension, .unexpectedStatus:
+             .unexpectedSubprotocol, .unexpectedExtension, .unexpectedStatus, .invalidExtensionResponse:
             return 400
         }
     }
@@ -96,6 +99,7 @@ public enum HandshakeError: Error, Sendable, Hashable {
         case .invalidAccept: return "wrong or missing Sec-WebSocket-Accept"
         case .unexpectedSubprotocol(let p): return "server chose subprotocol \(p), which was not offered"
         case .unexpectedExtension(let e): return "server accepted extension \(e), which was not offered"
+        case .invalidExtensionResponse(let why): return "unacceptable extension response: \(why)"
         case .unexpectedStatus(let s): return "expected status 101 Switching Protocols, got \(s)"
         }
     }
