@@ -5,13 +5,18 @@ let package = Package(
     name: "swift-websocket",
     products: [
         .library(name: "WebSocketCore", targets: ["WebSocketCore"]),
+        .library(name: "WebSocketDeflate", targets: ["WebSocketDeflate"]),
         .executable(name: "websocket", targets: ["websocket"]),
     ],
     targets: [
         // The sans-I/O engine: the Swift standard library only (no Foundation, no Dispatch).
         .target(name: "WebSocketCore"),
-        .executableTarget(name: "websocket", dependencies: ["WebSocketCore"]),
+        // permessage-deflate (RFC 7692) over the zlib the OS ships; the core stays free of it.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "WebSocketDeflate", dependencies: ["WebSocketCore", "CZlib"]),
+        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate"]),
         .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore"]),
+        .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
