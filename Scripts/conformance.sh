@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Runs the Autobahn|Testsuite against our server (`websocket serve --echo`) and our client
+# (`websocket autobahn-client`), and fails unless every case is OK (INFORMATIONAL where the case is
+# informational by design) with a clean close: no NON-STRICT, FAILED, UNIMPLEMENTED or UNCLEAN.
+#
+# usage: Scripts/conformance.sh [server|client|both] [CASES]
+#   CASES defaults to '*' (all 517 cases, 1.* to 13.*).
+# env:   AUTOBAHN_DIR    the suite (default: ../shared/autobahn beside the project)
+#        CONFORMANCE_OUT where reports go (default: a fresh directory under /tmp, outside the tree)
+#        CONFORMANCE_EXCLUDE  case patterns to leave out (e.g. '9.*')
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROLE="${1:-both}"
+CASES="${2:-*}"
+SUITE="${AUTOBAHN_DIR:-$ROOT/../shared/autobahn}"
+if [ ! -x "$SUITE/run.sh" ]; then
+  cat >&2 <<MSG
+conformance: the Autobahn|Testsuite runner was not found at $SUITE/run.sh.
+Get it by placing the project's shared tools beside the project (../shared/autobahn, with run.sh and
+setup.sh), or point AUTOBAHN_DIR at a directory holding them. setup.sh installs the suite from PyPI.
+MSG
+  exit 2
+fi
+OUT="${CONFORMANCE_OUT:-$(mktemp -d /tmp/websocket-conformance.XXXXXX)}"
+EXCLUDE="${CONFORMANCE_EXCLUDE:-}"
+mkdir -p "$OUT"
+
+echo "== building the websocket tool (release)"
+(cd "$ROOT" && swift build -c release --product websocket) || exit 2
+BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/websocket"
+
+"$SUITE/setup.sh" >"$OUT/setup.log" 2>&1 || { cat "$OUT/setup.log"; echo "conformance: setup failed" >&2; exit 2; }
+
+pick_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
+
+status=0
+exclude_args=()
+[ -n "$EXCLUDE" ] && exclude_args=(-x "$EXCLUDE")
+
+if [ "$ROLE" = server ] || [ "$ROLE" = both ]; then
+  port=$(pick_port)
+  echo "== server role: websocket serve --echo on 127.0.0.1:$port"
+  "$BIN" serve --echo --host 127.0.0.1 --port "$port" --autobahn >"$OUT/server.log" 2>&1 &
+  server_pid=$!
+  "$SUITE/run.sh" server-under-test "127.0.0.1:$port" "$CASES" -o "$OUT/server" -a swift-websocket \
+      --strict-close --no-fail "${exclude_args[@]}" >"$OUT/server-run.log" 2>&1
+  kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null
+  python3 "$ROOT/Scripts/conformance_verdict.py" "$OUT/server" server || status=1
+fi
+
+if [ "$ROLE" = client ] || [ "$ROLE" = both ]; then
+  port=$(pick_port)
+  echo "== client role: websocket autobahn-client against the fuzzing server on 127.0.0.1:$port"
+  "$SUITE/run.sh" client-under-test "$port" "$CASES" -o "$OUT/client" --strict-close --no-fail "${exclude_args[@]}" \
+      -- "$BIN" autobahn-client --url "ws://127.0.0.1:$port" --agent swift-websocket >"$OUT/client-run.log" 2>&1
+  python3 "$ROOT/Scripts/conformance_verdict.py" "$OUT/client" client || status=1
+fi
+
+echo "reports: $OUT"
+exit $status
