@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "WebSocketCore", targets: ["WebSocketCore"]),
         .library(name: "WebSocketDeflate", targets: ["WebSocketDeflate"]),
         .executable(name: "websocket", targets: ["websocket"]),
+        .executable(name: "websocket-bench", targets: ["websocket-bench"]),
     ],
     targets: [
         // The sans-I/O engine: the Swift standard library only (no Foundation, no Dispatch).
@@ -15,6 +16,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "WebSocketDeflate", dependencies: ["WebSocketCore", "CZlib"]),
         .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate"]),
+        .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore"], path: "Benchmarks/websocket-bench"),
         .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
     ],

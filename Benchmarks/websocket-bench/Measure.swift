@@ -1,0 +1,48 @@
+/// Timing helpers: best of several runs, each long enough to swamp the clock's resolution.
+enum Measure {
+    /// Runs `body` (which does `work` units per call) repeatedly and returns the best rate in units per
+    /// second over `runs` runs of about `seconds` each.
+    static func rate(work: Double, runs: Int = 5, seconds: Double = 0.15, _ body: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        // Warm up and calibrate.
+        var iterations = 1
+        while true {
+            let elapsed = clock.measure { for _ in 0..<iterations { body() } }
+            if elapsed.seconds >= seconds / 4 || iterations >= 1 << 24 { break }
+            iterations *= 2
+        }
+        var best = 0.0
+        for _ in 0..<runs {
+            let elapsed = clock.measure { for _ in 0..<iterations { body() } }
+            best = max(best, work * Double(iterations) / max(elapsed.seconds, 1e-9))
+        }
+        return best
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
+    }
+}
+
+/// Keeps the optimizer from deleting work whose result is otherwise unused.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+func formatRate(_ bytesPerSecond: Double) -> String {
+    if bytesPerSecond >= 1e9 { return String(format3(bytesPerSecond / 1e9)) + " GB/s" }
+    return String(format3(bytesPerSecond / 1e6)) + " MB/s"
+}
+
+func format3(_ x: Double) -> String {
+    let scaled = (x * 100).rounded() / 100
+    return String(scaled)
+}
+
+func report(_ name: String, ours: String, baselineName: String, theirs: String, ratio: Double) {
+    print("\(name): \(ours), baseline \(baselineName) \(theirs), ratio \(format3(ratio))")
+}

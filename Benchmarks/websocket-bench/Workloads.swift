@@ -1,0 +1,159 @@
+@_spi(Benchmarks) import WebSocketCore
+
+/// A named workload: it prints one line, `NAME: <ours>, baseline <what> <theirs>, ratio <ours/baseline>`.
+struct Workload {
+    var name: String
+    var run: () -> Void
+    /// For `--frames N --wire-frames M`: build the wire for M frames, then parse exactly its first N
+    /// frames once (parse workloads only). Two runs with the same M and different N differ only by
+    /// the parsing of N frames.
+    var frames: ((_ n: Int, _ m: Int) -> Void)?
+}
+
+enum Workloads {
+    static let sizes: [(String, Int)] = [("16B", 16), ("1KiB", 1024), ("64KiB", 64 << 10), ("1MiB", 1 << 20)]
+
+    static var all: [Workload] {
+        var list: [Workload] = []
+        for (label, size) in sizes {
+            list.append(parse(name: "parse-client-\(label)", size: size, serverRole: false))
+            list.append(parse(name: "parse-server-\(label)", size: size, serverRole: true))
+        }
+        list.append(serialize(name: "serialize-client-1KiB", size: 1024, client: true))
+        list.append(serialize(name: "serialize-server-1KiB", size: 1024, client: false))
+        list.append(unmask())
+        list.append(utf8(name: "utf8-ascii-1MiB", bytes: Fixtures.ascii, chunk: 64 << 10))
+        list.append(utf8(name: "utf8-cjk-1MiB", bytes: Fixtures.cjk, chunk: 64 << 10))
+        for (label, chunk) in [("1B", 1), ("16B", 16), ("1KiB", 1024)] {
+            list.append(utf8(name: "utf8-cjk-1MiB-chunks-\(label)", bytes: Fixtures.cjk, chunk: chunk))
+        }
+        list.append(roundTrip(name: "roundtrip-1KiB", size: 1024))
+        return list
+    }
+
+    /// Frames per run: enough bytes to be measurable, few enough to stay in cache for small frames.
+    static func frameCount(size: Int) -> Int { max(4, min(20_000, (4 << 20) / max(size, 1))) }
+
+    /// Parses frames (the server's unmasked ones as a client, or masked ones as a server, unmasking
+    /// while parsing) and delivers each as an event; the input arrives in 64 KiB reads.
+    static func parse(name: String, size: Int, serverRole: Bool) -> Workload {
+        let count = frameCount(size: size)
+        let wire = Fixtures.frames(count: count, size: size, fromClient: serverRole)
+        let pair = Fixtures.openPair()
+        let pristine = serverRole ? pair.server : pair.client
+        func parseAll(_ wire: [UInt8], upTo limit: Int? = nil) -> Int {
+            var connection = pristine
+            var events = 0
+            var offset = 0
+            let total = limit ?? wire.count
+            while offset < total {
+                let end = min(total, offset + (64 << 10))
+                connection.receive(wire[offset..<end])
+                while let event = connection.nextEvent() {
+                    events += 1
+                    blackHole(event)
+                }
+                offset = end
+            }
+            return events
+        }
+        return Workload(name: name, run: {
+            precondition(parseAll(wire) == count, "\(name): wrong event count")
+            let ours = Measure.rate(work: Double(count)) { blackHole(parseAll(wire)) }
+            var copy = [UInt8](repeating: 0, count: wire.count)
+            let baseline = Measure.rate(work: Double(wire.count)) {
+                copy.withUnsafeMutableBytes { dst in wire.withUnsafeBytes { dst.copyMemory(from: $0) } }
+                blackHole(copy)
+            }
+            let oursBytes = ours * Double(wire.count) / Double(count)
+            report(name, ours: "\(format3(ours / 1e6)) M frames/s (\(formatRate(oursBytes)))", baselineName: "memcpy",
+                   theirs: formatRate(baseline), ratio: oursBytes / baseline)
+        }, frames: { n, m in
+            let wire = Fixtures.frames(count: max(n, m), size: size, fromClient: serverRole)
+            let frameSize = wire.count / max(n, m, 1)
+            precondition(parseAll(wire, upTo: n * frameSize) == n)
+        })
+    }
+
+    static func serialize(name: String, size: Int, client: Bool) -> Workload {
+        Workload(name: name, run: {
+            let pair = Fixtures.openPair()
+            let pristine = client ? pair.client : pair.server
+            let payload = [UInt8](repeating: 0x41, count: size)
+            let count = 1000
+            let ours = Measure.rate(work: Double(count * size)) {
+                var connection = pristine
+                for _ in 0..<count {
+                    try? connection.send(binary: payload)
+                    blackHole(connection.takeOutput())
+                }
+            }
+            var copy = [UInt8](repeating: 0, count: size)
+            let baseline = Measure.rate(work: Double(size)) {
+                copy.withUnsafeMutableBytes { dst in payload.withUnsafeBytes { dst.copyMemory(from: $0) } }
+                blackHole(copy)
+            }
+            report(name, ours: formatRate(ours), baselineName: "memcpy", theirs: formatRate(baseline), ratio: ours / baseline)
+        }, frames: nil)
+    }
+
+    static func unmask() -> Workload {
+        Workload(name: "unmask-1MiB", run: {
+            var buffer = [UInt8](repeating: 0x5A, count: 1 << 20)
+            let source = buffer
+            var offset = 0
+            let ours = Measure.rate(work: Double(buffer.count)) {
+                buffer.withUnsafeMutableBytes { offset = BenchmarkHooks.mask($0, key: (0x37, 0xFA, 0x21, 0x3D), offset: offset) }
+                blackHole(buffer)
+            }
+            let baseline = Measure.rate(work: Double(buffer.count)) {
+                buffer.withUnsafeMutableBytes { dst in source.withUnsafeBytes { dst.copyMemory(from: $0) } }
+                blackHole(buffer)
+            }
+            report("unmask-1MiB", ours: formatRate(ours), baselineName: "memcpy", theirs: formatRate(baseline), ratio: ours / baseline)
+        }, frames: nil)
+    }
+
+    static func utf8(name: String, bytes: [UInt8], chunk: Int) -> Workload {
+        Workload(name: name, run: {
+            let ours = Measure.rate(work: Double(bytes.count)) {
+                let ok = bytes.withUnsafeBytes { BenchmarkHooks.validateUTF8($0, chunkSize: chunk) }
+                precondition(ok)
+            }
+            let span = Measure.rate(work: Double(bytes.count)) {
+                let ok = bytes.withUnsafeBufferPointer { buffer in
+                    (try? UTF8Span(validating: Span(_unsafeElements: buffer))) != nil
+                }
+                precondition(ok)
+            }
+            let string = Measure.rate(work: Double(bytes.count)) {
+                precondition(String(validating: bytes, as: UTF8.self) != nil)
+            }
+            report(name, ours: formatRate(ours), baselineName: "UTF8Span(validating:)", theirs: formatRate(span), ratio: ours / span)
+            report(name + "-vs-string", ours: formatRate(ours), baselineName: "String(validating:)", theirs: formatRate(string),
+                   ratio: ours / string)
+        }, frames: nil)
+    }
+
+    static func roundTrip(name: String, size: Int) -> Workload {
+        Workload(name: name, run: {
+            let pair = Fixtures.openPair()
+            let payload = [UInt8](repeating: 0x42, count: size)
+            let count = 1000
+            let ours = Measure.rate(work: Double(count * size)) {
+                var (client, server) = pair
+                for _ in 0..<count {
+                    try? client.send(binary: payload)
+                    server.receive(client.takeOutput())
+                    while let event = server.nextEvent() { blackHole(event) }
+                }
+            }
+            var copy = [UInt8](repeating: 0, count: size)
+            let baseline = Measure.rate(work: Double(size)) {
+                copy.withUnsafeMutableBytes { dst in payload.withUnsafeBytes { dst.copyMemory(from: $0) } }
+                blackHole(copy)
+            }
+            report(name, ours: formatRate(ours), baselineName: "memcpy", theirs: formatRate(baseline), ratio: ours / baseline)
+        }, frames: nil)
+    }
+}

@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+// websocket-bench: named workloads, each measured against a baseline in the same process.
+//
+//   swift run -c release websocket-bench [WORKLOAD ...]     all workloads, or the named ones
+//   swift run -c release websocket-bench --list             the workload names
+//   swift run -c release websocket-bench WORKLOAD --frames N [--wire-frames M]
+//       parse exactly N frames of one parse workload, once, with no baseline and no warm-up, out of
+//       a wire built for M frames (default N), for instruction counting (Benchmarks/callgrind.sh)
+let arguments = Array(CommandLine.arguments.dropFirst())
+let workloads = Workloads.all
+
+if arguments.first == "--list" {
+    for workload in workloads { print(workload.name) }
+} else if let index = arguments.firstIndex(of: "--frames") {
+    guard index + 1 < arguments.count, let n = Int(arguments[index + 1]), n >= 0,
+          let name = arguments.first, let workload = workloads.first(where: { $0.name == name }),
+          let frames = workload.frames else {
+        print("usage: websocket-bench PARSE-WORKLOAD --frames N")
+        exit(2)
+    }
+    var m = n
+    if let w = arguments.firstIndex(of: "--wire-frames"), w + 1 < arguments.count, let value = Int(arguments[w + 1]) {
+        m = value
+    }
+    frames(n, m)
+} else {
+    let selected = arguments.isEmpty ? workloads : workloads.filter { arguments.contains($0.name) }
+    if selected.isEmpty {
+        print("unknown workload; try --list")
+        exit(2)
+    }
+    for workload in selected { workload.run() }
+}
