@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "WebSocketCore", targets: ["WebSocketCore"]),
         .library(name: "WebSocketDeflate", targets: ["WebSocketDeflate"]),
+        .library(name: "WebSocketDispatch", targets: ["WebSocketDispatch"]),
         .executable(name: "websocket", targets: ["websocket"]),
         .executable(name: "websocket-bench", targets: ["websocket-bench"]),
     ],
@@ -15,9 +16,12 @@ let package = Package(
         // permessage-deflate (RFC 7692) over the zlib the OS ships; the core stays free of it.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "WebSocketDeflate", dependencies: ["WebSocketCore", "CZlib"]),
+        // The Dispatch adapter: non-blocking sockets on DispatchSources, with an async face.
+        .target(name: "WebSocketDispatch", dependencies: ["WebSocketCore"]),
         .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate"]),
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore"], path: "Benchmarks/websocket-bench"),
         .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore"]),
+        .testTarget(name: "WebSocketDispatchTests", dependencies: ["WebSocketDispatch", "WebSocketCore"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,11 +3,13 @@ public enum Event: Sendable, Hashable {
     /// (Server) A valid opening handshake request arrived. Answer it with
     /// ``Connection/accept(subprotocol:extensions:headers:)`` or ``Connection/reject(status:headers:body:)``;
     /// no frame is read before then.
-    case handshakeRequest(HandshakeRequest)
+    // The handshake cases are indirect: their payloads are large, and the frequent events (messages)
+    // should not pay for moving them around.
+    indirect case handshakeRequest(HandshakeRequest)
     /// The opening handshake succeeded: the connection is open.
-    case handshakeCompleted(HandshakeResult)
+    indirect case handshakeCompleted(HandshakeResult)
     /// The opening handshake failed; the connection is closed and the transport should be closed.
-    case handshakeFailed(HandshakeFailure)
+    indirect case handshakeFailed(HandshakeFailure)
     /// A whole text message (``Delivery/messages``).
     case text(String)
     /// A whole binary message (``Delivery/messages``).
@@ -24,7 +26,7 @@ public enum Event: Sendable, Hashable {
     /// a ``closed(_:)`` event follows.
     case protocolViolation(ProtocolViolation)
     /// The WebSocket connection is closed; nothing more can be sent or received.
-    case closed(CloseStatus)
+    indirect case closed(CloseStatus)
 }
 
 /// A piece of a data message delivered as it arrives (``Delivery/fragments``).

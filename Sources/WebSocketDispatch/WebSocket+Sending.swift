@@ -1,0 +1,95 @@
+import WebSocketCore
+
+extension WebSocket {
+    /// The outcome of one attempt to queue data in the core.
+    enum SendOutcome {
+        case queued
+        /// The core refused it with ``ConnectionError/outputBufferFull``.
+        case bufferFull
+        case failed(WebSocketError)
+    }
+
+    /// Runs a send, ping or close on the core (on the queue), then writes. Data sends are refused
+    /// while async sends wait for room, which keeps messages in the order they were sent.
+    func perform(isData: Bool, _ body: (inout Connection) throws(ConnectionError) -> Void) -> Result<Void, WebSocketError> {
+        if isData && !pendingSends.isEmpty {
+            awaitingDrain = true
+            return .failure(.bufferFull(bufferedAmount: connection.pendingOutputCount))
+        }
+        switch attempt(body) {
+        case .queued:
+            pump()
+            return .success(())
+        case .bufferFull:
+            return .failure(.bufferFull(bufferedAmount: connection.pendingOutputCount))
+        case .failed(let error):
+            return .failure(error)
+        }
+    }
+
+    /// Queues a whole message (on the queue); see ``perform(isData:_:)``.
+    func sendOnQueue(_ message: WebSocketMessage) -> Result<Void, WebSocketError> {
+        perform(isData: true) { (connection: inout Connection) throws(ConnectionError) in
+            try connection.send(message)
+        }
+    }
+
+    /// One call into the core, with the time reported first (so that a close timer starts now). A
+    /// refusal for lack of room, or a buffer left at the high-water mark, arms the drain report.
+    func attempt(_ body: (inout Connection) throws(ConnectionError) -> Void) -> SendOutcome {
+        connection.advanceTime(to: MonotonicClock.now())
+        do throws(ConnectionError) {
+            try body(&connection)
+        } catch .outputBufferFull {
+            awaitingDrain = true
+            return .bufferFull
+        } catch {
+            return .failed(.connection(error))
+        }
+        if connection.pendingOutputCount >= highWaterMark { awaitingDrain = true }
+        return .queued
+    }
+
+    /// Once the buffer is back at the low-water mark: queues the waiting async sends in order, then
+    /// reports the drain to the handler.
+    func resumeAfterDrain() {
+        guard awaitingDrain, connection.pendingOutputCount <= max(0, options.lowWaterMark) else { return }
+        awaitingDrain = false
+        var queuedAny = false
+        while let pending = pendingSends.first {
+            guard pending.waiter.isWaiting else {
+                pendingSends.removeFirst()
+                continue
+            }
+            let outcome = attempt { (connection: inout Connection) throws(ConnectionError) in
+                try connection.send(pending.message)
+            }
+            if case .bufferFull = outcome { break }
+            pendingSends.removeFirst()
+            switch outcome {
+            case .queued:
+                queuedAny = true
+                pending.waiter.resume(.success(()))
+            case .failed(let error):
+                pending.waiter.resume(.failure(error))
+            case .bufferFull:
+                break
+            }
+        }
+        if queuedAny { writeOutput() }
+        if !awaitingDrain {
+            emit(.drained(bufferedAmount: connection.pendingOutputCount))
+            flushBatch()
+        }
+    }
+}
+
+extension Connection {
+    /// Sends a whole message of either kind.
+    mutating func send(_ message: WebSocketMessage) throws(ConnectionError) {
+        switch message {
+        case .text(let text): try send(text: text)
+        case .binary(let bytes): try send(binary: bytes)
+        }
+    }
+}
