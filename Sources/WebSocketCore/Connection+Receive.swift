@@ -11,6 +11,7 @@ extension Connection {
                 case .needMore:
                     return inputEnded ? endOfStreamWhileOpen() : .needInput
                 case .header(let header, let size):
+                    if let step = readWholeMessageFrame(header, headerSize: size) { return step }
                     inboxStart += size
                     switch admit(header) {
                     case .failure(let violation):
@@ -40,6 +41,36 @@ extension Connection {
                 if let step = completeFrame(inProgress, piece: piece) { return step }
             }
         }
+    }
+
+    /// The common case in one step: an unfragmented, untransformed text or binary frame whose whole
+    /// payload is already buffered, delivered as a message. Anything else (or anything the checks in
+    /// ``admit(_:)`` would refuse) returns `nil` and takes the general path, which decides it.
+    @inline(__always)
+    private mutating func readWholeMessageFrame(_ header: FrameHeader, headerSize: Int) -> Step? {
+        guard header.fin, header.reservedBits == 0, header.opcodeValue == 1 || header.opcodeValue == 2,
+              case .none = incoming, transform == nil, configuration.delivery == .messages,
+              (header.maskingKey == nil) == isClient else { return nil }
+        let limits = configuration.limits
+        guard header.payloadLength <= UInt64(max(0, min(limits.maxFrameSize, limits.maxMessageSize))),
+              limits.maxFragmentsPerMessage >= 1 else { return nil }
+        let length = Int(header.payloadLength)  // fits: within the limits
+        let start = inboxStart + headerSize
+        guard inbox.count - start >= length else { return nil }
+        let end = start + length
+        if let key = header.maskingKey {
+            // The input buffer is ours: unmask in place, then copy once.
+            _ = key.apply(to: &inbox, range: start..<end, offset: 0)
+        }
+        inboxStart = end
+        if header.opcodeValue == 2 { return .event(.binary(Array(inbox[start..<end]))) }
+        var validator = UTF8Validator()
+        let valid = inbox.withUnsafeBytes { raw in
+            validator.validate(UnsafeRawBufferPointer(rebasing: raw[start..<end])) && validator.isAtCharacterBoundary
+        }
+        // RFC 6455 §8.1: invalid UTF-8 fails the connection.
+        guard valid else { return fail(ProtocolViolation(.invalidUTF8)) }
+        return .event(.text(String(decoding: inbox[start..<end], as: UTF8.self)))
     }
 
     /// Checks a frame header against RFC 6455 §5 and the limits, before any payload byte is stored.
