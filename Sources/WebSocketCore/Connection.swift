@@ -109,6 +109,12 @@ public struct Connection: Sendable {
     /// Buffers bytes received from the peer. They are parsed by ``nextEvent()``. Bytes received after
     /// the connection closed are dropped.
     public mutating func receive(_ bytes: some Collection<UInt8>) {
+        if let done: Void = bytes.withContiguousStorageIfAvailable({ receive(UnsafeRawBufferPointer($0)) }) { return done }
+        receive(Array(bytes))
+    }
+
+    /// Buffers bytes received from the peer (the concrete entry point the generic one forwards to).
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer) {
         if case .closed = phase { return }
         if inputEnded { return }
         compactInbox()
@@ -119,6 +125,17 @@ public struct Connection: Sendable {
     /// the bytes received before it make are still delivered first.
     public mutating func receiveEOF() {
         inputEnded = true
+        releaseTransport()
+    }
+
+    /// Ends the connection at once, without a closing handshake: for a transport that failed (a write
+    /// error, a reset) or a caller that gives up. Nothing more is sent; a `.closed` event with 1006 and
+    /// ``CloseStatus/Failure/aborted`` follows, and ``shouldCloseTransport`` becomes true. Does
+    /// nothing on a connection that is already closed.
+    public mutating func abort() {
+        if case .closed = phase { return }
+        bodyReader = nil
+        enterClosed(CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted))
         releaseTransport()
     }
 

@@ -79,6 +79,8 @@ public struct CloseStatus: Sendable, Hashable {
         case closeTimeout
         /// The transport ended before the closing handshake did.
         case unexpectedEndOfStream
+        /// The caller aborted the connection (``Connection/abort()``).
+        case aborted
     }
 
     public init(code: CloseCode, reason: String, wasClean: Bool, failure: Failure? = nil) {

@@ -7,7 +7,8 @@ public enum Role: Sendable, Hashable {
     /// caller to accept or reject it.
     case server
 
-    var isClient: Bool {
+    /// Whether this is the client end.
+    public var isClient: Bool {
         if case .client = self { return true }
         return false
     }

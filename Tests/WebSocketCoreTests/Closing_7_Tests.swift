@@ -125,3 +125,30 @@ struct Closing_7_Tests {
         #expect(events.count == 2)
     }
 }
+
+@Suite("Aborting a connection")
+struct AbortTests {
+    @Test("abort() ends an open connection at once with 1006, sends nothing, and is idempotent")
+    func abortOpen() throws {
+        var (client, _) = try openPair()
+        client.abort()
+        #expect(client.pendingOutputCount == 0)
+        #expect(drain(&client) == [.closed(CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted))])
+        #expect(client.shouldCloseTransport)
+        client.abort()
+        #expect(drain(&client).isEmpty)
+        #expect(throws: ConnectionError.notOpen) { try client.send(text: "x") }
+    }
+
+    @Test("abort() during the handshake and while closing")
+    func abortOtherPhases() throws {
+        var connecting = try Connection(role: .client(clientOptions()))
+        connecting.abort()
+        #expect(connecting.shouldCloseTransport)
+        var (client, _) = try openPair()
+        try client.close()
+        client.abort()
+        guard case .closed(let status) = client.state else { throw TestFailure("not closed") }
+        #expect(status.failure == .aborted)
+    }
+}
