@@ -5,7 +5,7 @@ extension Connection {
     /// (what the caller fed and the connection has not parsed yet) and the output buffer are counted
     /// apart, by ``bufferedInputCount`` and ``pendingOutputCount``.
     @_spi(Testing) public var retainedPayloadCapacity: Int {
-        messageBuffer.capacity + controlBuffer.capacity + headParser.retainedByteCount
+        messageBuffer.capacity + controlBuffer.capacity + lendScratch.capacity + headParser.retainedByteCount
             + (bodyReader?.body.capacity ?? 0)
     }
 }

@@ -77,6 +77,7 @@ extension Connection {
                     return failHandshake(.invalidResponse(error))
                 case .success(let negotiated):
                     transform = negotiated
+                    transformBits = negotiated?.reservedBits ?? 0
                     enterOpen()
                     return .event(.handshakeCompleted(result))
                 }
@@ -137,6 +138,7 @@ extension Connection {
                                                           extensions: inUse, headers: headers)
         outbox.append(contentsOf: response)
         transform = negotiated.transform
+        transformBits = negotiated.transform?.reservedBits ?? 0
         enterOpen()
         enqueue(.handshakeCompleted(HandshakeResult(subprotocol: subprotocol, extensions: inUse,
                                                     headers: request.head.headers, resource: request.resource)))

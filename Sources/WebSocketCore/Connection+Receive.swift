@@ -4,8 +4,9 @@ extension Connection {
         while true {
             switch frame {
             case .header:
+                let start = inboxStart
                 let parsed = inbox.withUnsafeBytes { raw in
-                    FrameHeader.parse(UnsafeRawBufferPointer(rebasing: raw[inboxStart...]))
+                    FrameHeader.parse(UnsafeRawBufferPointer(start: raw.baseAddress.map { $0 + start }, count: raw.count - start))
                 }
                 switch parsed {
                 case .needMore:
@@ -49,28 +50,59 @@ extension Connection {
     @inline(__always)
     private mutating func readWholeMessageFrame(_ header: FrameHeader, headerSize: Int) -> Step? {
         guard header.fin, header.reservedBits == 0, header.opcodeValue == 1 || header.opcodeValue == 2,
-              case .none = incoming, transform == nil, configuration.delivery == .messages,
-              (header.maskingKey == nil) == isClient else { return nil }
-        let limits = configuration.limits
-        guard header.payloadLength <= UInt64(max(0, min(limits.maxFrameSize, limits.maxMessageSize))),
-              limits.maxFragmentsPerMessage >= 1 else { return nil }
+              case .none = incoming, transformBits == 0, (header.maskingKey == nil) == isClient,
+              wholeMessageLimit >= 0, header.payloadLength <= UInt64(wholeMessageLimit) else { return nil }
         let length = Int(header.payloadLength)  // fits: within the limits
         let start = inboxStart + headerSize
         guard inbox.count - start >= length else { return nil }
         let end = start + length
-        if let key = header.maskingKey {
-            // The input buffer is ours: unmask in place, then copy once.
-            _ = key.apply(to: &inbox, range: start..<end, offset: 0)
-        }
         inboxStart = end
-        if header.opcodeValue == 2 { return .event(.binary(Array(inbox[start..<end]))) }
-        var validator = UTF8Validator()
-        let valid = inbox.withUnsafeBytes { raw in
-            validator.validate(UnsafeRawBufferPointer(rebasing: raw[start..<end])) && validator.isAtCharacterBoundary
+        let kind: MessageKind = header.opcodeValue == 2 ? .binary : .text
+        guard let key = header.maskingKey else {
+            // Unmasked (a client reading a server): the payload is used where it lies.
+            return deliverWholeMessage(kind, .inbox(start..<end))
         }
+        // Masked: unmask while copying, into the reusable scratch buffer when lending, or straight
+        // into the message's own array. The input buffer is never written, so that it can share its
+        // storage with the array the caller passed to receive(_:).
+        if lendsPayloads {
+            if lendScratch.count < length {
+                lendScratch.append(contentsOf: repeatElement(0, count: length - lendScratch.count))
+            }
+            lendScratch.withUnsafeMutableBytes { dst in
+                inbox.withUnsafeBytes { src in
+                    _ = key.apply(from: UnsafeRawBufferPointer(rebasing: src[start..<end]),
+                                  to: UnsafeMutableRawBufferPointer(rebasing: dst[0..<length]), offset: 0)
+                }
+            }
+            return deliverWholeMessage(kind, .scratch(length))
+        }
+        let payload = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            inbox.withUnsafeBytes { src in
+                _ = key.apply(from: UnsafeRawBufferPointer(rebasing: src[start..<end]),
+                              to: UnsafeMutableRawBufferPointer(buffer), offset: 0)
+            }
+            count = length
+        }
+        if kind == .binary { return .event(.binary(payload)) }
+        var validator = UTF8Validator()
         // RFC 6455 §8.1: invalid UTF-8 fails the connection.
-        guard valid else { return fail(ProtocolViolation(.invalidUTF8)) }
-        return .event(.text(String(decoding: inbox[start..<end], as: UTF8.self)))
+        guard validator.validate(payload), validator.isAtCharacterBoundary else { return fail(ProtocolViolation(.invalidUTF8)) }
+        return .event(.text(String(decoding: payload, as: UTF8.self)))
+    }
+
+    /// A whole message whose payload lies unmasked in the input buffer or the scratch buffer: checked
+    /// (text), then lent or copied into its event.
+    @inline(__always)
+    private mutating func deliverWholeMessage(_ kind: MessageKind, _ payload: LentPayload) -> Step {
+        if kind == .text {
+            var validator = UTF8Validator()
+            let valid = withLentBytes(payload) { validator.validate($0) } && validator.isAtCharacterBoundary
+            // RFC 6455 §8.1: invalid UTF-8 fails the connection.
+            guard valid else { return fail(ProtocolViolation(.invalidUTF8)) }
+        }
+        if lendsPayloads { return .lent(kind, payload) }
+        return .event(ownedEvent(kind, payload))
     }
 
     /// Checks a frame header against RFC 6455 §5 and the limits, before any payload byte is stored.
@@ -84,7 +116,7 @@ extension Connection {
         // the meaning of such a nonzero value, the receiving endpoint MUST _Fail the WebSocket Connection_."
         // A transform's bits mark a message's first frame only (RFC 7692 §6: never a continuation or
         // control frame).
-        let definedBits: UInt8 = opcode == .text || opcode == .binary ? (transform?.reservedBits ?? 0) : 0
+        let definedBits: UInt8 = opcode == .text || opcode == .binary ? transformBits : 0
         guard header.reservedBits & ~definedBits == 0 else { return .failure(ProtocolViolation(.reservedBitsSet)) }
         // RFC 6455 §5.1: "The server MUST close the connection upon receiving a frame that is not
         // masked." and "A client MUST close a connection if it detects a masked frame."
@@ -146,7 +178,7 @@ extension Connection {
             assembly = MessageAssembly(kind: inProgress.opcode == .text ? .text : .binary, size: 0, fragments: 0)
             assembly.isTransformed = inProgress.reservedBits != 0
             if configuration.delivery == .messages {
-                messageBuffer = []
+                messageBuffer.removeAll(keepingCapacity: true)
                 // Small frames get their exact buffer at once; large ones grow as bytes arrive, so
                 // that a header alone cannot make us allocate the whole limit.
                 if inProgress.fin && inProgress.remaining <= Self.eagerReservation && !assembly.isTransformed {
@@ -314,6 +346,7 @@ extension Connection {
                 return deliverPiece(piece, isFinal: true)
             case .messages:
                 incoming = .none
+                if lendsPayloads { return .lent(assembly.kind, .messageBuffer) }
                 let payload = messageBuffer
                 messageBuffer = []
                 switch assembly.kind {

@@ -101,10 +101,12 @@ extension Connection {
 
     mutating func enterHandshakePhase(_ next: Phase) {
         phase = next
+        readsFrames = false
     }
 
     mutating func enterOpen() {
         phase = .open
+        readsFrames = true
         handshakeTimer = .off
         if let interval = configuration.timeouts.keepaliveInterval {
             pingTimer = arm(interval)
@@ -113,12 +115,17 @@ extension Connection {
 
     mutating func enterClosingLocally(sent frame: CloseFrame) {
         phase = .closingLocally(sent: frame)
+        readsFrames = true
         stopKeepalive()
         closeTimer = configuration.timeouts.close.map(arm) ?? .off
     }
 
     mutating func enterClosingRemotely(received frame: CloseFrame) {
         phase = .closingRemotely(received: frame)
+        readsFrames = false
+        // What followed the peer's Close frame is never read (RFC 6455 §5.5.1).
+        inbox.removeAll()
+        inboxStart = 0
         stopKeepalive()
         closeTimer = configuration.timeouts.close.map(arm) ?? .off
     }
@@ -129,6 +136,7 @@ extension Connection {
         if case .closed = phase { preconditionFailure("closed twice") }
         let waitsForPeer = isClient && status.wasClean && !inputEnded
         phase = .closed(status, transport: waitsForPeer ? .awaitPeerClose : .closeNow)
+        readsFrames = false
         handshakeTimer = .off
         stopKeepalive()
         closeTimer = waitsForPeer ? (configuration.timeouts.close.map(arm) ?? .off) : .off

@@ -35,12 +35,21 @@ public struct Connection: Sendable {
     var random: any RandomNumberGenerator & Sendable
 
     var phase: Phase
+    /// Whether the phase is `.open` or `.closingLocally`, the phases that read frames: kept beside
+    /// `phase` (and set with it) so that the hot path tests a flag instead of switching over the enum.
+    var readsFrames = false
+    /// The largest payload the whole-message fast path takes: the smaller of the frame and message
+    /// limits, or -1 when the fast path is off (fragment delivery, or no fragment allowed).
+    let wholeMessageLimit: Int
     /// The opening handshake's HTTP head parser (see ``Phase``).
     var headParser: HTTPHeadParser
     /// (Client) The reader of a refusing response's body.
     var bodyReader: HTTPBodyReader? = nil
     /// The negotiated extension that transforms payloads, if any.
     var transform: (any MessageTransform)? = nil
+    /// The reserved bits the negotiated transform defines (0 without one), kept apart so that the
+    /// receive path reads a byte instead of copying an existential.
+    var transformBits: UInt8 = 0
 
     // Input.
     var inbox: [UInt8] = []
@@ -52,6 +61,9 @@ public struct Connection: Sendable {
     var messageBuffer: [UInt8] = []
     /// The payload of the control frame being read (at most 125 bytes).
     var controlBuffer: [UInt8] = []
+    /// (``nextEventView(_:)``) Whole masked messages unmasked for lending; it only grows (zero-filled
+    /// once), so that steady-state messages reuse it without allocating.
+    var lendScratch: [UInt8] = []
 
     // Output.
     var outbox: [UInt8] = []
@@ -59,6 +71,8 @@ public struct Connection: Sendable {
     var outgoing = OutgoingMessage.none
     var events: [Event] = []
     var eventsStart = 0
+    /// Set while ``nextEventView(_:)`` runs: whole messages are lent in place instead of copied.
+    var lendsPayloads = false
 
     // Time.
     var lastReportedTime: Instant? = nil
@@ -86,6 +100,9 @@ public struct Connection: Sendable {
         self.role = role
         self.configuration = configuration
         self.random = random
+        let limits = configuration.limits
+        wholeMessageLimit = configuration.delivery == .messages && limits.maxFragmentsPerMessage >= 1
+            ? max(0, min(limits.maxFrameSize, limits.maxMessageSize)) : -1
         switch role {
         case .client(let options):
             isClient = true
@@ -106,17 +123,42 @@ public struct Connection: Sendable {
 
     // MARK: Input
 
+    /// Whether received bytes are kept. Nothing the peer sends after its Close frame is read (RFC 6455
+    /// §5.5.1), so it is dropped rather than buffered (keeping it would let a peer fill memory while
+    /// our last message is still going out); nothing after the end of stream either.
+    private var acceptsInput: Bool {
+        switch phase {
+        case .closed, .closingRemotely: return false
+        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+             .open, .closingLocally:
+            return !inputEnded
+        }
+    }
+
     /// Buffers bytes received from the peer. They are parsed by ``nextEvent()``. Bytes received after
-    /// the connection closed are dropped.
+    /// the connection closed, or after the peer's Close frame, are dropped.
     public mutating func receive(_ bytes: some Collection<UInt8>) {
         if let done: Void = bytes.withContiguousStorageIfAvailable({ receive(UnsafeRawBufferPointer($0)) }) { return done }
         receive(Array(bytes))
     }
 
+    /// Buffers bytes received from the peer. When everything received before has been parsed, the
+    /// connection keeps `bytes` itself instead of copying it (arrays share their storage), so a caller
+    /// that reads into a fresh array per read pays no copy.
+    public mutating func receive(_ bytes: [UInt8]) {
+        guard acceptsInput else { return }
+        if inboxStart == inbox.count {
+            inbox = bytes
+            inboxStart = 0
+            return
+        }
+        compactInbox()
+        inbox.append(contentsOf: bytes)
+    }
+
     /// Buffers bytes received from the peer (the concrete entry point the generic one forwards to).
     public mutating func receive(_ bytes: UnsafeRawBufferPointer) {
-        if case .closed = phase { return }
-        if inputEnded { return }
+        guard acceptsInput else { return }
         compactInbox()
         inbox.append(contentsOf: bytes)
     }
@@ -155,6 +197,7 @@ public struct Connection: Sendable {
             if let event = dequeueEvent() { return event }
             switch step() {
             case .event(let event): return event
+            case .lent(let kind, let payload): return ownedEvent(kind, payload)
             case .progress: continue
             case .needInput:
                 if let event = dequeueEvent() { return event }
@@ -165,12 +208,16 @@ public struct Connection: Sendable {
 
     enum Step {
         case event(Event)
+        /// (``nextEventView(_:)``) A whole message whose payload stays where it is, lent to the caller.
+        case lent(MessageKind, LentPayload)
         /// Something changed (queued events, a new phase); step again.
         case progress
         case needInput
     }
 
     private mutating func step() -> Step {
+        // The frame-reading phases first, without copying the phase's payload.
+        if readsFrames { return stepFrames() }
         switch phase {
         case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest:
             return stepHandshake()
@@ -244,5 +291,113 @@ private func compactConsumedPrefix(_ buffer: inout [UInt8], start: inout Int) {
     } else if start >= 4096 && start * 2 >= buffer.count {
         buffer.removeSubrange(0..<start)
         start = 0
+    }
+}
+
+// MARK: Lending payloads
+
+/// An event whose message payload is lent for the duration of a call, not copied: see
+/// ``Connection/nextEventView(_:)``.
+public enum EventView {
+    /// A whole text message: its bytes, already validated as UTF-8.
+    case text(UnsafeRawBufferPointer)
+    /// A whole binary message.
+    case binary(UnsafeRawBufferPointer)
+    /// Any other event, as ``Connection/nextEvent()`` returns it.
+    case other(Event)
+}
+
+/// Where a lent payload lies.
+enum LentPayload {
+    case inbox(Range<Int>)
+    case messageBuffer
+    /// The first bytes of `lendScratch`.
+    case scratch(Int)
+}
+
+extension Connection {
+    /// Pulls the next event like ``nextEvent()``, but lends whole messages' payloads to `body` instead
+    /// of copying them into a `String` or an array: no allocation per message in steady state. The
+    /// pointer is valid only during `body`. Returns `false` (without calling `body`) when more input is
+    /// needed.
+    ///
+    /// Messages arrive as ``EventView/text(_:)`` and ``EventView/binary(_:)``; everything else,
+    /// including fragments in ``Delivery/fragments`` mode, as ``EventView/other(_:)``.
+    ///
+    /// ```swift
+    /// while try connection.nextEventView({ view in
+    ///     if case .binary(let bytes) = view { try file.write(bytes) }
+    /// }) {}
+    /// ```
+    public mutating func nextEventView(_ body: (EventView) throws -> Void) rethrows -> Bool {
+        lendsPayloads = true
+        defer { lendsPayloads = false }
+        while true {
+            if let event = dequeueEvent() {
+                try body(.other(event))
+                return true
+            }
+            switch step() {
+            case .event(let event):
+                try body(.other(event))
+                return true
+            case .lent(let kind, let payload):
+                defer { releaseLent(payload) }
+                try withLentBytes(payload) { bytes in
+                    try body(kind == .text ? .text(bytes) : .binary(bytes))
+                }
+                return true
+            case .progress:
+                continue
+            case .needInput:
+                guard let event = dequeueEvent() else { return false }
+                try body(.other(event))
+                return true
+            }
+        }
+    }
+
+    /// Calls `body` with the bytes of a lent payload.
+    @inline(__always)
+    func withLentBytes<R>(_ payload: LentPayload, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch payload {
+        case .inbox(let range):
+            return try inbox.withUnsafeBytes { raw in
+                try body(UnsafeRawBufferPointer(start: raw.baseAddress.map { $0 + range.lowerBound }, count: range.count))
+            }
+        case .messageBuffer:
+            return try messageBuffer.withUnsafeBytes(body)
+        case .scratch(let count):
+            return try lendScratch.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(start: raw.baseAddress, count: count)) }
+        }
+    }
+
+    /// A lent message as an owned event.
+    func ownedEvent(_ kind: MessageKind, _ payload: LentPayload) -> Event {
+        let bytes: [UInt8]
+        switch payload {
+        case .inbox(let range): bytes = Array(inbox[range])
+        case .messageBuffer: bytes = messageBuffer
+        case .scratch(let count): bytes = Array(lendScratch[0..<count])
+        }
+        return kind == .text ? .text(String(decoding: bytes, as: UTF8.self)) : .binary(bytes)
+    }
+
+    /// After lending: small buffers are kept for the next message (no allocation per message); large
+    /// ones are released, so that one big message does not pin its memory for the life of the
+    /// connection.
+    mutating func releaseLent(_ payload: LentPayload) {
+        switch payload {
+        case .inbox:
+            break
+        case .messageBuffer:
+            if messageBuffer.capacity <= Self.eagerReservation {
+                messageBuffer.removeAll(keepingCapacity: true)
+            } else {
+                messageBuffer = []
+            }
+        case .scratch:
+            if lendScratch.capacity > Self.eagerReservation { lendScratch = [] }
+        }
     }
 }

@@ -137,3 +137,31 @@ struct MaskingTests {
         #expect(empty.isEmpty)
     }
 }
+
+@Suite("Masking while copying")
+struct MaskingCopyTests {
+    @Test("apply(from:to:) equals copying then masking in place, at every length, offset and alignment")
+    func fusedEqualsInPlace() {
+        let key = MaskingKey(0x37, 0xFA, 0x21, 0x3D)
+        var rng = SeededGenerator(seed: 77)
+        for length in 0...150 {
+            for offset in 0..<4 {
+                for alignment in 0..<8 {
+                    let source = (0..<(length + alignment)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+                    var expected = Array(source[alignment...])
+                    _ = key.apply(to: &expected, range: 0..<expected.count, offset: offset)
+                    var actual = [UInt8](repeating: 0xEE, count: length + 3)
+                    let next = source.withUnsafeBytes { src in
+                        actual.withUnsafeMutableBytes { dst in
+                            key.apply(from: UnsafeRawBufferPointer(rebasing: src[alignment...]),
+                                      to: UnsafeMutableRawBufferPointer(rebasing: dst[0..<length]), offset: offset)
+                        }
+                    }
+                    #expect(Array(actual[0..<length]) == expected)
+                    #expect(actual[length...].allSatisfy { $0 == 0xEE })
+                    #expect(next == (offset + length) & 3)
+                }
+            }
+        }
+    }
+}

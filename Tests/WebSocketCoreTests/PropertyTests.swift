@@ -196,3 +196,64 @@ struct PropertyTests {
         #expect(pump(&client, into: &server) == [.text("one")])
     }
 }
+
+@Suite("Lending payloads: nextEventView")
+struct EventViewTests {
+    /// What nextEventView lends, turned into owned events.
+    static func viewEvents(_ connection: inout Connection) -> [Event] {
+        var events: [Event] = []
+        while connection.nextEventView({ view in
+            switch view {
+            case .text(let bytes): events.append(.text(String(decoding: bytes, as: UTF8.self)))
+            case .binary(let bytes): events.append(.binary(Array(bytes)))
+            case .other(let event): events.append(event)
+            }
+        }) {}
+        return events
+    }
+
+    @Test("Lent events equal owned events for the same input, split anywhere", arguments: [21, 22] as [UInt64])
+    func sameAsOwned(seed: UInt64) throws {
+        let input = try PropertyTests.recordedClientInput(seed: seed, maxBytes: 70_000)
+        var rng = SeededGenerator(seed: seed)
+        for _ in 0..<3 {
+            var owned = try Connection(role: .server)
+            var lent = try Connection(role: .server)
+            var ownedEvents: [Event] = []
+            var lentEvents: [Event] = []
+            var i = 0
+            while i < input.count {
+                let n = min(input.count - i, Int.random(in: 1...5000, using: &rng))
+                owned.receive(input[i..<(i + n)])
+                lent.receive(input[i..<(i + n)])
+                i += n
+                for event in drain(&owned) {
+                    ownedEvents.append(event)
+                    if case .handshakeRequest = event { try owned.accept() }
+                }
+                for event in Self.viewEvents(&lent) {
+                    lentEvents.append(event)
+                    if case .handshakeRequest = event { try lent.accept() }
+                }
+            }
+            #expect(lentEvents == ownedEvents)
+            #expect(lent.takeOutput() == owned.takeOutput())
+        }
+    }
+
+    @Test("A lent message's buffer is reused for the next message")
+    func bufferReused() throws {
+        var (client, server) = try openPair()
+        for _ in 0..<3 {
+            try client.sendFragment([UInt8](repeating: 1, count: 1000), kind: .binary, isFinal: false)
+            try client.sendFragment([UInt8](repeating: 2, count: 1000), kind: .binary, isFinal: true)
+            server.receive(client.takeOutput())
+            var count = -1
+            #expect(server.nextEventView { view in
+                if case .binary(let bytes) = view { count = bytes.count }
+            })
+            #expect(count == 2000)
+            #expect(server.messageBuffer.capacity >= 2000)
+        }
+    }
+}

@@ -72,6 +72,42 @@ struct MaskingKey: Sendable, Hashable {
         return next
     }
 
+    /// Writes `source` XOR the key into `destination` (which must hold at least `source.count` bytes):
+    /// unmasking and copying in one pass, as if `source` started at payload byte number `offset`.
+    /// Returns the offset for the next chunk, `(offset + source.count) % 4`.
+    @discardableResult
+    func apply(from source: UnsafeRawBufferPointer, to destination: UnsafeMutableRawBufferPointer, offset: Int) -> Int {
+        precondition(destination.count >= source.count, "masking destination too small")
+        let phase = offset & 3
+        let next = (phase &+ source.count) & 3
+        guard let from = source.baseAddress, let to = destination.baseAddress else { return next }
+        var count = source.count
+        var src = from
+        var dst = to
+        let wide = pattern(offset: phase)
+        while count >= 64 {
+            for word in stride(from: 0, to: 64, by: 8) {
+                dst.storeBytes(of: src.loadUnaligned(fromByteOffset: word, as: UInt64.self) ^ wide,
+                               toByteOffset: word, as: UInt64.self)
+            }
+            src += 64
+            dst += 64
+            count -= 64
+        }
+        while count >= 8 {
+            dst.storeBytes(of: src.loadUnaligned(as: UInt64.self) ^ wide, as: UInt64.self)
+            src += 8
+            dst += 8
+            count -= 8
+        }
+        var i = 0
+        while i < count {
+            dst.storeBytes(of: src.load(fromByteOffset: i, as: UInt8.self) ^ byte(phase &+ i), toByteOffset: i, as: UInt8.self)
+            i += 1
+        }
+        return next
+    }
+
     /// Applies the key to `array[range]` in place, as if `array[range.lowerBound]` were payload byte
     /// number `offset` of the frame. The range is clamped to the array's indices, so no range can trap.
     /// Returns the offset for the next chunk, `(offset + masked byte count) % 4`.
