@@ -20,7 +20,9 @@ let package = Package(
         .target(name: "WebSocketDispatch", dependencies: ["WebSocketCore"]),
         .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate"]),
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore"], path: "Benchmarks/websocket-bench"),
-        .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore"]),
+        // Test support: counts the calling thread's heap allocations (glibc), for allocation tests.
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore", "AllocationCounter"]),
         .testTarget(name: "WebSocketDispatchTests", dependencies: ["WebSocketDispatch", "WebSocketCore"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
     ],

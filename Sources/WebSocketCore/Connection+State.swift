@@ -124,8 +124,7 @@ extension Connection {
         phase = .closingRemotely(received: frame)
         readsFrames = false
         // What followed the peer's Close frame is never read (RFC 6455 §5.5.1).
-        inbox.removeAll()
-        inboxStart = 0
+        releaseInput()
         stopKeepalive()
         closeTimer = configuration.timeouts.close.map(arm) ?? .off
     }
@@ -140,10 +139,17 @@ extension Connection {
         handshakeTimer = .off
         stopKeepalive()
         closeTimer = waitsForPeer ? (configuration.timeouts.close.map(arm) ?? .off) : .off
-        inbox.removeAll()
-        inboxStart = 0
+        releaseInput()
         messageBuffer = []
         enqueue(.closed(status))
+    }
+
+    /// Drops buffered input and the buffers that held it.
+    private mutating func releaseInput() {
+        inbox = []
+        spareInbox = []
+        inboxStart = 0
+        inboxIsShared = false
     }
 
     /// (Client, closed cleanly) The server closed the transport, or we stop waiting for it.

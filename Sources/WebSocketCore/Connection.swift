@@ -54,6 +54,11 @@ public struct Connection: Sendable {
     // Input.
     var inbox: [UInt8] = []
     var inboxStart = 0
+    /// Whether `inbox` is an array the caller passed to ``receive(_:)-([UInt8])`` (shared storage: a
+    /// write would copy it) rather than our own buffer.
+    var inboxIsShared = false
+    /// Our own input buffer while `inbox` is shared, kept for reuse.
+    var spareInbox: [UInt8] = []
     var inputEnded = false
     var frame = FrameReadState.header
     var incoming = IncomingMessage.none
@@ -148,8 +153,24 @@ public struct Connection: Sendable {
     public mutating func receive(_ bytes: [UInt8]) {
         guard acceptsInput else { return }
         if inboxStart == inbox.count {
+            // Everything before was parsed: adopt the caller's array, and keep our own buffer (if it
+            // is ours) for when bytes must be joined again.
+            if !inboxIsShared { swap(&inbox, &spareInbox) }
             inbox = bytes
             inboxStart = 0
+            inboxIsShared = true
+            return
+        }
+        if inboxIsShared {
+            // A frame continues into these bytes: join the rest of the shared array and them in our
+            // own buffer (appending to the shared one would copy it into a new allocation).
+            spareInbox.removeAll(keepingCapacity: true)
+            spareInbox.append(contentsOf: inbox[inboxStart...])
+            spareInbox.append(contentsOf: bytes)
+            swap(&inbox, &spareInbox)
+            spareInbox = []
+            inboxStart = 0
+            inboxIsShared = false
             return
         }
         compactInbox()
@@ -159,6 +180,15 @@ public struct Connection: Sendable {
     /// Buffers bytes received from the peer (the concrete entry point the generic one forwards to).
     public mutating func receive(_ bytes: UnsafeRawBufferPointer) {
         guard acceptsInput else { return }
+        if inboxIsShared {
+            // Copy into our own buffer rather than into a new allocation.
+            spareInbox.removeAll(keepingCapacity: true)
+            spareInbox.append(contentsOf: inbox[inboxStart...])
+            swap(&inbox, &spareInbox)
+            spareInbox = []
+            inboxStart = 0
+            inboxIsShared = false
+        }
         compactInbox()
         inbox.append(contentsOf: bytes)
     }

@@ -1,0 +1,87 @@
+import AllocationCounter
+import Testing
+@testable import WebSocketCore
+
+/// Heap allocations on the receive path, counted by interposing malloc for the test's own thread.
+@Suite("Allocations on the receive path")
+struct AllocationTests {
+    static var countingAvailable: Bool { allocation_counting_is_available() != 0 }
+
+    /// Wire bytes of `count` frames of `size` bytes from one side, cut into `readSize` reads.
+    static func reads(count: Int, size: Int, fromClient: Bool, readSize: Int = 16 << 10) throws -> (Connection, [[UInt8]]) {
+        var (client, server) = try openPair()
+        let payload = [UInt8](repeating: 0x61, count: size)
+        var wire: [UInt8] = []
+        for _ in 0..<count {
+            if fromClient { try client.send(binary: payload) } else { try server.send(binary: payload) }
+            wire += fromClient ? client.takeOutput() : server.takeOutput()
+        }
+        let reads = stride(from: 0, to: wire.count, by: readSize).map { Array(wire[$0..<min(wire.count, $0 + readSize)]) }
+        return (fromClient ? server : client, reads)
+    }
+
+    /// Allocations made by `receive` and `nextEventView` while feeding `reads` and lending every
+    /// event (only around those calls, so that the test's own bookkeeping is not counted).
+    static func allocationsWhileLending(_ connection: inout Connection, _ reads: [[UInt8]]) -> (allocations: UInt, events: Int) {
+        var allocations: UInt = 0
+        var events = 0
+        for read in reads {
+            var lentBytes = 0
+            let before = allocation_count_for_current_thread()
+            connection.receive(read)
+            while connection.nextEventView({ view in
+                if case .binary(let payload) = view { lentBytes &+= payload.count }
+            }) {
+                events &+= 1
+            }
+            allocations += allocation_count_for_current_thread() - before
+            precondition(lentBytes >= 0)
+        }
+        return (allocations, events)
+    }
+
+    @Test("The counter works: an array allocation is seen")
+    func counterSeesAllocations() throws {
+        try #require(Self.countingAvailable, "allocation counting needs Linux with glibc")
+        let before = allocation_count_for_current_thread()
+        let array = [UInt8](repeating: 1, count: Int.random(in: 100...200))
+        let after = allocation_count_for_current_thread()
+        #expect(array.count >= 100)
+        #expect(after - before >= 1)
+    }
+
+    @Test("Steady state: no allocation per message when lending, client and server, small and 1 KiB messages",
+          arguments: [(16, false), (16, true), (1024, false), (1024, true), (60_000, true)])
+    func noAllocationWhenLending(size: Int, fromClient: Bool) throws {
+        try #require(Self.countingAvailable, "allocation counting needs Linux with glibc")
+        var (connection, reads) = try Self.reads(count: max(2000, 400_000 / size), size: size, fromClient: fromClient)
+        // Warm up on a copy, over every path the reads take: the runtime instantiates some type
+        // metadata on first use, once per process.
+        var copy = connection
+        _ = Self.allocationsWhileLending(&copy, reads)
+        // Then the first reads grow the buffers that the steady state reuses.
+        let warm = reads.count / 4
+        _ = Self.allocationsWhileLending(&connection, Array(reads[..<warm]))
+        let (allocations, events) = Self.allocationsWhileLending(&connection, Array(reads[warm...]))
+        #expect(events > 100)
+        // Frames split across reads are copied into the input buffer, which can grow at most a few
+        // times; nothing is allocated per message.
+        #expect(allocations <= 4, "\(allocations) allocations for \(events) messages of \(size) bytes")
+    }
+
+    @Test("nextEvent() allocates at most the message itself")
+    func ownedEventsAllocateOnlyTheMessage() throws {
+        try #require(Self.countingAvailable, "allocation counting needs Linux with glibc")
+        var (connection, reads) = try Self.reads(count: 1000, size: 100, fromClient: true)
+        var events = 0
+        var allocations: UInt = 0
+        for read in reads {
+            let before = allocation_count_for_current_thread()
+            connection.receive(read)
+            while connection.nextEvent() != nil { events &+= 1 }
+            allocations += allocation_count_for_current_thread() - before
+        }
+        #expect(events == 1000)
+        #expect(allocations <= UInt(events) + 4)
+    }
+}
