@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "WebSocketCore", targets: ["WebSocketCore"]),
         .library(name: "WebSocketDeflate", targets: ["WebSocketDeflate"]),
         .library(name: "WebSocketDispatch", targets: ["WebSocketDispatch"]),
+        .library(name: "WebSocketPOSIX", targets: ["WebSocketPOSIX"]),
         .executable(name: "websocket", targets: ["websocket"]),
         .executable(name: "websocket-bench", targets: ["websocket-bench"]),
     ],
@@ -18,13 +19,16 @@ let package = Package(
         .target(name: "WebSocketDeflate", dependencies: ["WebSocketCore", "CZlib"]),
         // The Dispatch adapter: non-blocking sockets on DispatchSources, with an async face.
         .target(name: "WebSocketDispatch", dependencies: ["WebSocketCore"]),
-        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate"]),
+        // Blocking sockets (Glibc/Darwin, POSIX threads): moves bytes and time in and out of a Connection.
+        .target(name: "WebSocketPOSIX", dependencies: ["WebSocketCore"]),
+        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX"]),
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore"], path: "Benchmarks/websocket-bench"),
         // Test support: counts the calling thread's heap allocations (glibc), for allocation tests.
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore", "AllocationCounter"]),
         .testTarget(name: "WebSocketDispatchTests", dependencies: ["WebSocketDispatch", "WebSocketCore"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
+        .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,302 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import WebSocketCore
+
+/// A WebSocket server on blocking sockets: one POSIX thread per connection.
+///
+/// ```swift
+/// let server = try BlockingWebSocketServer(host: "127.0.0.1", port: 0)   // port 0: any free port
+/// print("listening on", server.localAddress)
+/// try server.serve { socket in                       // on the connection's own thread
+///     while let message = try? socket.receive() {
+///         switch message {
+///         case .text(let text): try? socket.send(text: text)
+///         case .binary(let bytes): try? socket.send(binary: bytes)
+///         default: break
+///         }
+///     }
+/// }                                                  // returns after stop()
+/// ```
+///
+/// ``serve(handshake:handler:)`` blocks the calling thread, accepting connections until ``stop(code:)``
+/// is called from another thread (a signal-handling thread, say). Each accepted connection runs on a
+/// new detached thread: the opening handshake (the `handshake` callback decides), then the `handler`
+/// with the open ``BlockingWebSocket``; when the handler returns, the connection is closed with 1000
+/// if it is still open.
+public final class BlockingWebSocketServer: Sendable {
+    /// The address the server listens on; with port 0, the port the system chose is in it.
+    public let localAddress: SocketAddress
+
+    let listener: Socket
+    let wake: WakeSignal
+    let configuration: Configuration
+    let options: SocketOptions
+    let state = Locked(State())
+
+    struct State: Sendable {
+        var isServing = false
+        var isStopping = false
+        var stopCode = CloseCode.goingAway
+        /// The connections past their handshake, by identity, for ``stop(code:)`` to close.
+        var connections: [ObjectIdentifier: BlockingWebSocket] = [:]
+        /// Connection threads still running.
+        var threads = 0
+        /// Whether the Unix socket file still has to be removed.
+        var ownsSocketFile = false
+    }
+
+    /// The port the server listens on (IPv4 or IPv6); `nil` for a Unix socket.
+    public var port: UInt16? { localAddress.port }
+
+    /// Listens on `host` and `port`.
+    ///
+    /// - Parameters:
+    ///   - host: an address to bind, IPv4 (`127.0.0.1`, `0.0.0.0`) or IPv6 (`::1`, `::`), or a name;
+    ///     the first resolved address that binds is used. Default `127.0.0.1`.
+    ///   - port: the port; 0 (the default) lets the system pick a free one: read it from ``port``.
+    ///   - configuration: limits, timers and delivery for every connection.
+    ///   - options: socket options for every connection (write and receive timeouts…).
+    ///   - backlog: the `listen` backlog. Default 128.
+    /// - Throws: ``BlockingWebSocketError/addressResolutionFailed(host:reason:)``,
+    ///   ``BlockingWebSocketError/bindFailed(_:_:)`` (address in use…).
+    public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, configuration: Configuration = Configuration(),
+                            options: SocketOptions = SocketOptions(), backlog: Int32 = 128) throws(BlockingWebSocketError) {
+        let addresses: [SocketAddress]
+        switch AddressResolution.resolve(host: host, port: port, passive: true) {
+        case .success(let resolved): addresses = resolved
+        case .failure(let failure): throw .addressResolutionFailed(host: host, reason: failure.message)
+        }
+        try self.init(addresses: addresses, unixSocketPath: nil, configuration: configuration, options: options,
+                      backlog: backlog, system: .live)
+    }
+
+    /// Listens on a Unix domain socket at `path`. A stale socket file (one nobody accepts on any
+    /// more) is replaced; the file is removed when ``serve(handshake:handler:)`` returns.
+    ///
+    /// - Throws: ``BlockingWebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
+    ///   ``BlockingWebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
+    public convenience init(unixSocketPath path: String, configuration: Configuration = Configuration(),
+                            options: SocketOptions = SocketOptions(), backlog: Int32 = 128) throws(BlockingWebSocketError) {
+        let address: SocketAddress
+        do throws(Errno) {
+            address = try SocketAddress.unix(path: path)
+        } catch {
+            throw .invalidArgument("unusable Unix socket path \(String(reflecting: path)): \(error)")
+        }
+        try self.init(addresses: [address], unixSocketPath: path, configuration: configuration, options: options,
+                      backlog: backlog, system: .live)
+    }
+
+    init(addresses: [SocketAddress], unixSocketPath: String?, configuration: Configuration, options: SocketOptions,
+         backlog: Int32, system: SystemCalls) throws(BlockingWebSocketError) {
+        var lastFailure: BlockingWebSocketError = .invalidArgument("no address to listen on")
+        var bound: Socket? = nil
+        for address in addresses {
+            do throws(Errno) {
+                bound = try Self.bind(address, unixSocketPath: unixSocketPath, backlog: backlog, system: system)
+                break
+            } catch {
+                lastFailure = .bindFailed(address, error)
+            }
+        }
+        guard let listener = bound else { throw lastFailure }
+        self.listener = listener
+        localAddress = listener.localAddress ?? addresses[0]
+        self.configuration = configuration
+        self.options = options
+        do throws(Errno) {
+            wake = try WakeSignal(system: system)
+        } catch {
+            throw .transport(error)
+        }
+        state.withLock { $0.ownsSocketFile = unixSocketPath != nil }
+    }
+
+    /// Binds and listens; for a Unix socket whose file is in use, removes it once a connect shows
+    /// that nobody listens there any more, and binds again.
+    private static func bind(_ address: SocketAddress, unixSocketPath: String?, backlog: Int32,
+                             system: SystemCalls) throws(Errno) -> Socket {
+        do throws(Errno) {
+            return try Socket.listening(on: address, backlog: backlog, system: system)
+        } catch .addressInUse where unixSocketPath != nil {
+            if case .failure(.failed(_, .connectionRefused)) = Socket.connect(to: [address], deadline: nil, system: system),
+               let path = unixSocketPath {
+                _ = system.unlink(path)
+                return try Socket.listening(on: address, backlog: backlog, system: system)
+            }
+            throw .addressInUse
+        }
+    }
+
+    deinit {
+        removeSocketFile()
+    }
+
+    private func removeSocketFile() {
+        let owns = state.withLock { state in
+            defer { state.ownsSocketFile = false }
+            return state.ownsSocketFile
+        }
+        if owns, let path = localAddress.unixPath { _ = listener.system.unlink(path) }
+    }
+
+    // MARK: Serving
+
+    /// Accepts connections until ``stop(code:)``, running each on its own thread.
+    ///
+    /// For each connection, the opening handshake runs first: an invalid request is answered by the
+    /// connection itself (400, 426…); a valid one goes to `handshake`, whose ``HandshakeDecision``
+    /// accepts or rejects it (a decision the connection refuses, such as a subprotocol the client did
+    /// not offer, is answered with 500). Then `handler` runs with the open connection, on the same
+    /// thread; when it returns, the connection is closed (1000) if it is still open.
+    ///
+    /// After ``stop(code:)``, `serve` stops accepting, closes the listening socket, and waits for the
+    /// connection threads to end their closing handshakes: at most ``Timeouts/close`` (5 seconds when
+    /// off) plus one second, after which threads still running are left to finish on their own.
+    ///
+    /// - Parameters:
+    ///   - handshake: decides on each valid request. Default: accept, with no subprotocol.
+    ///   - handler: uses an open connection.
+    /// - Throws: ``BlockingWebSocketError/invalidArgument(_:)`` when the server is already serving,
+    ///   ``BlockingWebSocketError/transport(_:)`` when the listening socket fails.
+    public func serve(handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
+                      handler: @escaping @Sendable (BlockingWebSocket) -> Void) throws(BlockingWebSocketError) {
+        let alreadyServing = state.withLock { state in
+            defer { state.isServing = true }
+            return state.isServing
+        }
+        guard !alreadyServing else { throw .invalidArgument("serve() is already running on this server") }
+        defer { finishServing() }
+        while !state.withLock({ $0.isStopping }) {
+            var fds = [pollfd(fd: listener.descriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
+            do throws(Errno) {
+                _ = try Poller.poll(&fds, deadline: nil, system: listener.system)
+                if fds[1].revents != 0 { wake.drain() }
+                guard fds[0].revents != 0 else { continue }
+                while let socket = try listener.accept() {
+                    start(socket, handshake: handshake, handler: handler)
+                }
+            } catch .tooManyOpenFiles {
+                // Out of descriptors: let connections end before accepting more, without spinning.
+                var pause = [pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
+                _ = try? Poller.poll(&pause, deadline: listener.system.monotonicNow() + .milliseconds(100),
+                                     system: listener.system)
+            } catch .interrupted, .wouldBlock, .connectionAborted {
+                continue
+            } catch {
+                // ENFILE, ENOBUFS, ENOMEM, EPROTO, EPERM (a firewall)… concern one connection or a
+                // passing shortage; EBADF or EINVAL mean the listening socket is broken.
+                if error == .badFileDescriptor || error == .invalidArgument { throw .transport(error) }
+            }
+        }
+    }
+
+    /// Asks ``serve(handshake:handler:)`` to return: it stops accepting, and every open connection
+    /// is sent a Close frame with `code` (default 1001, going away). Safe from any thread; returns at
+    /// once.
+    public func stop(code: CloseCode = .goingAway) {
+        let connections = state.withLock { state in
+            state.isStopping = true
+            state.stopCode = code
+            return Array(state.connections.values)
+        }
+        wake.signal()
+        for connection in connections {
+            try? connection.startClosing(code: code, reason: "")
+        }
+    }
+
+    /// Closes the listener and waits (bounded) for the connection threads.
+    private func finishServing() {
+        listener.close()
+        removeSocketFile()
+        let grace = (configuration.timeouts.close ?? .seconds(5)) + .seconds(1)
+        let deadline = listener.system.monotonicNow() + grace
+        _ = state.wait(until: { $0.threads == 0 }, deadline: deadline, now: listener.system.monotonicNow)
+    }
+
+    // MARK: Connections
+
+    private func start(_ socket: Socket, handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision,
+                       handler: @escaping @Sendable (BlockingWebSocket) -> Void) {
+        state.withLock { $0.threads += 1 }
+        do throws(Errno) {
+            try spawnDetachedThread { [self] in
+                run(socket, handshake: handshake, handler: handler)
+                state.withLock { $0.threads -= 1 }
+                state.broadcast()
+            }
+        } catch {
+            // No thread for it: the connection is dropped (the socket closes here).
+            state.withLock { $0.threads -= 1 }
+            state.broadcast()
+        }
+    }
+
+    /// One connection, on its own thread: handshake, handler, close.
+    private func run(_ socket: Socket, handshake decide: @Sendable (HandshakeRequest) -> HandshakeDecision,
+                     handler: @Sendable (BlockingWebSocket) -> Void) {
+        if options.noDelay, localAddress.family != .unix {
+            try? socket.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
+        }
+        // A server connection cannot fail to initialise: only client options are checked.
+        guard let connection = try? Connection(role: .server, configuration: configuration),
+              let driver = try? ConnectionDriver(socket: socket, connection: connection, options: options) else { return }
+        guard let result = Self.runHandshake(driver, decide: decide) else { return }
+        let webSocket = BlockingWebSocket(driver: driver, handshake: result)
+        let id = ObjectIdentifier(webSocket)
+        let stopCode: CloseCode? = state.withLock { state in
+            if state.isStopping { return state.stopCode }
+            state.connections[id] = webSocket
+            return nil
+        }
+        if let stopCode {
+            _ = try? webSocket.close(code: stopCode)
+            return
+        }
+        handler(webSocket)
+        _ = try? webSocket.close()
+        state.withLock { _ = $0.connections.removeValue(forKey: id) }
+    }
+
+    /// Runs the server's opening handshake; the result once accepted, `nil` when the connection
+    /// ended instead (rejected, invalid, timed out, or the client went away).
+    static func runHandshake(_ driver: ConnectionDriver,
+                             decide: (HandshakeRequest) -> HandshakeDecision) -> HandshakeResult? {
+        driver.reader.withLock { buffer in
+            while true {
+                switch driver.pump(&buffer, until: nil) {
+                case .event(.handshakeRequest(let request)):
+                    let decision = decide(request)
+                    do throws(BlockingWebSocketError) {
+                        try driver.perform { (connection) throws(ConnectionError) in
+                            switch decision {
+                            case .accept(let subprotocol, let extensions, let headers):
+                                try connection.accept(subprotocol: subprotocol, extensions: extensions, headers: headers)
+                            case .reject(let status, let headers, let body):
+                                try connection.reject(status: status, headers: headers, body: body)
+                            }
+                        }
+                    } catch {
+                        // The application's decision is not one the RFC allows: a server error.
+                        _ = try? driver.perform { (connection) throws(ConnectionError) in
+                            try connection.reject(status: 500)
+                        }
+                    }
+                case .event(.handshakeCompleted(let result)):
+                    return result
+                case .event:
+                    continue
+                case .transportClosed:
+                    return nil
+                case .limitReached:
+                    continue
+                }
+            }
+        }
+    }
+}

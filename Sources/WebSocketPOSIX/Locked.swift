@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import WebSocketCore
+
+/// A value behind a pthread mutex, with a condition variable to wait for changes of it.
+///
+/// The mutex and the condition live in allocated memory, never moved, as pthreads require. Waits
+/// use the monotonic clock, like every deadline in this module.
+final class Locked<Value> {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        let mutexResult = pthread_mutex_init(mutex, nil)
+        precondition(mutexResult == 0, "pthread_mutex_init failed")
+        #if canImport(Glibc)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        let conditionResult = pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+        #else
+        let conditionResult = pthread_cond_init(condition, nil)
+        #endif
+        precondition(conditionResult == 0, "pthread_cond_init failed")
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with the value, holding the lock.
+    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+
+    /// Wakes every thread waiting in ``wait(until:deadline:now:)``. Call it after changing what they
+    /// wait for.
+    func broadcast() {
+        pthread_mutex_lock(mutex)
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Waits until `isDone(value)` holds or the monotonic clock reaches `deadline` (`nil`: no limit).
+    /// Returns whether `isDone` held.
+    func wait(until isDone: (Value) -> Bool, deadline: Instant?, now: () -> Instant) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !isDone(value) {
+            guard let deadline else {
+                pthread_cond_wait(condition, mutex)
+                continue
+            }
+            let remaining = deadline - now()
+            guard remaining > .zero else { return false }
+            // A year at most per wait: the loop waits again, and the sums below cannot overflow.
+            let seconds = min(remaining.components.seconds, 365 * 86_400)
+            let attoseconds = remaining.components.attoseconds
+            #if canImport(Glibc)
+            var absolute = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &absolute)
+            var nanoseconds = Int(absolute.tv_nsec) + Int(attoseconds / 1_000_000_000)
+            var wholeSeconds = Int(absolute.tv_sec) + Int(seconds)
+            if nanoseconds >= 1_000_000_000 {
+                nanoseconds -= 1_000_000_000
+                wholeSeconds += 1
+            }
+            absolute.tv_sec = wholeSeconds
+            absolute.tv_nsec = nanoseconds
+            pthread_cond_timedwait(condition, mutex, &absolute)
+            #else
+            var relative = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            pthread_cond_timedwait_relative_np(condition, mutex, &relative)
+            #endif
+        }
+        return true
+    }
+}
+
+// The value is only reached under the mutex.
+extension Locked: @unchecked Sendable where Value: Sendable {}

@@ -1,0 +1,230 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import WebSocketCore
+
+/// An owned, non-blocking socket descriptor: closed by ``close()`` or when the last reference goes.
+///
+/// A thin typed layer over the system calls of ``SystemCalls``: results are Swift values, failures
+/// are ``Errno``, `EINTR` is retried everywhere, writes are completed, and every wait is a `poll`
+/// bounded by a deadline on the monotonic clock. A timed-out wait is an outcome, not an error.
+///
+/// The descriptor number never changes. ``close()`` is idempotent; callers must not close while
+/// another thread is inside a call on the same socket (``ConnectionDriver`` closes only while it
+/// holds both its read and its write role).
+final class Socket: Sendable {
+    let descriptor: Int32
+    let system: SystemCalls
+    private let isOpen = Locked(true)
+
+    /// Takes ownership of `descriptor`.
+    init(adopting descriptor: Int32, system: SystemCalls) {
+        self.descriptor = descriptor
+        self.system = system
+    }
+
+    deinit { close() }
+
+    /// Creates a non-blocking, close-on-exec stream socket of `family` (`AF_INET`, `AF_INET6`,
+    /// `AF_UNIX`), with SIGPIPE off on platforms that need a socket option for it.
+    static func stream(family: Int32, system: SystemCalls) throws(Errno) -> Socket {
+        let fd = system.socket(family, SocketConstants.stream, 0)
+        guard fd >= 0 else { throw .current }
+        let socket = Socket(adopting: fd, system: system)
+        try socket.configureNewDescriptor()
+        return socket
+    }
+
+    /// Non-blocking and close-on-exec; on Darwin no SIGPIPE (Linux passes `MSG_NOSIGNAL` to `send`).
+    func configureNewDescriptor() throws(Errno) {
+        try makeNonBlockingAndCloseOnExec()
+        #if canImport(Darwin)
+        try setOption(level: SOL_SOCKET, name: SO_NOSIGPIPE, value: 1)
+        #endif
+    }
+
+    /// Sets `O_NONBLOCK` and `FD_CLOEXEC` (for any descriptor: sockets and pipe ends).
+    func makeNonBlockingAndCloseOnExec() throws(Errno) {
+        let flags = system.fcntl(descriptor, F_GETFL, 0)
+        guard flags >= 0, system.fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) >= 0 else { throw .current }
+        let descriptorFlags = system.fcntl(descriptor, F_GETFD, 0)
+        guard descriptorFlags >= 0, system.fcntl(descriptor, F_SETFD, descriptorFlags | FD_CLOEXEC) >= 0 else {
+            throw .current
+        }
+    }
+
+    /// Closes the descriptor once; later calls do nothing. `close` is not retried on `EINTR`: on
+    /// Linux the descriptor is released anyway, and a retry could close a reused number.
+    func close() {
+        let wasOpen = isOpen.withLock { open in
+            defer { open = false }
+            return open
+        }
+        if wasOpen { _ = system.close(descriptor) }
+    }
+
+    /// Whether ``close()`` has not run yet.
+    var isClosed: Bool { isOpen.withLock { !$0 } }
+
+    /// Shuts down one or both directions (`SHUT_WR`, `SHUT_RDWR`). Errors (`ENOTCONN` when the peer
+    /// is already gone) are ignored: the goal, no more traffic that way, holds either way.
+    func shutdown(_ how: Int32) {
+        guard !isClosed else { return }
+        _ = system.shutdown(descriptor, how)
+    }
+
+    /// Sets an integer socket option.
+    func setOption(level: Int32, name: Int32, value: Int32) throws(Errno) {
+        var value = value
+        guard system.setsockopt(descriptor, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw .current
+        }
+    }
+
+    /// The socket's pending error (`SO_ERROR`), which also clears it; `nil` when there is none.
+    func takePendingError() throws(Errno) -> Errno? {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard system.getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &value, &length) == 0 else { throw .current }
+        return value == 0 ? nil : Errno(rawValue: value)
+    }
+
+    /// The address the socket is bound to.
+    var localAddress: SocketAddress? { address(system.getsockname) }
+
+    /// The address of the connected peer.
+    var peerAddress: SocketAddress? { address(system.getpeername) }
+
+    private func address(_ call: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32)
+        -> SocketAddress?
+    {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        return withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                guard call(descriptor, address, &length) == 0 else { return nil }
+                return SocketAddress(address, length: min(length, socklen_t(MemoryLayout<sockaddr_storage>.size)))
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// What one read gave.
+    enum ReadOutcome: Equatable {
+        /// This many bytes (at least one) were read.
+        case bytes(Int)
+        /// The peer closed its side: no more bytes will come.
+        case endOfStream
+        /// Nothing to read now (`EAGAIN`), or, for a timed read, nothing before the deadline.
+        case nothing
+    }
+
+    /// Reads what is available now, without waiting. `EINTR` is retried.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> ReadOutcome {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return .nothing }
+        guard !isClosed else { throw .badFileDescriptor }
+        while true {
+            let count = system.receive(descriptor, base, buffer.count)
+            if count > 0 { return .bytes(count) }
+            if count == 0 { return .endOfStream }
+            let error = Errno.current
+            switch error {
+            case .interrupted: continue
+            case .wouldBlock: return .nothing
+            default: throw error
+            }
+        }
+    }
+
+    /// Waits until bytes arrive or `deadline` passes (`nil`: no limit), then reads them. A readiness
+    /// that turns out spurious (`EAGAIN`) waits again; reaching the deadline gives ``ReadOutcome/nothing``.
+    func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Instant?) throws(Errno) -> ReadOutcome {
+        while true {
+            let outcome = try read(into: buffer)
+            guard outcome == .nothing else { return outcome }
+            guard try wait(for: Int16(POLLIN), deadline: deadline) else { return .nothing }
+        }
+    }
+
+    // MARK: Writing
+
+    /// How a write ended.
+    enum WriteOutcome: Equatable {
+        /// Every byte was handed to the kernel.
+        case completed
+        /// The peer accepted no byte for the whole idle timeout; `written` bytes had gone out.
+        case timedOut(written: Int)
+    }
+
+    /// Writes every byte, however many calls it takes (short writes are continued, `EINTR` retried).
+    /// When the kernel's buffer is full it waits for room, at most `idleTimeout` at a time
+    /// (`nil`: no limit): a peer that keeps reading, however slowly, never times out a write.
+    func write(_ bytes: UnsafeRawBufferPointer, idleTimeout: Duration?) throws(Errno) -> WriteOutcome {
+        guard let base = bytes.baseAddress else { return .completed }
+        guard !isClosed else { throw .badFileDescriptor }
+        var written = 0
+        while written < bytes.count {
+            let count = system.send(descriptor, base + written, bytes.count - written)
+            if count > 0 {
+                written += count
+                continue
+            }
+            if count < 0 {
+                let error = Errno.current
+                switch error {
+                case .interrupted: continue
+                case .wouldBlock: break
+                default: throw error
+                }
+            }
+            let deadline = idleTimeout.map { system.monotonicNow() + $0 }
+            guard try wait(for: Int16(POLLOUT), deadline: deadline) else { return .timedOut(written: written) }
+        }
+        return .completed
+    }
+
+    // MARK: Waiting
+
+    /// Waits until the socket is ready for `events` (`POLLIN`, `POLLOUT`) or reports an error or
+    /// hang-up, or until `deadline`. Returns `false` at the deadline.
+    func wait(for events: Int16, deadline: Instant?) throws(Errno) -> Bool {
+        var fds = [pollfd(fd: descriptor, events: events, revents: 0)]
+        return try Poller.poll(&fds, deadline: deadline, system: system) > 0
+    }
+}
+
+/// `poll` with a deadline on the monotonic clock.
+enum Poller {
+    /// Polls `fds` until one is ready or `deadline` passes (`nil`: no limit). `EINTR` is retried with
+    /// the time that remains. Returns the number of ready descriptors, 0 at the deadline.
+    static func poll(_ fds: inout [pollfd], deadline: Instant?, system: SystemCalls) throws(Errno) -> Int {
+        while true {
+            let timeout = milliseconds(until: deadline, now: system.monotonicNow())
+            let result = fds.withUnsafeMutableBufferPointer { buffer in
+                system.poll(buffer.baseAddress!, nfds_t(buffer.count), timeout)
+            }
+            if result >= 0 {
+                // poll may wake a little before the deadline it was given in whole milliseconds.
+                if result == 0, let deadline, system.monotonicNow() < deadline { continue }
+                return Int(result)
+            }
+            let error = Errno.current
+            guard error == .interrupted else { throw error }
+        }
+    }
+
+    /// The poll timeout for `deadline`: -1 for none, otherwise the remaining milliseconds rounded
+    /// up (so that a wait never ends before its deadline and spins), at least 0, at most `Int32.max`.
+    static func milliseconds(until deadline: Instant?, now: Instant) -> Int32 {
+        guard let deadline else { return -1 }
+        let remaining = deadline - now
+        guard remaining > .zero else { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        guard seconds < Int64(Int32.max / 1000) else { return Int32.max }
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(milliseconds)
+    }
+}

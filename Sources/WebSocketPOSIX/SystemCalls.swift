@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import WebSocketCore
+
+/// The system calls this module makes, as replaceable closures: every socket, poll, pipe and clock
+/// call goes through one of these, so that tests can force `EINTR`, `EAGAIN` and short writes (as
+/// swift-system's mocking does) while the code under test stays the production code.
+///
+/// Each closure behaves exactly like the C function it names: it returns the C result and, on
+/// failure, leaves the reason in `errno`. ``live`` calls the C library; a test copies it and wraps
+/// the calls it wants to disturb.
+struct SystemCalls: Sendable {
+    var socket: @Sendable (_ domain: Int32, _ type: Int32, _ protocol: Int32) -> Int32
+    var connect: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
+    var bind: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
+    var listen: @Sendable (_ fd: Int32, _ backlog: Int32) -> Int32
+    var accept: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+    /// `recv(fd, buffer, count, 0)`.
+    var receive: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
+    /// `send(fd, buffer, count, MSG_NOSIGNAL)` on Linux; `send(..., 0)` where `SO_NOSIGPIPE` does the job.
+    var send: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+    var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
+    var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+    var poll: @Sendable (_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeoutMilliseconds: Int32) -> Int32
+    var close: @Sendable (_ fd: Int32) -> Int32
+    var shutdown: @Sendable (_ fd: Int32, _ how: Int32) -> Int32
+    var setsockopt: @Sendable (_ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeRawPointer, _ length: socklen_t) -> Int32
+    var getsockopt: @Sendable (_ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeMutableRawPointer, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+    var getsockname: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+    var getpeername: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+    /// `fcntl(fd, F_GETFL)` / `fcntl(fd, F_SETFL, flags)`, and the same for `F_GETFD`/`F_SETFD`.
+    var fcntl: @Sendable (_ fd: Int32, _ command: Int32, _ argument: Int32) -> Int32
+    var pipe: @Sendable (_ fds: UnsafeMutablePointer<Int32>) -> Int32
+    var unlink: @Sendable (_ path: UnsafePointer<CChar>) -> Int32
+    /// `clock_gettime(CLOCK_MONOTONIC)`, as an ``Instant`` since the clock's origin.
+    var monotonicNow: @Sendable () -> Instant
+
+    /// The C library's functions.
+    static let live = SystemCalls(
+        socket: { sys_socket($0, $1, $2) },
+        connect: { sys_connect($0, $1, $2) },
+        bind: { sys_bind($0, $1, $2) },
+        listen: { sys_listen($0, $1) },
+        accept: { sys_accept($0, $1, $2) },
+        receive: { sys_recv($0, $1, $2, 0) },
+        send: { sys_send($0, $1, $2, sendFlags) },
+        read: { sys_read($0, $1, $2) },
+        write: { sys_write($0, $1, $2) },
+        poll: { sys_poll($0, $1, $2) },
+        close: { sys_close($0) },
+        shutdown: { sys_shutdown($0, $1) },
+        setsockopt: { sys_setsockopt($0, $1, $2, $3, $4) },
+        getsockopt: { sys_getsockopt($0, $1, $2, $3, $4) },
+        getsockname: { sys_getsockname($0, $1, $2) },
+        getpeername: { sys_getpeername($0, $1, $2) },
+        fcntl: { sys_fcntl($0, $1, $2) },
+        pipe: { sys_pipe($0) },
+        unlink: { sys_unlink($0) },
+        monotonicNow: {
+            var now = timespec()
+            // CLOCK_MONOTONIC cannot fail with a valid pointer; it never jumps with the wall clock.
+            _ = clock_gettime(CLOCK_MONOTONIC, &now)
+            return Instant(sinceOrigin: .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec))
+        }
+    )
+
+    /// Sets `errno`, for shims that fake a failure.
+    static func setErrno(_ value: Errno) {
+        #if canImport(Glibc)
+        Glibc.errno = value.rawValue
+        #else
+        Darwin.errno = value.rawValue
+        #endif
+    }
+}
+
+#if canImport(Glibc)
+private let sendFlags = Int32(MSG_NOSIGNAL)
+#else
+// SIGPIPE is turned off per socket with SO_NOSIGPIPE (see Socket.init).
+private let sendFlags: Int32 = 0
+#endif
+
+// File-scope forwarders: here the C names are not shadowed by the properties of `SystemCalls`.
+private func sys_socket(_ d: Int32, _ t: Int32, _ p: Int32) -> Int32 { socket(d, t, p) }
+private func sys_connect(_ fd: Int32, _ a: UnsafePointer<sockaddr>, _ l: socklen_t) -> Int32 { connect(fd, a, l) }
+private func sys_bind(_ fd: Int32, _ a: UnsafePointer<sockaddr>, _ l: socklen_t) -> Int32 { bind(fd, a, l) }
+private func sys_listen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }
+private func sys_accept(_ fd: Int32, _ a: UnsafeMutablePointer<sockaddr>, _ l: UnsafeMutablePointer<socklen_t>) -> Int32 {
+    accept(fd, a, l)
+}
+private func sys_recv(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int, _ flags: Int32) -> Int { recv(fd, b, n, flags) }
+private func sys_send(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int, _ flags: Int32) -> Int { send(fd, b, n, flags) }
+private func sys_read(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int) -> Int { read(fd, b, n) }
+private func sys_write(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int) -> Int { write(fd, b, n) }
+private func sys_poll(_ fds: UnsafeMutablePointer<pollfd>, _ n: nfds_t, _ timeout: Int32) -> Int32 { poll(fds, n, timeout) }
+private func sys_close(_ fd: Int32) -> Int32 { close(fd) }
+private func sys_shutdown(_ fd: Int32, _ how: Int32) -> Int32 { shutdown(fd, how) }
+private func sys_setsockopt(_ fd: Int32, _ level: Int32, _ name: Int32, _ v: UnsafeRawPointer, _ l: socklen_t) -> Int32 {
+    setsockopt(fd, level, name, v, l)
+}
+private func sys_getsockopt(_ fd: Int32, _ level: Int32, _ name: Int32, _ v: UnsafeMutableRawPointer,
+                            _ l: UnsafeMutablePointer<socklen_t>) -> Int32 {
+    getsockopt(fd, level, name, v, l)
+}
+private func sys_getsockname(_ fd: Int32, _ a: UnsafeMutablePointer<sockaddr>, _ l: UnsafeMutablePointer<socklen_t>) -> Int32 {
+    getsockname(fd, a, l)
+}
+private func sys_getpeername(_ fd: Int32, _ a: UnsafeMutablePointer<sockaddr>, _ l: UnsafeMutablePointer<socklen_t>) -> Int32 {
+    getpeername(fd, a, l)
+}
+private func sys_fcntl(_ fd: Int32, _ command: Int32, _ argument: Int32) -> Int32 { fcntl(fd, command, argument) }
+private func sys_pipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
+private func sys_unlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }
+
+/// Platform spellings of the constants the socket layer uses.
+enum SocketConstants {
+    #if canImport(Glibc)
+    static let stream = Int32(SOCK_STREAM.rawValue)
+    static let tcpProtocol = Int32(IPPROTO_TCP)
+    static let ipv6Protocol = Int32(IPPROTO_IPV6)
+    static let shutdownWrite = Int32(SHUT_WR)
+    static let shutdownBoth = Int32(SHUT_RDWR)
+    #else
+    static let stream = SOCK_STREAM
+    static let tcpProtocol = IPPROTO_TCP
+    static let ipv6Protocol = IPPROTO_IPV6
+    static let shutdownWrite = SHUT_WR
+    static let shutdownBoth = SHUT_RDWR
+    #endif
+}

@@ -1,0 +1,88 @@
+import WebSocketCore
+
+/// Where a ``BlockingWebSocket`` connects: a `ws://` URL over TCP, or a resource on a Unix domain
+/// socket.
+///
+/// A Unix domain socket is named by a `ws+unix` URL: the socket's path, a colon, then the resource
+/// (path and query), which defaults to `/`:
+///
+/// ```swift
+/// try WebSocketEndpoint(parsing: "ws://127.0.0.1:9001/chat")      // TCP
+/// try WebSocketEndpoint(parsing: "ws+unix:///run/app.sock:/chat")  // /run/app.sock, resource /chat
+/// try WebSocketEndpoint.unixSocket(path: "/run/app.sock", resource: "/chat")   // the same
+/// ```
+///
+/// The path ends at the first colon, so a socket path cannot hold one. Over a Unix socket the
+/// request's `Host` header is `localhost`. The core's ``WebSocketURL`` knows only `ws` and `wss`;
+/// the `ws+unix` form is this module's convention (the one Node's `ws` and Python's `websockets`
+/// `unix_connect` callers use).
+public struct WebSocketEndpoint: Sendable, Hashable, CustomStringConvertible {
+    /// What the opening handshake asks for: `Host`, resource and credentials. For a Unix socket its
+    /// host is `localhost` and its port unused.
+    public var url: WebSocketURL
+    /// The Unix domain socket to connect to, or `nil` to connect over TCP to ``url``'s host and port.
+    public var unixSocketPath: String?
+
+    /// A TCP endpoint: the URL's host (every address it resolves to, IPv4 and IPv6, in turn) and port.
+    public init(url: WebSocketURL) {
+        self.url = url
+        unixSocketPath = nil
+    }
+
+    /// A Unix domain socket endpoint.
+    ///
+    /// - Parameters:
+    ///   - path: the socket file's path.
+    ///   - resource: the resource to ask for: a path starting with `/`, optionally with a query.
+    /// - Throws: ``BlockingWebSocketError/invalidURL(_:)`` when the path is empty or the resource
+    ///   does not start with `/` or holds a fragment.
+    public static func unixSocket(path: String, resource: String = "/") throws(BlockingWebSocketError)
+        -> WebSocketEndpoint
+    {
+        guard !path.isEmpty else { throw .invalidURL("empty Unix socket path") }
+        guard resource.hasPrefix("/") else {
+            throw .invalidURL("the resource after the socket path must start with /")
+        }
+        do {
+            // The core's parser percent-encodes the resource exactly as for a ws:// URL.
+            var endpoint = WebSocketEndpoint(url: try WebSocketURL(parsing: "ws://localhost" + resource))
+            endpoint.unixSocketPath = path
+            return endpoint
+        } catch {
+            throw .invalidURL(error.description)
+        }
+    }
+
+    /// Parses `ws://…`, `wss://…` (refused later by `connect`: no TLS here) or
+    /// `ws+unix://PATH[:RESOURCE]`.
+    ///
+    /// - Throws: ``BlockingWebSocketError/invalidURL(_:)`` with the reason.
+    public init(parsing string: String) throws(BlockingWebSocketError) {
+        let trimmed = string.drop { $0 == " " || $0 == "\t" }
+        let schemeEnd = trimmed.firstIndex(of: ":") ?? trimmed.endIndex
+        let scheme = trimmed[..<schemeEnd].lowercased()
+        if scheme == "ws+unix" || scheme == "wss+unix" {
+            guard scheme == "ws+unix" else { throw .tlsNotSupported }
+            let rest = trimmed[schemeEnd...].dropFirst()
+            guard rest.hasPrefix("//") else { throw .invalidURL("expected ws+unix://PATH[:RESOURCE]") }
+            let target = rest.dropFirst(2)
+            if let colon = target.firstIndex(of: ":") {
+                self = try .unixSocket(path: String(target[..<colon]), resource: String(target[target.index(after: colon)...]))
+            } else {
+                self = try .unixSocket(path: String(target))
+            }
+            return
+        }
+        do {
+            self.init(url: try WebSocketURL(parsing: string))
+        } catch {
+            throw .invalidURL(error.description)
+        }
+    }
+
+    /// The URL again, without a password: `ws://host:port/resource` or `ws+unix://PATH:RESOURCE`.
+    public var description: String {
+        guard let unixSocketPath else { return url.description }
+        return "ws+unix://\(unixSocketPath):\(url.resource)"
+    }
+}

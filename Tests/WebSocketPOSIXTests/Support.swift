@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+import WebSocketCore
+@testable import WebSocketPOSIX
+
+/// The monotonic clock the module uses.
+func now() -> Instant { SystemCalls.live.monotonicNow() }
+
+/// Socket options for tests: every wait bounded, so that a broken test fails instead of hanging.
+func testOptions(receiveTimeout: Duration = .seconds(10)) -> SocketOptions {
+    var options = SocketOptions()
+    options.receiveTimeout = receiveTimeout
+    options.connectTimeout = .seconds(5)
+    options.writeTimeout = .seconds(10)
+    return options
+}
+
+/// A configuration whose timers are short enough for tests.
+func testConfiguration(maxMessageSize: Int? = nil) -> Configuration {
+    var configuration = Configuration()
+    configuration.timeouts.handshake = .seconds(5)
+    configuration.timeouts.close = .seconds(2)
+    if let maxMessageSize {
+        configuration.limits.maxMessageSize = maxMessageSize
+        configuration.limits.maxFrameSize = maxMessageSize
+    }
+    return configuration
+}
+
+/// Echoes text as text and binary as binary until the connection ends.
+@Sendable func echo(_ socket: BlockingWebSocket) {
+    while let message = try? socket.receive() {
+        switch message {
+        case .text(let text): try? socket.send(text: text)
+        case .binary(let bytes): try? socket.send(binary: bytes)
+        case .fragment, .ping, .pong: break
+        }
+    }
+}
+
+/// A server running `serve` on its own thread, stopped (and waited for) by ``stop()``.
+final class RunningServer: Sendable {
+    let server: BlockingWebSocketServer
+    private let finished = Locked(false)
+
+    init(_ server: BlockingWebSocketServer,
+         handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
+         handler: @escaping @Sendable (BlockingWebSocket) -> Void = echo) throws {
+        self.server = server
+        let finished = self.finished
+        try spawnDetachedThread {
+            try? server.serve(handshake: handshake, handler: handler)
+            finished.withLock { $0 = true }
+            finished.broadcast()
+        }
+    }
+
+    var port: UInt16 { server.port ?? 0 }
+
+    /// The `ws://` URL of `resource` on this server (TCP servers).
+    func url(_ resource: String = "/") -> String {
+        let address = server.localAddress
+        let host = address.family == .ipv6 ? "[\(address.host ?? "")]" : (address.host ?? "")
+        return "ws://\(host):\(port)\(resource)"
+    }
+
+    /// Stops the server and waits (10 seconds at most) for `serve` to return.
+    @discardableResult
+    func stop(code: CloseCode = .goingAway) -> Bool {
+        server.stop(code: code)
+        return finished.wait(until: { $0 }, deadline: now() + .seconds(10), now: now)
+    }
+}
+
+/// Runs `body` with an echo server (or `handler`) on 127.0.0.1, then stops it.
+func withServer<Result>(host: String = "127.0.0.1", configuration: Configuration = testConfiguration(),
+                        options: SocketOptions = testOptions(),
+                        handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
+                        handler: @escaping @Sendable (BlockingWebSocket) -> Void = echo,
+                        _ body: (RunningServer) throws -> Result) throws -> Result {
+    let server = try BlockingWebSocketServer(host: host, port: 0, configuration: configuration, options: options)
+    let running = try RunningServer(server, handshake: handshake, handler: handler)
+    defer { #expect(running.stop(), "serve() did not return after stop()") }
+    return try body(running)
+}
+
+/// A value one thread sets and another waits for, with a timeout.
+final class Mailbox<Value: Sendable>: Sendable {
+    private let value = Locked<Value?>(nil)
+    init() {}
+    func put(_ newValue: Value) {
+        value.withLock { $0 = newValue }
+        value.broadcast()
+    }
+    /// The value, once put; `nil` after `timeout`.
+    func take(timeout: Duration = .seconds(10)) -> Value? {
+        guard value.wait(until: { $0 != nil }, deadline: now() + timeout, now: now) else { return nil }
+        return value.withLock { $0 }
+    }
+}
+
+/// Whether this machine has an IPv6 loopback (`::1`) to bind to.
+let hasIPv6Loopback: Bool = {
+    guard case .success(let addresses) = AddressResolution.resolve(host: "::1", port: 0, passive: true),
+          let address = addresses.first else { return false }
+    return (try? Socket.listening(on: address, backlog: 1, system: .live)) != nil
+}()
+
+/// Bytes of a deterministic pattern.
+func pattern(_ count: Int, seed: UInt8 = 0) -> [UInt8] {
+    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }
+}
+
+/// A unique path for a Unix socket in the temporary directory.
+func temporarySocketPath(_ name: String) -> String {
+    "/tmp/wsposix-\(getpid())-\(name)-\(UInt32.random(in: 0...UInt32.max)).sock"
+}
