@@ -145,6 +145,9 @@ final class Socket: Sendable {
         while true {
             let outcome = try read(into: buffer)
             guard outcome == .nothing else { return outcome }
+            // Checked here too, not only by poll: readiness that keeps turning out spurious must not
+            // keep the read going past its deadline.
+            if let deadline, system.monotonicNow() >= deadline { return .nothing }
             guard try wait(for: Int16(POLLIN), deadline: deadline) else { return .nothing }
         }
     }
@@ -166,10 +169,13 @@ final class Socket: Sendable {
         guard let base = bytes.baseAddress else { return .completed }
         guard !isClosed else { throw .badFileDescriptor }
         var written = 0
+        // Set when a wait for room starts; cleared by progress.
+        var idleDeadline: Instant? = nil
         while written < bytes.count {
             let count = system.send(descriptor, base + written, bytes.count - written)
             if count > 0 {
                 written += count
+                idleDeadline = nil
                 continue
             }
             if count < 0 {
@@ -180,8 +186,10 @@ final class Socket: Sendable {
                 default: throw error
                 }
             }
-            let deadline = idleTimeout.map { system.monotonicNow() + $0 }
-            guard try wait(for: Int16(POLLOUT), deadline: deadline) else { return .timedOut(written: written) }
+            let now = system.monotonicNow()
+            if idleDeadline == nil { idleDeadline = idleTimeout.map { now + $0 } }
+            if let idleDeadline, now >= idleDeadline { return .timedOut(written: written) }
+            guard try wait(for: Int16(POLLOUT), deadline: idleDeadline) else { return .timedOut(written: written) }
         }
         return .completed
     }

@@ -11,13 +11,17 @@ import WebSocketCore
 func now() -> Instant { SystemCalls.live.monotonicNow() }
 
 /// Socket options for tests: every wait bounded, so that a broken test fails instead of hanging.
-func testOptions(receiveTimeout: Duration = .seconds(10)) -> SocketOptions {
+func testOptions(receiveTimeout: Duration? = .seconds(10)) -> SocketOptions {
     var options = SocketOptions()
     options.receiveTimeout = receiveTimeout
     options.connectTimeout = .seconds(5)
     options.writeTimeout = .seconds(10)
     return options
 }
+
+/// Socket options for a test server's connections: no receive timeout (a loaded machine must not
+/// make the server hang up); ``RunningServer/stop(code:)`` ends them.
+func serverOptions() -> SocketOptions { testOptions(receiveTimeout: nil) }
 
 /// A configuration whose timers are short enough for tests.
 func testConfiguration(maxMessageSize: Int? = nil) -> Configuration {
@@ -78,7 +82,7 @@ final class RunningServer: Sendable {
 
 /// Runs `body` with an echo server (or `handler`) on 127.0.0.1, then stops it.
 func withServer<Result>(host: String = "127.0.0.1", configuration: Configuration = testConfiguration(),
-                        options: SocketOptions = testOptions(),
+                        options: SocketOptions = serverOptions(),
                         handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
                         handler: @escaping @Sendable (BlockingWebSocket) -> Void = echo,
                         _ body: (RunningServer) throws -> Result) throws -> Result {
@@ -118,4 +122,30 @@ func pattern(_ count: Int, seed: UInt8 = 0) -> [UInt8] {
 /// A unique path for a Unix socket in the temporary directory.
 func temporarySocketPath(_ name: String) -> String {
     "/tmp/wsposix-\(getpid())-\(name)-\(UInt32.random(in: 0...UInt32.max)).sock"
+}
+
+/// The error `body` throws; `nil` (and a recorded issue) when it returns.
+func error<Value>(_ body: () throws -> Value,
+                  sourceLocation: SourceLocation = #_sourceLocation) -> BlockingWebSocketError? {
+    do {
+        _ = try body()
+        Issue.record("expected an error", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as BlockingWebSocketError {
+        return error
+    } catch {
+        Issue.record("unexpected error type: \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+/// The refusing response a connect reports; `nil` (and a recorded issue) for anything else.
+func rejection(_ body: () throws -> BlockingWebSocket,
+               sourceLocation: SourceLocation = #_sourceLocation) -> HTTPResponse? {
+    switch error(body, sourceLocation: sourceLocation) {
+    case .handshakeFailed(.rejected(let response))?: return response
+    case let other:
+        Issue.record("expected a rejection, got \(String(describing: other))", sourceLocation: sourceLocation)
+        return nil
+    }
 }
