@@ -26,8 +26,9 @@ import WebSocketCore
 /// **Ending.** ``receive()`` returns `nil` once the connection is closed and the socket too (a
 /// client first waits for the server to close TCP, RFC 6455 §7.1.1); ``closeStatus`` then says how
 /// it ended: the peer's code, or 1006 when the transport was lost (``transportFailure`` says why).
-/// ``close(code:reason:)`` runs the closing handshake from this side. Dropping the last reference
-/// closes the socket without a handshake.
+/// ``close(code:reason:)`` runs the closing handshake from this side (``sendClose(code:reason:)``
+/// starts it and lets ``receive()`` finish it). Dropping the last reference closes the socket
+/// without a handshake.
 public final class BlockingWebSocket: Sendable {
     let driver: ConnectionDriver
 
@@ -156,8 +157,9 @@ public final class BlockingWebSocket: Sendable {
     /// Sends a Close frame with `code` and `reason` (unless one was already sent, or the connection
     /// is already closed), then reads until the peer's Close arrives and, for a client, until the
     /// server closes the TCP connection (RFC 6455 §7.1.1), or until ``Timeouts/close`` runs out.
-    /// Messages that arrive meanwhile are discarded. When another thread is in ``receive()``, that
-    /// thread carries the handshake on and `close` waits for it to end.
+    /// Messages that arrive meanwhile are discarded: to read them, call ``sendClose(code:reason:)``
+    /// and go on calling ``receive()`` until it returns `nil`. When another thread is in
+    /// ``receive()``, `close` waits for it to return, then finishes the handshake itself.
     ///
     /// - Parameters:
     ///   - code: a code that may be sent (RFC 6455 §7.4). Default 1000.
@@ -168,8 +170,7 @@ public final class BlockingWebSocket: Sendable {
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
     @discardableResult
     public func close(code: CloseCode = .normalClosure, reason: String = "") throws(BlockingWebSocketError) -> CloseStatus {
-        try startClosing(code: code, reason: reason)
-        try? driver.flush()
+        try sendClose(code: code, reason: reason)
         driver.reader.withLock { buffer in
             while true {
                 switch driver.pump(&buffer, until: nil) {
@@ -181,9 +182,16 @@ public final class BlockingWebSocket: Sendable {
         return closeStatus ?? CloseStatus(code: .abnormalClosure, reason: "connection closed", wasClean: false)
     }
 
-    /// Queues the Close frame unless the closing handshake is already under way or over; wakes the
-    /// thread in ``receive()``, if any, to carry it on.
-    func startClosing(code: CloseCode, reason: String) throws(BlockingWebSocketError) {
+    /// Starts the closing handshake and returns at once: sends a Close frame with `code` and `reason`,
+    /// unless one was already sent or the connection is already closed. ``receive()`` then returns
+    /// the messages the peer sent before its Close, and `nil` once the handshake is over and the
+    /// socket closed; a thread blocked in ``receive()`` is woken to carry the handshake on.
+    ///
+    /// - Throws: ``BlockingWebSocketError/connection(_:)`` for a code that may not be sent or a reason
+    ///   too long; nothing is sent then.
+    ///
+    /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
+    public func sendClose(code: CloseCode = .normalClosure, reason: String = "") throws(BlockingWebSocketError) {
         try driver.perform(evenAfterFailure: true) { (connection) throws(ConnectionError) in
             switch connection.state {
             case .closing(initiatedBy: .local), .closed:
@@ -192,5 +200,7 @@ public final class BlockingWebSocket: Sendable {
                 try connection.close(code: code, reason: reason)
             }
         }
+        // A write failure is recorded and ends the connection, which the reader then reports.
+        try? driver.flush()
     }
 }

@@ -206,7 +206,7 @@ public final class BlockingWebSocketServer: Sendable {
         }
         wake.signal()
         for connection in connections {
-            try? connection.startClosing(code: code, reason: "")
+            try? connection.sendClose(code: code)
         }
     }
 

@@ -66,7 +66,9 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// The `AF_` number of the address.
     var familyNumber: Int32 {
-        guard bytes.count >= MemoryLayout<sockaddr>.size else { return Int32(AF_UNSPEC) }
+        // An unnamed Unix socket's address is the family alone (2 bytes).
+        let end = MemoryLayout<sockaddr>.offset(of: \.sa_family)! + MemoryLayout<sa_family_t>.size
+        guard bytes.count >= end else { return Int32(AF_UNSPEC) }
         return withSockaddr { address, _ in Int32(address.pointee.sa_family) }
     }
 
@@ -134,12 +136,13 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         return path.isEmpty ? nil : String(decoding: path, as: UTF8.self)
     }
 
-    /// `127.0.0.1:9001`, `[::1]:9001`, `unix:/path/to/socket`.
+    /// `127.0.0.1:9001`, `[::1]:9001`, `unix:/path/to/socket`, `unix:(unnamed)` for a client's
+    /// unbound Unix socket.
     public var description: String {
         switch family {
         case .ipv4: return "\(host ?? "?"):\(port ?? 0)"
         case .ipv6: return "[\(host ?? "?")]:\(port ?? 0)"
-        case .unix: return "unix:\(unixPath ?? "")"
+        case .unix: return unixPath.map { "unix:\($0)" } ?? "unix:(unnamed)"
         case .other(let number): return "address family \(number)"
         }
     }

@@ -1,0 +1,62 @@
+/// A bad command line: the message is printed with the usage text, and the tool exits with 2.
+struct UsageError: Error {
+    var message: String
+}
+
+/// A parsed command line: `--name value` or `--name=value` options, `--flag`s, and positional
+/// arguments, checked against the names a command knows.
+struct Arguments {
+    private(set) var options: [(name: String, value: String)] = []
+    private(set) var flags: Set<String> = []
+    private(set) var positional: [String] = []
+
+    init(_ arguments: some Sequence<String>, flags knownFlags: Set<String>, options knownOptions: Set<String>) throws(UsageError) {
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                positional.append(argument)
+                continue
+            }
+            var name = argument
+            var value: String? = nil
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            if knownFlags.contains(name) {
+                guard value == nil else { throw UsageError(message: "\(name) takes no value") }
+                flags.insert(name)
+            } else if knownOptions.contains(name) {
+                guard let given = value ?? iterator.next() else { throw UsageError(message: "\(name) needs a value") }
+                options.append((name, given))
+            } else {
+                throw UsageError(message: "unknown option \(name)")
+            }
+        }
+    }
+
+    /// Every value given for `name`, in order.
+    func values(_ name: String) -> [String] { options.filter { $0.name == name }.map(\.value) }
+
+    /// The last value given for `name`.
+    func value(_ name: String) -> String? { options.last { $0.name == name }?.value }
+
+    /// The last value given for `name`, as a byte count (digits with an optional K, M or G suffix,
+    /// powers of 1024).
+    func size(_ name: String) throws(UsageError) -> Int? {
+        guard let text = value(name) else { return nil }
+        var digits = Substring(text)
+        var multiplier = 1
+        switch digits.last {
+        case "k"?, "K"?: multiplier = 1 << 10
+        case "m"?, "M"?: multiplier = 1 << 20
+        case "g"?, "G"?: multiplier = 1 << 30
+        default: break
+        }
+        if multiplier != 1 { digits = digits.dropLast() }
+        guard let count = Int(digits), count > 0, count <= Int.max / multiplier else {
+            throw UsageError(message: "\(name): expected a size in bytes (like 1048576, 64K or 16M), got \(String(reflecting: text))")
+        }
+        return count * multiplier
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import WebSocketCore
+import WebSocketPOSIX
+
+/// `websocket autobahn-client`: what every Autobahn|Testsuite client does against `wstest -m
+/// fuzzingserver`: `/getCaseCount`, then `/runCase?case=I&agent=NAME` for each case, echoing every
+/// message, then `/updateReports?agent=NAME`. All protocol behaviour is the library's.
+enum AutobahnClient {
+    static func run(_ arguments: [String]) throws(UsageError) -> Never {
+        let parsed = try Arguments(arguments, flags: [], options: ["--url", "--agent"])
+        guard parsed.positional.isEmpty else { throw UsageError(message: "autobahn-client takes no argument \(parsed.positional[0])") }
+        let base = parsed.value("--url") ?? getenv("AUTOBAHN_URL").map { String(cString: $0) } ?? "ws://127.0.0.1:9001"
+        let agent = parsed.value("--agent") ?? "swift-websocket"
+        let root = base.hasSuffix("/") ? String(base.dropLast()) : base
+
+        // Autobahn sends messages up to 16 MiB, some in 64-byte fragments (4 MiB in 65,536 frames).
+        var configuration = Configuration()
+        configuration.limits.maxMessageSize = 64 << 20
+        configuration.limits.maxFrameSize = 64 << 20
+        configuration.limits.maxFragmentsPerMessage = 1_000_000
+        var options = SocketOptions()
+        options.receiveTimeout = .seconds(60)
+
+        let count: Int
+        do throws(BlockingWebSocketError) {
+            let socket = try BlockingWebSocket.connect(to: root + "/getCaseCount", configuration: configuration, options: options)
+            guard case .text(let text)? = try socket.receive(), let number = Int(text) else {
+                printError("websocket: /getCaseCount did not answer with a number")
+                exitProcess(1)
+            }
+            count = number
+            try socket.close()
+        } catch {
+            printError("websocket: \(root)/getCaseCount: \(error)")
+            exitProcess(ExitStatus(error).rawValue)
+        }
+        printError("\(count) cases")
+
+        for index in 1...max(count, 1) where count > 0 {
+            let url = "\(root)/runCase?case=\(index)&agent=\(agent)"
+            do throws(BlockingWebSocketError) {
+                let socket = try BlockingWebSocket.connect(to: url, configuration: configuration, options: options)
+                while let message = try socket.receive() {
+                    switch message {
+                    case .text(let text): try? socket.send(text: text)
+                    case .binary(let bytes): try? socket.send(binary: bytes)
+                    case .fragment, .ping, .pong: break
+                    }
+                }
+                printError("case \(index)/\(count): closed \(socket.closeStatus.map(describe) ?? "")")
+            } catch {
+                printError("case \(index)/\(count): \(error)")
+            }
+        }
+
+        do throws(BlockingWebSocketError) {
+            let socket = try BlockingWebSocket.connect(to: "\(root)/updateReports?agent=\(agent)",
+                                                       configuration: configuration, options: options)
+            while try socket.receive() != nil {}
+        } catch {
+            printError("websocket: /updateReports: \(error)")
+            exitProcess(1)
+        }
+        printError("reports updated for agent \(agent)")
+        exitProcess(0)
+    }
+}

@@ -1,0 +1,85 @@
+import WebSocketCore
+import WebSocketPOSIX
+
+/// The exit statuses of `websocket connect` (and of the other commands where they apply).
+enum ExitStatus: Int32 {
+    /// The connection closed cleanly with 1000.
+    case normalClosure = 0
+    /// The connection closed cleanly with another code (1001, 4000…), or none (1005).
+    case otherCloseCode = 1
+    /// Bad arguments or URL.
+    case usage = 2
+    /// No connection: the host did not resolve, the connection was refused or unreachable, or
+    /// connecting timed out.
+    case connectFailed = 3
+    /// The opening handshake failed: refused with an HTTP status, an invalid response, or no answer
+    /// in time.
+    case handshakeFailed = 4
+    /// The peer violated the protocol: the connection was failed with 1002, 1007 or 1009.
+    case protocolError = 5
+    /// The connection ended abnormally (1006): lost without a Close, close or keepalive timeout, a
+    /// socket error.
+    case abnormalClosure = 6
+
+    /// The status for how a connection ended.
+    init(_ status: CloseStatus) {
+        if case .protocolViolation? = status.failure {
+            self = .protocolError
+        } else if status.failure != nil || !status.wasClean || status.code == .abnormalClosure {
+            self = .abnormalClosure
+        } else {
+            self = status.code == .normalClosure ? .normalClosure : .otherCloseCode
+        }
+    }
+
+    /// The status for an error from connecting.
+    init(_ error: BlockingWebSocketError) {
+        switch error {
+        case .invalidURL, .tlsNotSupported, .invalidArgument, .connection:
+            self = .usage
+        case .addressResolutionFailed, .connectFailed, .bindFailed, .timedOut(.connect):
+            self = .connectFailed
+        case .handshakeFailed:
+            self = .handshakeFailed
+        case .timedOut, .transport:
+            self = .abnormalClosure
+        }
+    }
+
+    /// The table `websocket help` prints.
+    static let table = """
+        exit status of connect:
+          0  closed cleanly with 1000
+          1  closed cleanly with another code (1001, 4000…) or none
+          2  usage error: bad arguments or URL (wss:// is not supported)
+          3  could not connect: unknown host, connection refused or unreachable, connect timeout
+          4  opening handshake failed: refused (the HTTP status is printed), invalid response, timeout
+          5  protocol error: the peer violated RFC 6455 (closed with 1002, 1007 or 1009)
+          6  abnormal closure (1006): connection lost, close or keepalive timeout, socket error
+        """
+}
+
+/// "1000 (normal closure)", "4000 \"reason\"".
+func describe(_ status: CloseStatus) -> String {
+    var text = "\(status.code)"
+    switch status.code {
+    case .normalClosure: text += " (normal closure)"
+    case .goingAway: text += " (going away)"
+    case .protocolError: text += " (protocol error)"
+    case .noStatusReceived: text += " (no status code)"
+    case .abnormalClosure: text += " (abnormal closure)"
+    case .invalidPayloadData: text += " (invalid payload data)"
+    case .messageTooBig: text += " (message too big)"
+    default: break
+    }
+    // The peer's reason; a failure's own reason is said by the failure's text.
+    if status.failure == nil, !status.reason.isEmpty { text += " \(String(reflecting: status.reason))" }
+    switch status.failure {
+    case .protocolViolation(let violation)?: text += ": peer violated the protocol: \(violation.reason)"
+    case .keepaliveTimeout?: text += ": keepalive timeout"
+    case .closeTimeout?: text += ": closing handshake timed out"
+    case .unexpectedEndOfStream?: text += ": connection lost without a close frame"
+    case nil: break
+    }
+    return text
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import WebSocketCore
+import WebSocketPOSIX
+
+/// `websocket serve`: a server that prints (or, with `--echo`, echoes) every message, until SIGINT or
+/// SIGTERM.
+enum ServeCommand {
+    static func run(_ arguments: [String]) throws(UsageError) -> Never {
+        let parsed = try Arguments(arguments, flags: ["--echo"],
+                                   options: ["--host", "--port", "--unix", "--max-message-size", "--max-frame-size",
+                                             "--max-fragments", "--subprotocol"])
+        guard parsed.positional.isEmpty else { throw UsageError(message: "serve takes no argument \(parsed.positional[0])") }
+        var configuration = Configuration()
+        if let size = try parsed.size("--max-message-size") { configuration.limits.maxMessageSize = size }
+        if let size = try parsed.size("--max-frame-size") { configuration.limits.maxFrameSize = size }
+        if let count = try parsed.size("--max-fragments") { configuration.limits.maxFragmentsPerMessage = count }
+        let port: UInt16
+        if let text = parsed.value("--port") {
+            guard let value = UInt16(text) else { throw UsageError(message: "--port: expected 0-65535, got \(String(reflecting: text))") }
+            port = value
+        } else {
+            port = 9001
+        }
+        let isEcho = parsed.flags.contains("--echo")
+        let subprotocols = parsed.values("--subprotocol")
+
+        let server: BlockingWebSocketServer
+        do throws(BlockingWebSocketError) {
+            if let path = parsed.value("--unix") {
+                server = try BlockingWebSocketServer(unixSocketPath: path, configuration: configuration)
+            } else {
+                server = try BlockingWebSocketServer(host: parsed.value("--host") ?? "127.0.0.1", port: port,
+                                                     configuration: configuration)
+            }
+        } catch {
+            printError("websocket: \(error)")
+            exitProcess(ExitStatus(error).rawValue)
+        }
+        printOut("listening on \(url(of: server.localAddress))")
+
+        let signals = stopOnSignals(server)
+        do throws(BlockingWebSocketError) {
+            try server.serve(handshake: { request in
+                // The first subprotocol in the client's order of preference that this server speaks.
+                .accept(subprotocol: request.subprotocols.first { subprotocols.contains($0) })
+            }, handler: { socket in
+                serve(socket, echo: isEcho)
+            })
+        } catch {
+            printError("websocket: \(error)")
+            exitProcess(1)
+        }
+        withExtendedLifetime(signals) {}
+        printError("stopped")
+        exitProcess(0)
+    }
+
+    /// One connection: print or echo each message, log its start and end on standard error.
+    private static func serve(_ socket: BlockingWebSocket, echo: Bool) {
+        let peer = socket.remoteAddress.map { "\($0)" } ?? "peer"
+        var opened = "\(peer): connected, resource \(socket.handshake.resource)"
+        if let subprotocol = socket.subprotocol { opened += ", subprotocol \(subprotocol)" }
+        printError(opened)
+        while true {
+            let message: Message?
+            do throws(BlockingWebSocketError) {
+                message = try socket.receive()
+            } catch {
+                printError("\(peer): \(error)")
+                break
+            }
+            guard let message else { break }
+            switch message {
+            case .text(let text):
+                if echo { try? socket.send(text: text) } else { printOut(text) }
+            case .binary(let bytes):
+                if echo { try? socket.send(binary: bytes) } else { printOut("binary: " + hex(bytes)) }
+            case .fragment, .ping, .pong:
+                break
+            }
+        }
+        printError("\(peer): closed \(socket.closeStatus.map(describe) ?? "")")
+    }
+
+    /// SIGINT and SIGTERM stop the server (open connections get 1001) instead of killing the process.
+    private static func stopOnSignals(_ server: BlockingWebSocketServer) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { @Sendable in
+                printError("stopping (signal \(number))")
+                server.stop(code: .goingAway)
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    /// `ws://127.0.0.1:9001/`, `ws://[::1]:9001/`, `ws+unix:///path:/`.
+    static func url(of address: SocketAddress) -> String {
+        switch address.family {
+        case .ipv4: return "ws://\(address.host ?? ""):\(address.port ?? 0)/"
+        case .ipv6: return "ws://[\(address.host ?? "")]:\(address.port ?? 0)/"
+        case .unix: return "ws+unix://\(address.unixPath ?? ""):/"
+        case .other: return "\(address)"
+        }
+    }
+}
