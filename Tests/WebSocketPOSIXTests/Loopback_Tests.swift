@@ -66,15 +66,20 @@ struct LoopbackTests {
                                                  options: serverOptions())
         #expect(server.localAddress.unixPath == path)
         #expect(server.port == nil)
+        let peer = Mailbox<String>()
         let running = try RunningServer(server, handshake: { request in
             seen.put(request)
             return .accept()
+        }, handler: { socket in
+            peer.put(socket.remoteAddress?.description ?? "none")
+            echo(socket)
         })
         defer { #expect(running.stop()) }
         let client = try BlockingWebSocket.connect(to: "ws+unix://\(path):/chat?room=1", options: testOptions())
         let request = try #require(seen.take())
         #expect(request.host == "localhost")
         #expect(request.resource == "/chat?room=1")
+        #expect(peer.take() == "unix:(unnamed)")
         try roundTrip(client)
     }
 

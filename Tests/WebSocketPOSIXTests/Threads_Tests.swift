@@ -76,6 +76,27 @@ struct ThreadsTests {
         #expect(peer.join())
     }
 
+    @Test("sendClose(): receive() returns what the peer sent before its Close, then nil")
+    func sendCloseThenReceive() throws {
+        try withServer(handler: { socket in
+            guard case .text(let text)? = try? socket.receive() else { return }
+            // Two messages, then the answer to the client's Close (which arrives meanwhile).
+            try? socket.send(text: text + " 1")
+            try? socket.send(text: text + " 2")
+            while (try? socket.receive()) != nil {}
+        }) { server in
+            let client = try BlockingWebSocket.connect(to: server.url(), options: testOptions())
+            try client.send(text: "reply")
+            try client.sendClose(code: CloseCode(4001), reason: "done")
+            #expect(client.state == .closing(initiatedBy: .local))
+            #expect(throws: BlockingWebSocketError.connection(.closeAlreadySent)) { try client.send(text: "late") }
+            #expect(try client.receive() == .text("reply 1"))
+            #expect(try client.receive() == .text("reply 2"))
+            #expect(try client.receive() == nil)
+            #expect(client.closeStatus == CloseStatus(code: CloseCode(4001), reason: "", wasClean: true))
+        }
+    }
+
     @Test("stop() closes open connections with 1001 and serve() returns")
     func serverStop() throws {
         let server = try BlockingWebSocketServer(host: "127.0.0.1", port: 0, configuration: testConfiguration(),

@@ -1,0 +1,80 @@
+import Testing
+import WebSocketCore
+@testable import WebSocketPOSIX
+
+/// `ws://` and `ws+unix://` endpoints, and socket addresses.
+@Suite("Endpoints: ws:// over TCP, ws+unix://PATH:RESOURCE over Unix sockets", .timeLimit(.minutes(1)))
+struct EndpointTests {
+    @Test("ws:// URLs are the core's WebSocketURL, over TCP")
+    func tcp() throws {
+        let endpoint = try WebSocketEndpoint(parsing: "ws://[::1]:9001/chat?x=1")
+        #expect(endpoint.unixSocketPath == nil)
+        #expect(endpoint.url.host == "::1")
+        #expect(endpoint.url.port == 9001)
+        #expect(endpoint.url.resource == "/chat?x=1")
+        #expect(endpoint.description == "ws://[::1]:9001/chat?x=1")
+    }
+
+    @Test("ws+unix: the path up to the first colon, then the resource; Host is localhost", arguments: [
+        ("ws+unix:///tmp/ws.sock:/chat?room=1", "/tmp/ws.sock", "/chat?room=1"),
+        ("ws+unix:///tmp/ws.sock", "/tmp/ws.sock", "/"),
+        ("WS+UNIX:///run/app.sock:/", "/run/app.sock", "/"),
+        ("ws+unix://relative.sock:/a b", "relative.sock", "/a%20b"),
+    ])
+    func unix(input: String, path: String, resource: String) throws {
+        let endpoint = try WebSocketEndpoint(parsing: input)
+        #expect(endpoint.unixSocketPath == path)
+        #expect(endpoint.url.resource == resource)
+        #expect(endpoint.url.hostHeaderValue == "localhost")
+        #expect(try WebSocketEndpoint(parsing: endpoint.description) == endpoint)
+    }
+
+    @Test("Unusable ws+unix URLs", arguments: [
+        ("ws+unix://", BlockingWebSocketError.invalidURL("empty Unix socket path")),
+        ("ws+unix:///tmp/s:chat", .invalidURL("the resource after the socket path must start with /")),
+        ("ws+unix:/tmp/s", .invalidURL("expected ws+unix://PATH[:RESOURCE]")),
+        ("ws+unix:///tmp/s:/#frag", .invalidURL("WebSocket URIs may not have a fragment (#)")),
+        ("wss+unix:///tmp/s:/", .tlsNotSupported),
+    ])
+    func invalid(input: String, expected: BlockingWebSocketError) {
+        #expect(error { try WebSocketEndpoint(parsing: input) } == expected)
+    }
+
+    @Test("A Unix socket path longer than sun_path is refused")
+    func pathTooLong() {
+        let path = "/tmp/" + String(repeating: "x", count: 200)
+        #expect(throws: Errno.nameTooLong) { try SocketAddress.unix(path: path) }
+        let failure = error { try BlockingWebSocket.connect(to: .unixSocket(path: path)) }
+        guard case .invalidArgument? = failure else {
+            Issue.record("expected invalidArgument, got \(String(describing: failure))")
+            return
+        }
+    }
+
+    @Test("Socket addresses describe themselves")
+    func addresses() throws {
+        guard case .success(let v4) = AddressResolution.resolve(host: "127.0.0.1", port: 80),
+              case .success(let v6) = AddressResolution.resolve(host: "::1", port: 443) else {
+            Issue.record("numeric hosts did not resolve")
+            return
+        }
+        #expect(v4.first?.description == "127.0.0.1:80")
+        #expect(v6.first?.description == "[::1]:443")
+        let unix = try SocketAddress.unix(path: "/tmp/a.sock")
+        #expect(unix.family == .unix)
+        #expect(unix.unixPath == "/tmp/a.sock")
+        #expect(unix.port == nil)
+        #expect(unix.description == "unix:/tmp/a.sock")
+    }
+
+    @Test("Poll timeouts round up to whole milliseconds and stay in range")
+    func pollMilliseconds() {
+        let start = Instant(sinceOrigin: .seconds(100))
+        #expect(Poller.milliseconds(until: nil, now: start) == -1)
+        #expect(Poller.milliseconds(until: start, now: start) == 0)
+        #expect(Poller.milliseconds(until: start + .nanoseconds(1), now: start) == 1)
+        #expect(Poller.milliseconds(until: start + .milliseconds(1500), now: start) == 1500)
+        #expect(Poller.milliseconds(until: start + .seconds(1 << 40), now: start) == Int32.max)
+        #expect(Poller.milliseconds(until: start, now: start + .seconds(1)) == 0)
+    }
+}
