@@ -33,8 +33,13 @@ final class ConnectionDriver: Sendable {
     let wake: WakeSignal
     /// The read role and its buffer.
     let reader: Locked<[UInt8]>
-    /// The write role.
-    let writer = Locked(())
+    /// The write role, and whether the write side of the socket is shut down (nothing more may be
+    /// written once our FIN is out).
+    let writer = Locked(WriteSide())
+
+    struct WriteSide: Sendable {
+        var isShutDown = false
+    }
     let shared: Locked<Shared>
 
     struct Shared: Sendable {
@@ -88,10 +93,11 @@ final class ConnectionDriver: Sendable {
     /// Writes all pending output (write role). A failure is recorded, ends the connection, and is
     /// thrown.
     func flush() throws(BlockingWebSocketError) {
-        try writer.withLock { (_: inout ()) throws(BlockingWebSocketError) in
+        try writer.withLock { (writeSide) throws(BlockingWebSocketError) in
             while true {
                 let next = shared.withLock { state -> Swift.Result<[UInt8], BlockingWebSocketError> in
-                    if let failure = state.transportFailure {
+                    let failure = state.transportFailure ?? (writeSide.isShutDown ? .transport(.brokenPipe) : nil)
+                    if let failure {
                         return state.connection.pendingOutputCount > 0 ? .failure(failure) : .success([])
                     }
                     return .success(state.connection.takeOutput())
@@ -199,7 +205,10 @@ final class ConnectionDriver: Sendable {
             return state.isTransportClosed
         }
         guard !wasClosed else { return }
-        writer.withLock { _ in socket.shutdown(SocketConstants.shutdownWrite) }
+        writer.withLock { writeSide in
+            socket.shutdown(SocketConstants.shutdownWrite)
+            writeSide.isShutDown = true
+        }
         let deadline = system.monotonicNow() + options.lingerTimeout
         draining: while true {
             let outcome = try? buffer.withUnsafeMutableBytes { raw in
@@ -210,7 +219,10 @@ final class ConnectionDriver: Sendable {
             case .endOfStream?, .nothing?, nil: break draining
             }
         }
-        writer.withLock { _ in socket.close() }
+        writer.withLock { writeSide in
+            writeSide.isShutDown = true
+            socket.close()
+        }
         shared.broadcast()
     }
 

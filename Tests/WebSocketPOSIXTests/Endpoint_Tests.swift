@@ -3,7 +3,7 @@ import WebSocketCore
 @testable import WebSocketPOSIX
 
 /// `ws://` and `ws+unix://` endpoints, and socket addresses.
-@Suite("Endpoints: ws:// over TCP, ws+unix://PATH:RESOURCE over Unix sockets", .timeLimit(.minutes(1)))
+@Suite("Endpoints: ws:// over TCP, ws+unix://PATH:RESOURCE over Unix sockets")
 struct EndpointTests {
     @Test("ws:// URLs are the core's WebSocketURL, over TCP")
     func tcp() throws {

@@ -9,7 +9,7 @@ import WebSocketCore
 
 /// Peers that vanish, stall or never answer: every wait ends, by the connection's timers or the
 /// socket options, with a defined report.
-@Suite("Failures: vanishing, stalled and silent peers", .timeLimit(.minutes(1)))
+@Suite("Failures: vanishing, stalled and silent peers")
 struct FailuresTests {
     @Test("A server that vanishes mid-message: the client reports 1006 (unexpected end of stream)")
     func peerVanishesMidMessage() throws {

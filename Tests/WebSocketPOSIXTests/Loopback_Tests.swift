@@ -8,7 +8,7 @@ import WebSocketCore
 @testable import WebSocketPOSIX
 
 /// A client and a server of this module over real loopback sockets.
-@Suite("Loopback: client against server over TCP and Unix sockets", .timeLimit(.minutes(1)))
+@Suite("Loopback: client against server over TCP and Unix sockets")
 struct LoopbackTests {
     /// One text and one binary message round trip, then a clean close from the client.
     private func roundTrip(_ client: BlockingWebSocket) throws {

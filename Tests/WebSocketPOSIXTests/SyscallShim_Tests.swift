@@ -106,7 +106,7 @@ func socketPair(system: SystemCalls) throws -> (Socket, Socket) {
 }
 
 /// The socket layer under forced EINTR, EAGAIN and short writes (swift-system style mocking).
-@Suite("System call shim: EINTR retried, EAGAIN waited for, short writes completed", .timeLimit(.minutes(1)))
+@Suite("System call shim: EINTR retried, EAGAIN waited for, short writes completed")
 struct SyscallShimTests {
     @Test("EINTR on read is retried")
     func readInterrupted() throws {

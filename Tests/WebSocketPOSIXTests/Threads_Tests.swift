@@ -3,7 +3,7 @@ import WebSocketCore
 @testable import WebSocketPOSIX
 
 /// The threading model: sends and closes from any thread, one receiver at a time, server stop.
-@Suite("Threads: concurrent sends, close while receiving, server stop", .timeLimit(.minutes(1)))
+@Suite("Threads: concurrent sends, close while receiving, server stop")
 struct ThreadsTests {
     @Test("Several threads send at once: every message arrives whole")
     func concurrentSenders() throws {
