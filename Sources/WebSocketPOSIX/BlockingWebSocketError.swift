@@ -42,6 +42,7 @@ public enum BlockingWebSocketError: Error, Sendable, Hashable, CustomStringConve
     /// An argument this module cannot use (a Unix socket path too long, a second `serve`).
     case invalidArgument(String)
 
+    /// A one-line explanation, e.g. "cannot connect to 127.0.0.1:9001: Connection refused".
     public var description: String {
         switch self {
         case .invalidURL(let reason):

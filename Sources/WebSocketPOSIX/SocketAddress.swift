@@ -15,8 +15,11 @@ import Darwin
 public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     /// The address family.
     public enum Family: Sendable, Hashable {
+        /// `AF_INET`.
         case ipv4
+        /// `AF_INET6`.
         case ipv6
+        /// `AF_UNIX`: a Unix domain socket.
         case unix
         /// Another family, by its `AF_` number.
         case other(Int32)

@@ -28,5 +28,6 @@ public struct SocketOptions: Sendable, Hashable {
     /// The size of each read from the socket. Default 64 KiB; at least 512 bytes are used.
     public var readBufferSize = 64 << 10
 
+    /// The defaults above.
     public init() {}
 }
