@@ -58,7 +58,10 @@ public struct WebSocketEndpoint: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``BlockingWebSocketError/invalidURL(_:)`` with the reason.
     public init(parsing string: String) throws(BlockingWebSocketError) {
-        let trimmed = string.drop { $0 == " " || $0 == "\t" }
+        // Surrounding whitespace is ignored, as WebSocketURL(parsing:) ignores it.
+        let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }
+        var trimmed = string.drop(while: isWhitespace)
+        while let last = trimmed.last, isWhitespace(last) { trimmed = trimmed.dropLast() }
         let schemeEnd = trimmed.firstIndex(of: ":") ?? trimmed.endIndex
         let scheme = trimmed[..<schemeEnd].lowercased()
         if scheme == "ws+unix" || scheme == "wss+unix" {

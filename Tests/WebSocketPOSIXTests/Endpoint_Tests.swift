@@ -20,6 +20,7 @@ struct EndpointTests {
         ("ws+unix:///tmp/ws.sock", "/tmp/ws.sock", "/"),
         ("WS+UNIX:///run/app.sock:/", "/run/app.sock", "/"),
         ("ws+unix://relative.sock:/a b", "relative.sock", "/a%20b"),
+        (" ws+unix:///tmp/s.sock:/x \n", "/tmp/s.sock", "/x"),
     ])
     func unix(input: String, path: String, resource: String) throws {
         let endpoint = try WebSocketEndpoint(parsing: input)
