@@ -11,6 +11,14 @@ import WebSocketPOSIX
 /// SIGTERM.
 enum ServeCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> Never {
+        // First, while this is the only thread: every thread created from now on inherits the mask,
+        // so SIGINT and SIGTERM stay pending until stopOnSignals takes them, however early they come.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
         let parsed = try Arguments(arguments, flags: ["--echo"],
                                    options: ["--host", "--port", "--unix", "--max-message-size", "--max-frame-size",
                                              "--max-fragments", "--subprotocol"])
@@ -43,7 +51,7 @@ enum ServeCommand {
         }
         printOut("listening on \(url(of: server.localAddress))")
 
-        let signals = stopOnSignals(server)
+        stopOnSignals(stopSignals, server)
         do throws(BlockingWebSocketError) {
             try server.serve(handshake: { request in
                 // The first subprotocol in the client's order of preference that this server speaks.
@@ -55,7 +63,6 @@ enum ServeCommand {
             printError("websocket: \(error)")
             exitProcess(1)
         }
-        withExtendedLifetime(signals) {}
         printError("stopped")
         exitProcess(0)
     }
@@ -87,17 +94,15 @@ enum ServeCommand {
         printError("\(peer): closed \(socket.closeStatus.map(describe) ?? "")")
     }
 
-    /// SIGINT and SIGTERM stop the server (open connections get 1001) instead of killing the process.
-    private static func stopOnSignals(_ server: BlockingWebSocketServer) -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { @Sendable in
-                printError("stopping (signal \(number))")
-                server.stop(code: .goingAway)
-            }
-            source.resume()
-            return source
+    /// SIGINT and SIGTERM (blocked in every thread) stop the server, so that open connections get
+    /// 1001, instead of killing the process.
+    private static func stopOnSignals(_ signals: sigset_t, _ server: BlockingWebSocketServer) {
+        DispatchQueue.global().async { @Sendable in
+            var waitedFor = signals
+            var number: Int32 = 0
+            while sigwait(&waitedFor, &number) != 0 {}
+            printError("stopping (signal \(number))")
+            server.stop(code: .goingAway)
         }
     }
 
