@@ -25,7 +25,8 @@ import WebSocketCore
 ///
 /// **Ending.** ``receive()`` returns `nil` once the connection is closed and the socket too (a
 /// client first waits for the server to close TCP, RFC 6455 §7.1.1); ``closeStatus`` then says how
-/// it ended: the peer's code, or 1006 when the transport was lost (``transportFailure`` says why).
+/// it ended: the peer's code, or 1006 when the transport was lost (``CloseStatus/Failure/aborted``
+/// when a socket call failed, and ``transportFailure`` says why).
 /// ``close(code:reason:)`` runs the closing handshake from this side (``sendClose(code:reason:)``
 /// starts it and lets ``receive()`` finish it). Dropping the last reference closes the socket
 /// without a handshake.

@@ -24,7 +24,8 @@ import WebSocketCore
 // wakes it through `wake`, a self-pipe polled with the socket.
 //
 // Transport failures (a reset, a write that times out) are not thrown at the reader: they are
-// recorded, fed to the connection as the end of the stream, and surface as `.closed` with 1006.
+// recorded, the connection is aborted (`Connection.abort()`), and they surface as `.closed` with 1006
+// and `failure: .aborted`; `transportFailure` keeps the cause.
 
 /// Runs one `Connection` over one socket, for ``BlockingWebSocket`` and the server's handshake.
 final class ConnectionDriver: Sendable {
@@ -121,13 +122,13 @@ final class ConnectionDriver: Sendable {
         }
     }
 
-    /// Records a transport failure: the connection sees the end of the stream (it will report 1006),
-    /// pending output is dropped, the socket is shut down and the reader woken. Call with the read
-    /// or the write role held (the socket is used).
+    /// Records a transport failure and aborts the connection (it reports 1006 with
+    /// ``CloseStatus/Failure/aborted``); pending output is dropped, the socket is shut down and the
+    /// reader woken. Call with the read or the write role held (the socket is used).
     func fail(_ failure: BlockingWebSocketError) {
         shared.withLock { state in
             if state.transportFailure == nil { state.transportFailure = failure }
-            state.connection.receiveEOF()
+            state.connection.abort()
             _ = state.connection.takeOutput()
         }
         socket.shutdown(SocketConstants.shutdownBoth)
@@ -187,7 +188,10 @@ final class ConnectionDriver: Sendable {
                 Swift.Result { () throws(Errno) in try socket.read(into: raw) }
             }.get()
             switch outcome {
-            case .bytes(let count): shared.withLock { $0.connection.receive(buffer[..<count]) }
+            case .bytes(let count):
+                buffer.withUnsafeBytes { raw in
+                    shared.withLock { $0.connection.receive(UnsafeRawBufferPointer(rebasing: raw[..<count])) }
+                }
             case .endOfStream: shared.withLock { $0.connection.receiveEOF() }
             case .nothing: break
             }

@@ -79,6 +79,7 @@ func describe(_ status: CloseStatus) -> String {
     case .keepaliveTimeout?: text += ": keepalive timeout"
     case .closeTimeout?: text += ": closing handshake timed out"
     case .unexpectedEndOfStream?: text += ": connection lost without a close frame"
+    case .aborted?: text += ": connection aborted"
     case nil: break
     }
     return text

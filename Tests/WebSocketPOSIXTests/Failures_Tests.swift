@@ -28,7 +28,7 @@ struct FailuresTests {
         #expect(peer.join())
     }
 
-    @Test("A server that resets the connection: 1006, and the reset is reported as the transport failure")
+    @Test("A server that resets the connection: 1006 (aborted), and the reset is reported as the transport failure")
     func peerResets() throws {
         let peer = try RawPeer { socket in
             guard (try? acceptHandshake(on: socket)) != nil else { return }
@@ -43,12 +43,13 @@ struct FailuresTests {
         let client = try BlockingWebSocket.connect(to: peer.url, options: testOptions())
         #expect(try client.receive() == nil)
         #expect(client.closeStatus?.code == .abnormalClosure)
+        #expect(client.closeStatus?.failure == .aborted)
         #expect(client.transportFailure == .transport(.connectionReset))
         #expect(throws: BlockingWebSocketError.transport(.connectionReset)) { try client.send(text: "too late") }
         #expect(peer.join())
     }
 
-    @Test("A peer that stops reading: with a write timeout, send fails with .timedOut(.write) and the connection ends with 1006")
+    @Test("A peer that stops reading: with a write timeout, send fails with .timedOut(.write) and the connection is aborted (1006)")
     func backpressureTimesOut() throws {
         let release = Mailbox<Bool>()
         try withServer(handler: { _ in _ = release.take(timeout: .seconds(20)) }) { server in
@@ -75,6 +76,7 @@ struct FailuresTests {
             #expect(throws: BlockingWebSocketError.timedOut(.write)) { try client.send(text: "after") }
             #expect(try client.receive() == nil)
             #expect(client.closeStatus?.code == .abnormalClosure)
+            #expect(client.closeStatus?.failure == .aborted)
         }
     }
 
