@@ -28,7 +28,7 @@ let package = Package(
         .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore", "AllocationCounter"]),
         .testTarget(name: "WebSocketDispatchTests", dependencies: ["WebSocketDispatch", "WebSocketCore"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
-        .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketCore"]),
+        .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketCore", "WebSocketDeflate"]),
     ],
     swiftLanguageModes: [.v6]
 )

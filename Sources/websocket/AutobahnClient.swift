@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import WebSocketCore
+import WebSocketDeflate
 import WebSocketPOSIX
 
 /// `websocket autobahn-client`: what every Autobahn|Testsuite client does against `wstest -m
@@ -11,7 +12,7 @@ import WebSocketPOSIX
 /// message, then `/updateReports?agent=NAME`. All protocol behaviour is the library's.
 enum AutobahnClient {
     static func run(_ arguments: [String]) throws(UsageError) -> Never {
-        let parsed = try Arguments(arguments, flags: [], options: ["--url", "--agent"])
+        let parsed = try Arguments(arguments, flags: ["--deflate"], options: ["--url", "--agent"])
         guard parsed.positional.isEmpty else { throw UsageError(message: "autobahn-client takes no argument \(parsed.positional[0])") }
         let base = parsed.value("--url") ?? getenv("AUTOBAHN_URL").map { String(cString: $0) } ?? "ws://127.0.0.1:9001"
         let agent = parsed.value("--agent") ?? "swift-websocket"
@@ -22,6 +23,7 @@ enum AutobahnClient {
         configuration.limits.maxMessageSize = 64 << 20
         configuration.limits.maxFrameSize = 64 << 20
         configuration.limits.maxFragmentsPerMessage = 1_000_000
+        if parsed.flags.contains("--deflate") { configuration.extensions = [PerMessageDeflate()] }
         var options = SocketOptions()
         options.receiveTimeout = .seconds(60)
 

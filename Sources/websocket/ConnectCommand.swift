@@ -5,13 +5,14 @@ import Darwin
 #endif
 import Dispatch
 import WebSocketCore
+import WebSocketDeflate
 import WebSocketPOSIX
 
 /// `websocket connect URL`: standard input lines become text messages, received messages go to
 /// standard output; the exit status tells how the connection ended (``ExitStatus``).
 enum ConnectCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> Never {
-        let parsed = try Arguments(arguments, flags: ["--echo"],
+        let parsed = try Arguments(arguments, flags: ["--echo", "--deflate"],
                                    options: ["--subprotocol", "--header", "--max-message-size", "--max-frame-size"])
         guard parsed.positional.count == 1, let url = parsed.positional.first else {
             throw UsageError(message: parsed.positional.isEmpty ? "connect needs a URL" : "connect takes one URL")
@@ -27,6 +28,7 @@ enum ConnectCommand {
         var configuration = Configuration()
         if let size = try parsed.size("--max-message-size") { configuration.limits.maxMessageSize = size }
         if let size = try parsed.size("--max-frame-size") { configuration.limits.maxFrameSize = size }
+        if parsed.flags.contains("--deflate") { configuration.extensions = [PerMessageDeflate()] }
 
         let socket: BlockingWebSocket
         do throws(BlockingWebSocketError) {
@@ -38,6 +40,7 @@ enum ConnectCommand {
         }
         var connected = "connected to \(url)"
         if let subprotocol = socket.subprotocol { connected += ", subprotocol \(subprotocol)" }
+        for ext in socket.handshake.extensions { connected += ", extension \(ext.name)" }
         printError(connected)
 
         if parsed.flags.contains("--echo") {

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Dispatch
 import WebSocketCore
+import WebSocketDeflate
 import WebSocketPOSIX
 
 /// `websocket serve`: a server that prints (or, with `--echo`, echoes) every message, until SIGINT or
@@ -19,7 +20,7 @@ enum ServeCommand {
         sigaddset(&stopSignals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
-        let parsed = try Arguments(arguments, flags: ["--echo"],
+        let parsed = try Arguments(arguments, flags: ["--echo", "--deflate"],
                                    options: ["--host", "--port", "--unix", "--max-message-size", "--max-frame-size",
                                              "--max-fragments", "--subprotocol"])
         guard parsed.positional.isEmpty else { throw UsageError(message: "serve takes no argument \(parsed.positional[0])") }
@@ -27,6 +28,7 @@ enum ServeCommand {
         if let size = try parsed.size("--max-message-size") { configuration.limits.maxMessageSize = size }
         if let size = try parsed.size("--max-frame-size") { configuration.limits.maxFrameSize = size }
         if let count = try parsed.size("--max-fragments") { configuration.limits.maxFragmentsPerMessage = count }
+        if parsed.flags.contains("--deflate") { configuration.extensions = [PerMessageDeflate()] }
         let port: UInt16
         if let text = parsed.value("--port") {
             guard let value = UInt16(text) else { throw UsageError(message: "--port: expected 0-65535, got \(String(reflecting: text))") }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 import WebSocketCore
+import WebSocketDeflate
 @testable import WebSocketPOSIX
 
 /// A client and a server of this module over real loopback sockets.
@@ -288,6 +289,22 @@ struct LoopbackTests {
             }
             try client.send(text: "still open")
             #expect(try client.receive() == .text("still open"))
+            try client.close()
+        }
+    }
+
+    @Test("Extensions pass through the configuration: permessage-deflate negotiated and used")
+    func deflate() throws {
+        var configuration = testConfiguration()
+        configuration.extensions = [PerMessageDeflate()]
+        try withServer(configuration: configuration) { server in
+            let client = try BlockingWebSocket.connect(to: server.url(), configuration: configuration, options: testOptions())
+            #expect(client.handshake.extensions.map(\.name) == ["permessage-deflate"])
+            let text = String(repeating: "compressible ", count: 10_000)
+            try client.send(text: text)
+            #expect(try client.receive() == .text(text))
+            try client.send(binary: pattern(100_000))
+            #expect(try client.receive() == .binary(pattern(100_000)))
             try client.close()
         }
     }
