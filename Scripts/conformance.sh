@@ -43,7 +43,8 @@ exclude_args=()
 if [ "$ROLE" = server ] || [ "$ROLE" = both ]; then
   port=$(pick_port)
   echo "== server role: websocket serve --echo on 127.0.0.1:$port"
-  "$BIN" serve --echo --host 127.0.0.1 --port "$port" --autobahn >"$OUT/server.log" 2>&1 &
+  "$BIN" serve --echo --host 127.0.0.1 --port "$port" --deflate \
+      --max-message-size 64M --max-frame-size 64M --max-fragments 1000000 >"$OUT/server.log" 2>&1 &
   server_pid=$!
   "$SUITE/run.sh" server-under-test "127.0.0.1:$port" "$CASES" -o "$OUT/server" -a swift-websocket \
       --strict-close --no-fail "${exclude_args[@]}" >"$OUT/server-run.log" 2>&1
@@ -55,7 +56,7 @@ if [ "$ROLE" = client ] || [ "$ROLE" = both ]; then
   port=$(pick_port)
   echo "== client role: websocket autobahn-client against the fuzzing server on 127.0.0.1:$port"
   "$SUITE/run.sh" client-under-test "$port" "$CASES" -o "$OUT/client" --strict-close --no-fail "${exclude_args[@]}" \
-      -- "$BIN" autobahn-client --url "ws://127.0.0.1:$port" --agent swift-websocket >"$OUT/client-run.log" 2>&1
+      -- "$BIN" autobahn-client --url "ws://127.0.0.1:$port" --agent swift-websocket --deflate >"$OUT/client-run.log" 2>&1
   python3 "$ROOT/Scripts/conformance_verdict.py" "$OUT/client" client || status=1
 fi
 

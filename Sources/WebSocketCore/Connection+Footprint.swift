@@ -9,3 +9,14 @@ extension Connection {
             + (bodyReader?.body.capacity ?? 0)
     }
 }
+
+extension Connection {
+    /// The heap the connection's own buffers hold, by capacity: input (and its spare), output, the
+    /// message, control and lending buffers, the event queue and the handshake parser. Zlib state of a
+    /// negotiated extension is not included. For tests and for sizing a server.
+    @_spi(Testing) public var bufferCapacity: Int {
+        inbox.capacity + spareInbox.capacity + outbox.capacity + messageBuffer.capacity + controlBuffer.capacity
+            + lendScratch.capacity + events.capacity * MemoryLayout<Event>.stride + headParser.retainedByteCount
+            + (bodyReader?.body.capacity ?? 0)
+    }
+}

@@ -1,6 +1,6 @@
 import AllocationCounter
 import Testing
-@testable import WebSocketCore
+@_spi(Testing) @testable import WebSocketCore
 
 /// Heap allocations on the receive path, counted by interposing malloc for the test's own thread.
 @Suite("Allocations on the receive path")
@@ -83,5 +83,23 @@ struct AllocationTests {
         }
         #expect(events == 1000)
         #expect(allocations <= UInt(events) + 4)
+    }
+}
+
+@Suite("Memory held by an idle connection")
+struct IdleMemoryTests {
+    @Test("An idle open connection without deflate holds at most 4 KiB of buffers, in both roles")
+    func idleFootprint() throws {
+        var (client, server) = try openPair()
+        for i in 0..<50 {
+            try client.send(text: "message \(i)")
+            try server.send(binary: [UInt8](repeating: UInt8(i), count: 100))
+            _ = pump(&client, into: &server)
+            _ = pump(&server, into: &client)
+        }
+        // The value itself (held in a class by an adapter) plus what its buffers hold.
+        let value = MemoryLayout<Connection>.size
+        #expect(value + client.bufferCapacity <= 4096, "client holds \(value) + \(client.bufferCapacity) bytes")
+        #expect(value + server.bufferCapacity <= 4096, "server holds \(value) + \(server.bufferCapacity) bytes")
     }
 }
