@@ -14,11 +14,11 @@ enum Fixtures {
     }
 
     /// A client and a server after the opening handshake.
-    static func openPair() -> (client: Connection, server: Connection) {
+    static func openPair(configuration: Configuration = configuration()) -> (client: Connection, server: Connection) {
         do {
-            var client = try Connection(role: .client(ClientOptions(url: url)), configuration: configuration(),
+            var client = try Connection(role: .client(ClientOptions(url: url)), configuration: configuration,
                                         random: SeededGenerator(seed: 1))
-            var server = try Connection(role: .server, configuration: configuration(), random: SeededGenerator(seed: 2))
+            var server = try Connection(role: .server, configuration: configuration, random: SeededGenerator(seed: 2))
             server.receive(client.takeOutput())
             while let event = server.nextEvent() {
                 if case .handshakeRequest = event { try server.accept() }

@@ -1,4 +1,5 @@
 @_spi(Benchmarks) import WebSocketCore
+import WebSocketDeflate
 
 /// A named workload: it prints one line, `NAME: <ours>, baseline <what> <theirs>, ratio <ours/baseline>`.
 struct Workload {
@@ -28,6 +29,7 @@ enum Workloads {
             list.append(utf8(name: "utf8-cjk-1MiB-chunks-\(label)", bytes: Fixtures.cjk, chunk: chunk))
         }
         list.append(roundTrip(name: "roundtrip-1KiB", size: 1024))
+        list.append(deflateRoundTrip(name: "deflate-roundtrip-64KiB", size: 64 << 10))
         return list
     }
 
@@ -140,6 +142,35 @@ enum Workloads {
             report(name, ours: formatRate(ours), baselineName: "UTF8Span(validating:)", theirs: formatRate(span), ratio: ours / span)
             report(name + "-vs-string", ours: formatRate(ours), baselineName: "String(validating:)", theirs: formatRate(string),
                    ratio: ours / string)
+        }, frames: nil)
+    }
+
+    /// A client sends text messages compressed with permessage-deflate; the server inflates them.
+    static func deflateRoundTrip(name: String, size: Int) -> Workload {
+        Workload(name: name, run: {
+            var config = Fixtures.configuration()
+            config.extensions = [PerMessageDeflate()]
+            let pair = Fixtures.openPair(configuration: config)
+            let words = ["lorem ", "ipsum ", "dolor ", "sit ", "amet ", "κόσμε ", "0123 "]
+            var rng = SeededGenerator(seed: 3)
+            var text = ""
+            while text.utf8.count < size { text += words.randomElement(using: &rng)! }
+            let count = 50
+            let ours = Measure.rate(work: Double(count * text.utf8.count), runs: 3) {
+                var (client, server) = pair
+                for _ in 0..<count {
+                    try? client.send(text: text)
+                    server.receive(client.takeOutput())
+                    while let event = server.nextEvent() { blackHole(event) }
+                }
+            }
+            var copy = [UInt8](repeating: 0, count: size)
+            let source = [UInt8](text.utf8)
+            let baseline = Measure.rate(work: Double(size)) {
+                copy.withUnsafeMutableBytes { dst in source.withUnsafeBytes { dst.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<size])) } }
+                blackHole(copy)
+            }
+            report(name, ours: formatRate(ours), baselineName: "memcpy", theirs: formatRate(baseline), ratio: ours / baseline)
         }, frames: nil)
     }
 
