@@ -69,11 +69,17 @@ struct HTTPBodyReader: Sendable {
         framing = .complete
     }
 
-    /// Keeps what fits under the limit; the rest is dropped.
+    /// Keeps what fits under the limit; the rest is dropped. The buffer grows geometrically, as an
+    /// array does, but never beyond the limit: left to `append`, its capacity could reach twice it.
     private mutating func keep(_ bytes: Slice<UnsafeRawBufferPointer>) {
         let room = limit - body.count
         guard room > 0 else { return }
-        body.append(contentsOf: bytes.prefix(room))
+        let kept = bytes.prefix(room)
+        let needed = body.count + kept.count
+        if needed > body.capacity {
+            body.reserveCapacity(min(limit, max(needed, 2 * body.capacity)))
+        }
+        body.append(contentsOf: kept)
     }
 
     /// RFC 9112 §6.3, for a response to a GET.

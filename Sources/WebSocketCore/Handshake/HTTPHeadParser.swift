@@ -42,6 +42,10 @@ struct HTTPHeadParser: Sendable {
     /// Every byte of the head seen so far, terminators and skipped empty lines included.
     private var headBytes = 0
     private var fieldCount = 0
+    /// UTF-8 bytes of the names and values stored so far.
+    private var storedFieldBytes = 0
+    /// Line buffers up to this capacity are kept between lines.
+    static let retainedLineCapacity = 1024
     private var request: HTTPLineParser.RequestLine?
     private var status: HTTPLineParser.StatusLine?
     private var headers = HTTPHeaders()
@@ -151,7 +155,11 @@ struct HTTPHeadParser: Sendable {
 
     /// Handles a complete line; returns an outcome when the head is complete or invalid.
     private mutating func endOfLine() -> Outcome? {
-        defer { line.removeAll(keepingCapacity: true) }
+        defer {
+            // Short lines keep the buffer for the next; a long one gives its memory back, so that what
+            // the parser holds stays near maxHeaderBytes (the fields) rather than twice it.
+            if line.capacity > Self.retainedLineCapacity { line = [] } else { line.removeAll(keepingCapacity: true) }
+        }
         workCount += line.count
         switch phase {
         case .leadingEmptyLines:
@@ -176,9 +184,17 @@ struct HTTPHeadParser: Sendable {
             return nil
         case .fields:
             if line.isEmpty { return completeHead() }
+            // A field is stored as a String: valid UTF-8 keeps its size, but every byte of an invalid
+            // sequence (obs-text) becomes U+FFFD, three bytes. Bound what is stored before decoding:
+            // at most maxHeaderBytes in all, else 431.
+            var validator = UTF8Validator()
+            let isUTF8 = line.withUnsafeBytes { validator.validate($0) } && validator.isAtCharacterBoundary
+            let storedAtMost = isUTF8 ? line.count : 3 * line.count
+            guard storedAtMost <= limits.maxHeaderBytes - storedFieldBytes else { return .failure(.headTooLarge) }
             switch HTTPLineParser.field(line[...]) {
             case .success(let field):
                 headers.append(name: field.name, value: field.value)
+                storedFieldBytes += field.name.utf8.count + field.value.utf8.count
                 fieldCount += 1
                 return nil
             case .failure(let error):

@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+// The libFuzzer targets of swift-websocket: a package of its own, so that the root package's plain
+// `swift build` and `swift test` never see an executable without `main`. Build and run them with
+// `Fuzz/run.sh` (see Fuzz/README.md); by hand:
+//
+//     swift build --package-path Fuzz -c release --sanitize=fuzzer --sanitize=address
+import PackageDescription
+
+// SwiftPM names a path dependency after its directory (the clone's name: swift-websocket, main, …),
+// so the identity of the root package is computed here rather than spelled out.
+let rootIdentity = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "swift-websocket")
+    .lowercased()
+
+/// The fuzz targets, one per attack surface. Keep in step with `TARGETS` in run.sh.
+let fuzzTargets = [
+    "frame-server",       // the frame parser, server role (masked input)
+    "frame-client",       // the frame parser, client role
+    "http-request",       // the HTTP request parser and the server handshake
+    "http-response",      // the HTTP response parser, the client handshake, the refusal body reader
+    "connection-server",  // a whole server Connection after the handshake: bytes, sends, pings, closes, time
+    "connection-client",  // the same, client role
+    // TODO(permessage-deflate): add "deflate" here, with Sources/deflate/Deflate.swift calling the
+    // inflater directly (arbitrary compressed input, checking the decompressed-size limit), and
+    // Corpus/deflate/ seeded with the RFC 7692 §7.2.3 examples. See "Adding a target" in README.md.
+]
+
+let package = Package(
+    name: "swift-websocket-fuzz",
+    dependencies: [.package(path: "..")],
+    targets: [
+        // The harness shared by every target: input decoding, the fuzz configurations, an independent
+        // frame decoder, and the invariant checks.
+        // It is compiled with AddressSanitizer but without coverage instrumentation: its own branches
+        // (and its loops over amplified payloads) would slow every run and add noise to libFuzzer's
+        // feedback. swiftc keeps the last -sanitize= flag, and target flags come after run.sh's.
+        .target(name: "FuzzSupport", dependencies: [.product(name: "WebSocketCore", package: rootIdentity)],
+                swiftSettings: [.unsafeFlags(["-sanitize=address"])]),
+    ] + fuzzTargets.map { name in
+        .executableTarget(name: name, dependencies: ["FuzzSupport"],
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+    },
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,432 @@
+@_spi(Testing) import WebSocketCore
+
+/// `connection-server` and `connection-client`: an open connection (the "connection under test") and
+/// its peer, driven by a script of operations read from the input: arbitrary bytes, frames of any size
+/// and valid traffic from the peer for the connection to read, sends, fragments, pings, pongs, closes,
+/// time, partial writes, end of stream.
+///
+/// Input: `control`, `fragmentation`, `split`, then operations. Bits of `control`: 0x01 fragment
+/// delivery; 0x02 automatic pongs off; 0x04 the tight limits; 0x08 outgoing messages split into
+/// frames of `fragmentationSizes[fragmentation & 7]` bytes; 0x10 keepalive pings every second (pong
+/// timeout 3 s); 0x20 raw bytes are frames to mask (server) or unmask (client), as in the frame
+/// targets.
+///
+/// An operation is a byte: its low 4 bits pick it (see ``Session/perform(_:_:)``), 0x10 and 0x20 are
+/// its flags, 0x40 skips pulling events after it, 0x80 makes it big (amplified payloads up to ~192 KiB,
+/// within a budget of 160 KiB per input).
+///
+/// Invariants, beyond those of every target (``EventChecker``, ``MemoryBounds``): the peer reads
+/// exactly the data messages the connection under test sent without an error, in order, and the
+/// explicit pings, pongs and Close frame; everything it writes is valid (``WireDecoder``); while the
+/// connection under test only reads what its peer wrote, it reads exactly that, and fails for nothing
+/// but a limit; a call that throws changes nothing; the output stays within `maxBufferedOutput` plus
+/// one message when nobody takes it; and the whole script with each read split in two gives the same
+/// events and output.
+public enum ConnectionTarget {
+    /// The sizes outgoing messages are split at (a few, since each configuration keeps a prepared pair).
+    static let fragmentationSizes = [1, 2, 7, 125, 126, 1000, 4096, 65_536]
+
+    public static func run(_ data: UnsafePointer<UInt8>, _ size: Int, cutIsServer: Bool) {
+        var input = FuzzInput(data, size)
+        let control = input.byte()
+        let fragmentation = Int(input.byte())
+        let splitSeed = Int(input.byte())
+        let variant = Variant(fragments: control & 0x01 != 0, automaticPongs: control & 0x02 == 0,
+                              tight: control & 0x04 != 0,
+                              fragmentationSize: control & 0x08 != 0 ? fragmentationSizes[fragmentation & 7] : nil,
+                              keepalive: control & 0x10 != 0)
+        let script = input.rest()
+        let pair = Prepared.openPair(cutIsServer: cutIsServer, variant: variant)
+
+        var whole = Session(pair: pair, cutIsServer: cutIsServer, maskRaw: control & 0x20 != 0, splitSeed: nil)
+        whole.run(script)
+        var split = Session(pair: pair, cutIsServer: cutIsServer, maskRaw: control & 0x20 != 0, splitSeed: splitSeed)
+        split.run(script)
+
+        Trace.print("\(whole.who) (\(variant)): events \(whole.checker.events)")
+        Trace.print("\(whole.who): wrote \(whole.peer.decoder.items), its peer wrote \(whole.inbound.items)\(whole.inboundIsClean ? "" : " and more")")
+        Trace.print("\(whole.who): final state \(whole.cut.state)")
+        let context = "\(whole.who), each read split (seed \(splitSeed))"
+        FrameTarget.compareRuns(FrameTarget.Run(events: whole.checker.events, output: whole.output, state: whole.cut.state),
+                                FrameTarget.Run(events: split.checker.events, output: split.output, state: split.cut.state),
+                                exactEvents: !variant.fragments, context: context)
+        guard whole.peer.collector.items == split.peer.collector.items else {
+            fuzzFailure("split invariance (\(context)): the peer read different frames")
+        }
+    }
+}
+
+struct Session {
+    let cutIsServer: Bool
+    let maskRaw: Bool
+    let splitSeed: Int?
+    let who: String
+    /// The connection under test.
+    var cut: Connection
+    var checker: EventChecker
+    /// What the connection under test read, as items.
+    var collector = ItemCollector()
+    var peer: Peer
+    /// Decodes what the peer wrote to the connection under test, as long as it read nothing else.
+    var inbound: WireDecoder
+    var inboundIsClean = true
+    /// Progress of the incremental checks in ``afterDrain()``.
+    var checkedEvents = 0
+    var matchedItems = 0
+    /// Every byte the connection under test wrote, in order.
+    var output: [UInt8] = []
+
+    // What the connection under test was asked to send, and did not refuse.
+    var sentMessages: [WireItem] = []
+    var streaming: (kind: MessageKind, bytes: [UInt8])? = nil
+    var sentPings: [[UInt8]] = []
+    var sentPongs: [[UInt8]] = []
+    var sentClose: WireItem? = nil
+    /// The most bytes one send added to the output.
+    var largestSend = 0
+
+    var now = Instant.zero
+    var timeReported = false
+    /// Time reports since the output was last taken whole (each may write a keepalive ping).
+    var timeReportsSinceTake = 0
+    var amplifyBudget = 160 << 10
+    var operationIndex = 0
+
+    init(pair: Prepared.Pair, cutIsServer: Bool, maskRaw: Bool, splitSeed: Int?) {
+        self.cutIsServer = cutIsServer
+        self.maskRaw = maskRaw
+        self.splitSeed = splitSeed
+        who = cutIsServer ? "server" : "client"
+        cut = pair.cut
+        checker = EventChecker(who: who, limits: pair.cut.configuration.limits)
+        peer = Peer(pair.peer, writerIsClient: !cutIsServer, writer: who)
+        inbound = WireDecoder(masked: cutIsServer, writer: "peer")  // a client peer masks
+    }
+
+    static let closeCodes: [UInt16] = [1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 3000, 4999,
+                                       0, 999, 1004, 1005, 1006, 1015, 1016, 2999, 5000, 65535]
+    static let milliseconds: [Int64] = [0, 1, 10, 100, 500, 999, 1000, 1001, 2000, 2999, 3000, 4999, 5000, 5001, 10_000, 60_000]
+
+    mutating func run(_ script: [UInt8]) {
+        var input = FuzzInput(script)
+        while !input.isAtEnd {
+            let operation = input.byte()
+            perform(operation, &input)
+            operationIndex += 1
+            MemoryBounds.check(cut, who: who)
+            checkOutputBound()
+        }
+        drain()
+        takeOutputToPeer()
+        finalChecks()
+    }
+
+    /// One operation; `operation & 0x0F` picks it, A is 0x10, B is 0x20, "big" is 0x80 (0x40: events
+    /// are not pulled after it). Arguments follow in the input; `n` is one byte, `u16` two.
+    ///
+    /// | op | what | arguments |
+    /// | --- | --- | --- |
+    /// | 0 | bytes for the connection under test (frames to (un)mask with control bit 0x20; A: keys from input) | n (+ a second byte if big), bytes |
+    /// | 1 | one frame, any first byte, a repeated payload, masked as the role expects (A: the other way) | first byte, u16 length (×3 if big), fill |
+    /// | 2 | the peer sends something valid, then it is delivered | kind byte (see ``peerSends(_:big:)``), its arguments |
+    /// | 3 | send(text:) (A: amplified ASCII) | n, bytes / u16 length, fill |
+    /// | 4 | send(binary:) (A: amplified pattern) | n, bytes / u16 length, pattern offset |
+    /// | 5 | sendFragment (A: text, B: final, big: amplified) | n, bytes / u16 length, pattern offset |
+    /// | 6, 7 | ping, pong | n, bytes |
+    /// | 8 | close (A: any code) | code-table index / u16 code, n (masked to 0x7F unless big), reason bytes |
+    /// | 9 | time advances | step: milliseconds[step & 15] × (1 + step >> 4) |
+    /// | 10 | all output to the peer | |
+    /// | 11 | a partial write to the peer | u16 count |
+    /// | 12 | end of stream | |
+    /// | 13 | A: time jumps to the next deadline; B: time runs backwards (must change nothing) | B: n |
+    /// | 14 | the peer's pending output (its automatic replies) is delivered | |
+    /// | 15 | a fork of the connection must read the same | |
+    mutating func perform(_ operation: UInt8, _ input: inout FuzzInput) {
+        let flagA = operation & 0x10 != 0
+        let flagB = operation & 0x20 != 0
+        let pull = operation & 0x40 == 0
+        let big = operation & 0x80 != 0
+        switch operation & 0x0F {
+        case 0:
+            // Arbitrary bytes (or frames to mask / unmask) for the connection under test.
+            let count = Int(input.byte()) + (big ? Int(input.byte()) << 8 : 0)
+            var chunk = FuzzInput(input.take(count))
+            let bytes = maskRaw ? WireEncoder.frameStream(&chunk, masked: cutIsServer, keysFromInput: flagA) : chunk.rest()
+            receive(bytes, fromPeer: false, pull: pull)
+        case 1:
+            // One frame of any first byte and a large repeated payload, masked as the role expects
+            // (or, with flag A, the other way).
+            let firstByte = input.byte()
+            let length = amplifiedLength(&input, big: big)
+            let fill = input.byte()
+            let key = cutIsServer != flagA ? WireEncoder.sampleKey : nil
+            receive(WireEncoder.frame(firstByte: firstByte, payload: [UInt8](repeating: fill, count: length), key: key),
+                    fromPeer: false, pull: pull)
+        case 2:
+            peerSends(&input, big: big)
+            let bytes = takePeerOutput()
+            receive(bytes, fromPeer: true, pull: pull)
+        case 3:
+            let text: String
+            if flagA {
+                let length = amplifiedLength(&input, big: big)
+                text = Self.asciiText(input.byte(), count: length)
+            } else {
+                text = String(decoding: input.take(Int(input.byte())), as: UTF8.self)
+            }
+            if call("send(text:)", { c throws(ConnectionError) in try c.send(text: text) }) {
+                sentMessages.append(.text(Array(text.utf8)))
+            }
+        case 4:
+            let bytes = payload(&input, amplified: flagA, big: big)
+            if call("send(binary:)", { c throws(ConnectionError) in try c.send(binary: bytes) }) {
+                sentMessages.append(.binary(bytes))
+            }
+        case 5:
+            let kind: MessageKind = flagA ? .text : .binary
+            let bytes = payload(&input, amplified: big, big: big)
+            if call("sendFragment", { c throws(ConnectionError) in try c.sendFragment(bytes, kind: kind, isFinal: flagB) }) {
+                var message = streaming ?? (kind, [])
+                message.bytes += bytes
+                if flagB {
+                    sentMessages.append(kind == .text ? .text(message.bytes) : .binary(message.bytes))
+                    streaming = nil
+                } else {
+                    streaming = message
+                }
+            }
+        case 6:
+            let payload = input.take(Int(input.byte()))
+            if call("ping", { c throws(ConnectionError) in try c.ping(payload) }) { sentPings.append(payload) }
+        case 7:
+            let payload = input.take(Int(input.byte()))
+            if call("pong", { c throws(ConnectionError) in try c.pong(payload) }) { sentPongs.append(payload) }
+        case 8:
+            let code = CloseCode(flagA ? input.uint16() : Self.closeCodes[Int(input.byte()) % Self.closeCodes.count])
+            let reason = String(decoding: input.take(Int(input.byte()) & (big ? 0xFF : 0x7F)), as: UTF8.self)
+            if call("close", { c throws(ConnectionError) in try c.close(code: code, reason: reason) }) {
+                sentClose = .close(code: code.rawValue, reason: Array(reason.utf8))
+                streaming = nil  // a message being streamed is abandoned
+            }
+        case 9:
+            let step = input.byte()
+            now = now + .milliseconds(Self.milliseconds[Int(step & 0x0F)] * Int64(1 + step >> 4))
+            cut.advanceTime(to: now)
+            timeReported = true
+            timeReportsSinceTake += 1
+        case 10:
+            takeOutputToPeer()
+        case 11:
+            // A partial write.
+            let count = Int(input.uint16())
+            var written: [UInt8] = []
+            cut.withPendingOutput { buffer in
+                written = Array(buffer.prefix(count))
+                return written.count
+            }
+            output += written
+            peer.deliver(written)
+        case 12:
+            cut.receiveEOF()
+            inboundIsClean = false  // what is read after it depends on when it came
+        case 13:
+            if flagA, let deadline = cut.nextDeadline, deadline > now {
+                now = deadline  // exactly at the deadline
+                cut.advanceTime(to: now)
+                timeReported = true
+                timeReportsSinceTake += 1
+            } else if flagB, timeReported {
+                // Time running backwards is ignored (before any report, an instant is the first report).
+                let before = Snapshot(cut)
+                cut.advanceTime(to: Instant(sinceOrigin: now.sinceOrigin - .milliseconds(1 + Int64(input.byte()))))
+                guard Snapshot(cut) == before else { fuzzFailure("\(who): advanceTime to the past changed the connection") }
+            }
+        case 14:
+            // The peer's automatic replies (pongs, its Close reply) reach the connection under test.
+            let bytes = takePeerOutput()
+            receive(bytes, fromPeer: true, pull: pull)
+        default:
+            // A forked connection reads the same as the original (value semantics).
+            var fork = cut
+            var forkChecker = checker
+            forkChecker.drain(&fork)
+            let before = checker.events.count
+            checker.drain(&cut)
+            guard sameEvents(normalized(Array(forkChecker.events[before...])), normalized(Array(checker.events[before...]))),
+                  fork.pendingOutputCount == cut.pendingOutputCount else {
+                fuzzFailure("\(who): a copy of the connection behaved differently")
+            }
+            for event in checker.events[before...] { collector.add(event) }
+            afterDrain()
+        }
+        if pull { drain() }
+    }
+
+    // MARK: Inputs
+
+    mutating func amplifiedLength(_ input: inout FuzzInput, big: Bool) -> Int {
+        let length = min(amplifyBudget, Int(input.uint16()) * (big ? 3 : 1))
+        amplifyBudget -= length
+        return length
+    }
+
+    /// Bytes from the input, or (amplified) a long run of a 256-byte pattern starting at an offset the
+    /// input gives, built by copying (the harness is instrumented: no byte loops over large payloads).
+    mutating func payload(_ input: inout FuzzInput, amplified: Bool, big: Bool) -> [UInt8] {
+        guard amplified else { return input.take(Int(input.byte())) }
+        let length = amplifiedLength(&input, big: big)
+        let offset = Int(input.byte())
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(length)
+        while bytes.count < length {
+            bytes += Self.pattern[offset..<(offset + min(256, length - bytes.count))]
+        }
+        return bytes
+    }
+
+    /// Every byte value twice, so that any 256-byte window of it is a slice.
+    static let pattern: [UInt8] = (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+
+    /// `length` copies of an ASCII character, as a string.
+    static func asciiText(_ byte: UInt8, count: Int) -> String {
+        String(decoding: [UInt8](repeating: byte & 0x7F, count: count), as: UTF8.self)
+    }
+
+    /// The peer sends something valid; it reaches the connection under test with the next delivery.
+    /// Kinds (`kind & 7`): 0 text (n, bytes), 1 binary (n, bytes), 2 amplified binary (u16, offset),
+    /// 3 amplified ASCII text (u16, fill), 4 ping (n, bytes), 5 pong (n, bytes), 6 close (valid-code
+    /// index, n, reason bytes), 7 a fragment (0x80: text, 0x40: final; n, bytes).
+    mutating func peerSends(_ input: inout FuzzInput, big: Bool) {
+        let what = input.byte()
+        var sender = peer.connection
+        defer { peer.connection = sender }
+        // The peer refuses what its state does not allow (after a Close, say): nothing is sent then.
+        switch what & 0x07 {
+        case 0: try? sender.send(text: String(decoding: input.take(Int(input.byte())), as: UTF8.self))
+        case 1: try? sender.send(binary: input.take(Int(input.byte())))
+        case 2: try? sender.send(binary: payload(&input, amplified: true, big: big))
+        case 3:
+            let length = amplifiedLength(&input, big: big)
+            try? sender.send(text: Self.asciiText(input.byte(), count: length))
+        case 4: try? sender.ping(input.take(min(125, Int(input.byte()))))
+        case 5: try? sender.pong(input.take(min(125, Int(input.byte()))))
+        case 6:
+            let code = Self.closeCodes[Int(input.byte()) % 14]  // the valid ones
+            try? sender.close(code: CloseCode(code), reason: String(decoding: input.take(Int(input.byte()) % 40), as: UTF8.self))
+        default:
+            let bytes = input.take(Int(input.byte()))
+            try? sender.sendFragment(bytes, kind: what & 0x80 != 0 ? .text : .binary, isFinal: what & 0x40 != 0)
+        }
+    }
+
+    /// The peer's pending output (what it sent, its automatic replies), for the connection under test.
+    mutating func takePeerOutput() -> [UInt8] {
+        peer.connection.takeOutput()
+    }
+
+    /// Feeds bytes to the connection under test: in one piece, or (the split session) in two, with
+    /// events pulled in between.
+    mutating func receive(_ bytes: [UInt8], fromPeer: Bool, pull: Bool) {
+        if !fromPeer && !bytes.isEmpty { inboundIsClean = false }
+        var pieces = [bytes[...]]
+        if let splitSeed {
+            let at = (splitSeed &* 7919 &+ operationIndex &* 104_729) % (bytes.count + 1)
+            pieces = [bytes[..<at], bytes[at...]]
+        }
+        for (i, piece) in pieces.enumerated() {
+            if inboundIsClean { inbound.feed(Array(piece)) }
+            cut.receive(piece)
+            if pull && i < pieces.count - 1 { drain() }
+        }
+    }
+
+    // MARK: Checks
+
+    /// Runs a call of the API; a `ConnectionError` must leave the connection unchanged.
+    mutating func call(_ what: String, _ body: (inout Connection) throws(ConnectionError) -> Void) -> Bool {
+        let before = Snapshot(cut)
+        do {
+            try body(&cut)
+            largestSend = max(largestSend, cut.pendingOutputCount - before.pendingOutput)
+            return true
+        } catch {
+            guard Snapshot(cut) == before else { fuzzFailure("\(who): \(what) threw \(error) and changed the connection") }
+            return false
+        }
+    }
+
+    mutating func drain() {
+        let before = checker.events.count
+        checker.drain(&cut)
+        for event in checker.events[before...] { collector.add(event) }
+        afterDrain()
+    }
+
+    mutating func afterDrain() {
+        MemoryBounds.check(cut, who: who)
+        MemoryBounds.checkInputDrained(cut, who: who)
+        guard inboundIsClean else { return }
+        // Only valid frames from the peer: the connection reads exactly them (all of them while it
+        // reads frames; a prefix once it stopped), and fails for nothing but a limit.
+        for event in checker.events[checkedEvents...] {
+            guard case .protocolViolation(let violation) = event else { continue }
+            switch violation.kind {
+            case .frameTooLarge, .messageTooLarge, .tooManyFragments: continue
+            default: fuzzFailure("\(who): \(violation) on frames its peer wrote: \(inbound.items.suffix(3))")
+            }
+        }
+        checkedEvents = checker.events.count
+        let read = collector.items
+        let written = inbound.items
+        guard read.count <= written.count, read[matchedItems...] == written[matchedItems..<read.count] else {
+            fuzzFailure("\(who) read \(read.suffix(3)) (\(read.count) items), not what its peer wrote: \(written.suffix(3)) (\(written.count) items)")
+        }
+        matchedItems = read.count
+        switch cut.state {
+        case .open, .closing(initiatedBy: .local):
+            guard read.count == written.count else {
+                fuzzFailure("\(who) read \(read.count) items, its peer wrote \(written.count): \(written.suffix(3))")
+            }
+        default:
+            break  // it stopped reading: a prefix
+        }
+    }
+
+    /// Nobody takes the output: it grows by what the caller sends (refused past `maxBufferedOutput`),
+    /// by automatic replies, which stop past `maxBufferedOutput` (RFC 6455 §5.5.3), and by the frames
+    /// timers write (a keepalive ping per interval, at most 18 bytes, whatever the output holds).
+    func checkOutputBound() {
+        let timers = 18 * timeReportsSinceTake
+        let bound = cut.configuration.limits.maxBufferedOutput + largestSend + 512 + timers
+        guard cut.pendingOutputCount <= bound else {
+            fuzzFailure("\(who): pendingOutputCount \(cut.pendingOutputCount) > maxBufferedOutput + largest send + 512 + \(timers) = \(bound)")
+        }
+    }
+
+    mutating func takeOutputToPeer() {
+        timeReportsSinceTake = 0
+        let bytes = cut.takeOutput()
+        output += bytes
+        peer.deliver(bytes)
+    }
+
+    /// The peer read exactly what was sent.
+    func finalChecks() {
+        let decoded = peer.decoder
+        guard decoded.dataMessages == sentMessages else {
+            fuzzFailure("""
+                \(who) sent \(sentMessages.count) messages, its peer read \(decoded.dataMessages.count):
+                  sent: \(sentMessages.suffix(3))
+                  read: \(decoded.dataMessages.suffix(3))
+                """)
+        }
+        let pings = decoded.items.compactMap { if case .ping(let p) = $0 { return p } else { return nil } }
+        let pongs = decoded.items.compactMap { if case .pong(let p) = $0 { return p } else { return nil } }
+        guard isSubsequence(sentPings, of: pings) else { fuzzFailure("\(who): pings sent \(sentPings), written \(pings)") }
+        guard isSubsequence(sentPongs, of: pongs) else { fuzzFailure("\(who): pongs sent \(sentPongs), written \(pongs)") }
+        if let sentClose {
+            let close = decoded.items.first { if case .close = $0 { return true } else { return false } }
+            guard close == sentClose else { fuzzFailure("\(who): close() sent \(sentClose), the wire has \(String(describing: close))") }
+        }
+    }
+}

@@ -1,0 +1,264 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import WebSocketCore
+
+/// What a sequence of frames means, message by message: the common language of the harness's own
+/// decoder (what bytes say) and of a connection's events (what the library understood).
+public enum WireItem: Hashable, Sendable, CustomStringConvertible {
+    case text([UInt8])
+    case binary([UInt8])
+    case ping([UInt8])
+    case pong([UInt8])
+    /// A Close frame: its code (`nil` for an empty payload) and reason bytes.
+    case close(code: UInt16?, reason: [UInt8])
+
+    public var description: String {
+        switch self {
+        case .text(let b): return "text(\(b.count) bytes)"
+        case .binary(let b): return "binary(\(b.count) bytes)"
+        case .ping(let b): return "ping(\(b))"
+        case .pong(let b): return "pong(\(b))"
+        case .close(let code, let reason): return "close(\(code.map(String.init) ?? "none"), \(reason.count) bytes)"
+        }
+    }
+
+    /// Payloads compared with `memcmp`: the harness is instrumented, and an element-wise comparison
+    /// of large payloads would dominate the runs.
+    public static func == (a: WireItem, b: WireItem) -> Bool {
+        switch (a, b) {
+        case let (.text(x), .text(y)), let (.binary(x), .binary(y)), let (.ping(x), .ping(y)), let (.pong(x), .pong(y)):
+            return sameBytes(x, y)
+        case let (.close(c1, r1), .close(c2, r2)):
+            return c1 == c2 && sameBytes(r1, r2)
+        default:
+            return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .text(let b), .binary(let b), .ping(let b), .pong(let b): hasher.combine(b.count)
+        case .close(let code, let reason):
+            hasher.combine(code)
+            hasher.combine(reason.count)
+        }
+    }
+}
+
+func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+}
+
+/// An RFC 6455 §5 frame decoder written for the harness, independent of the library's parser: it
+/// checks that what a `Connection` writes is valid (the right masking, minimal lengths, control-frame
+/// rules, fragmentation, UTF-8 text, a sendable close code, nothing after the Close frame) and turns
+/// it into ``WireItem``s. Any violation stops the fuzzer: the library wrote an invalid frame.
+public struct WireDecoder {
+    /// Whether the frames must be masked (a client's output) or not (a server's).
+    public let masked: Bool
+    /// Who wrote the bytes, for failure messages.
+    public let writer: String
+    private var pending: [UInt8] = []
+    private var message: (opcode: UInt8, payload: [UInt8])? = nil
+    public private(set) var items: [WireItem] = []
+    /// Whether a Close frame was decoded; nothing may follow it (RFC 6455 §5.5.1).
+    public private(set) var sawClose = false
+    /// The byte count of every frame decoded so far, for the output bound.
+    public private(set) var decodedBytes = 0
+
+    public init(masked: Bool, writer: String) {
+        self.masked = masked
+        self.writer = writer
+    }
+
+    /// Whether a frame or a message is left unfinished.
+    public var hasPartialFrame: Bool { !pending.isEmpty }
+
+    /// The data messages decoded so far, in order.
+    public var dataMessages: [WireItem] {
+        items.filter { if case .text = $0 { return true } else if case .binary = $0 { return true } else { return false } }
+    }
+
+    public mutating func feed(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        if sawClose { broken("\(bytes.count) bytes after its Close frame") }
+        pending += bytes
+        var start = 0
+        while let size = decodeFrame(at: start) {
+            start += size
+            decodedBytes += size
+            if sawClose && start < pending.count { broken("\(pending.count - start) bytes after its Close frame") }
+        }
+        pending.removeFirst(start)
+    }
+
+    private func broken(_ what: String) -> Never {
+        fuzzFailure("\(writer) wrote an invalid frame stream: \(what)")
+    }
+
+    /// Decodes the frame at `start` if it is complete; returns its size.
+    private mutating func decodeFrame(at start: Int) -> Int? {
+        let available = pending.count - start
+        guard available >= 2 else { return nil }
+        let b0 = pending[start], b1 = pending[start + 1]
+        let fin = b0 & 0x80 != 0
+        let opcode = b0 & 0x0F
+        let length7 = Int(b1 & 0x7F)
+        let isMasked = b1 & 0x80 != 0
+        var size = 2 + (length7 == 126 ? 2 : length7 == 127 ? 8 : 0) + (isMasked ? 4 : 0)
+        guard available >= size else { return nil }
+        var length: UInt64 = UInt64(length7)
+        if length7 == 126 {
+            length = UInt64(pending[start + 2]) << 8 | UInt64(pending[start + 3])
+            guard length >= 126 else { broken("a 16-bit length \(length) that fits in 7 bits") }
+        } else if length7 == 127 {
+            length = (0..<8).reduce(UInt64(0)) { $0 << 8 | UInt64(pending[start + 2 + $1]) }
+            guard length >> 63 == 0 else { broken("a 64-bit length with the top bit set") }
+            guard length > 0xFFFF else { broken("a 64-bit length \(length) that fits in 16 bits") }
+        }
+        guard b0 & 0x70 == 0 else { broken("reserved bits \(b0 & 0x70)") }
+        guard isMasked == masked else { broken(masked ? "an unmasked frame" : "a masked frame") }
+        guard [0, 1, 2, 8, 9, 10].contains(opcode) else { broken("opcode \(opcode)") }
+        guard length <= UInt64(available - size) else { return nil }
+        var payload = Array(pending[(start + size)..<(start + size + Int(length))])
+        if isMasked { WireEncoder.mask(&payload, key: Array(pending[(start + size - 4)..<(start + size)])) }
+        size += Int(length)
+
+        if opcode >= 8 {
+            guard fin else { broken("a fragmented control frame") }
+            guard payload.count <= 125 else { broken("a control frame of \(payload.count) bytes") }
+            switch opcode {
+            case 8: items.append(decodeClose(payload))
+            case 9: items.append(.ping(payload))
+            default: items.append(.pong(payload))
+            }
+            return size
+        }
+        if opcode == 0 {
+            guard message != nil else { broken("a continuation frame outside a message") }
+            message!.payload += payload
+        } else {
+            guard message == nil else { broken("a new message inside a fragmented one") }
+            message = (opcode, payload)
+        }
+        if fin, let (opcode, payload) = message {
+            message = nil
+            if opcode == 1 {
+                guard String(validating: payload, as: UTF8.self) != nil else { broken("a text message that is not UTF-8") }
+                items.append(.text(payload))
+            } else {
+                items.append(.binary(payload))
+            }
+        }
+        return size
+    }
+
+    private mutating func decodeClose(_ payload: [UInt8]) -> WireItem {
+        sawClose = true
+        if payload.isEmpty { return .close(code: nil, reason: []) }
+        guard payload.count >= 2 else { broken("a Close frame of 1 byte") }
+        let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+        // RFC 6455 §7.4: the codes an endpoint may send.
+        guard CloseCode(code).isValidOnWire else { broken("close code \(code), which may not be sent") }
+        let reason = Array(payload[2...])
+        guard String(validating: reason, as: UTF8.self) != nil else { broken("a close reason that is not UTF-8") }
+        return .close(code: code, reason: reason)
+    }
+}
+
+/// Frame encoding for inputs: the harness builds the frames a fuzz input describes.
+public enum WireEncoder {
+    /// The masking key of the RFC 6455 §5.7 examples.
+    public static let sampleKey: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
+
+    /// One frame with the shortest length form, masked with `key` when given.
+    public static func frame(firstByte: UInt8, payload: [UInt8], key: [UInt8]?) -> [UInt8] {
+        var out: [UInt8] = [firstByte]
+        let maskBit: UInt8 = key == nil ? 0 : 0x80
+        let count = payload.count
+        if count < 126 {
+            out.append(maskBit | UInt8(count))
+        } else if count <= 0xFFFF {
+            out += [maskBit | 126, UInt8(count >> 8), UInt8(count & 0xFF)]
+        } else {
+            out.append(maskBit | 127)
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((UInt64(count) >> UInt64(shift)) & 0xFF)) }
+        }
+        guard let key else { return out + payload }
+        out += key
+        var masked = payload
+        mask(&masked, key: key)
+        return out + masked
+    }
+
+    /// XORs `bytes` with the 4-byte `key` (RFC 6455 §5.3), eight bytes at a time: the harness is
+    /// instrumented like the library, and a byte loop over amplified payloads would dominate the runs.
+    public static func mask(_ bytes: inout [UInt8], key: [UInt8]) {
+        precondition(key.count == 4)
+        // The key twice, read as a word the way payload words are read: no byte order to mind.
+        let word = (key + key).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        bytes.withUnsafeMutableBytes { raw in
+            let words = raw.count / 8
+            for i in 0..<words {
+                let value = raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
+                raw.storeBytes(of: value ^ word, toByteOffset: i * 8, as: UInt64.self)
+            }
+            for i in (words * 8)..<raw.count { raw[i] ^= key[i & 3] }
+        }
+    }
+
+    /// Rewrites the rest of `input`, read as frames in the wire format whose mask bit is ignored and
+    /// which carry no masking key, into frames masked (`masked`, for a server) or not (for a client).
+    /// The key is the §5.7 one, or 4 bytes of input before each payload (`keysFromInput`). The input
+    /// gives the payload in clear: the receiver unmasks back to it, so the fuzzer steers what the
+    /// parser sees past the mask check. A frame cut short by the end of the input stays short.
+    public static func frameStream(_ input: inout FuzzInput, masked: Bool, keysFromInput: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        while !input.isAtEnd {
+            let b0 = input.byte()
+            out.append(b0)
+            guard !input.isAtEnd else { break }
+            let b1 = input.byte()
+            out.append(masked ? b1 | 0x80 : b1 & 0x7F)
+            let extended = input.take(b1 & 0x7F == 126 ? 2 : b1 & 0x7F == 127 ? 8 : 0)
+            out += extended
+            var length = UInt64(b1 & 0x7F)
+            if extended.count >= 2 { length = extended.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+            guard !input.isAtEnd || length == 0 else { break }
+            var key = sampleKey
+            if masked {
+                if keysFromInput {
+                    key = input.take(4)
+                    while key.count < 4 { key.append(0) }
+                }
+                out += key
+            }
+            var payload = input.take(Int(min(length, UInt64(input.remainingCount))))
+            if masked { mask(&payload, key: key) }
+            out += payload
+        }
+        return out
+    }
+}
+
+/// Event equality with payloads compared by `memcmp` (see ``WireItem/==(_:_:)``).
+public func sameEvents(_ a: [Event], _ b: [Event]) -> Bool {
+    guard a.count == b.count else { return false }
+    for (x, y) in zip(a, b) {
+        switch (x, y) {
+        case let (.binary(p), .binary(q)), let (.ping(p), .ping(q)), let (.pong(p), .pong(q)):
+            guard sameBytes(p, q) else { return false }
+        case let (.text(s), .text(t)):
+            guard sameBytes(Array(s.utf8), Array(t.utf8)) else { return false }
+        case let (.fragment(p), .fragment(q)):
+            guard p.kind == q.kind, p.isFirst == q.isFirst, p.isFinal == q.isFinal, sameBytes(p.bytes, q.bytes) else { return false }
+        default:
+            guard x == y else { return false }
+        }
+    }
+    return true
+}

@@ -1,0 +1,18 @@
+// libFuzzer target `connection-server`: a whole server Connection after the handshake, driven by a script.
+// Build and run with `Fuzz/run.sh connection-server SECONDS`; see Fuzz/README.md.
+import FuzzSupport
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    ConnectionTarget.run(data, size, cutIsServer: true)
+    return 0
+}
+
+/// With WEBSOCKET_FUZZ_WRITE_SEEDS=DIR in the environment, writes this target's seed corpus to DIR and
+/// exits (`Fuzz/run.sh --write-seeds`).
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>,
+                           _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+    Seeds.writeIfRequested(target: "connection-server")
+    return 0
+}
