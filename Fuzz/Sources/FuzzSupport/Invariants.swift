@@ -78,7 +78,7 @@ public struct EventChecker {
             case .protocolViolation:
                 // Only right after `.protocolViolation`, which `expectingClosed` checked.
                 guard case .protocolViolation? = events.last else { fuzzFailure("\(who): \(event) without a violation") }
-            case .keepaliveTimeout, .closeTimeout, .unexpectedEndOfStream:
+            case .keepaliveTimeout, .closeTimeout, .unexpectedEndOfStream, .aborted:
                 guard status.code == .abnormalClosure, !status.wasClean else { fuzzFailure("\(who): \(event)") }
             case nil:
                 // A closing handshake (the peer's code, or 1005 when it sent none) or a handshake failure.
