@@ -27,10 +27,6 @@ public struct EventChecker {
         self.limits = limits
     }
 
-    public var violations: [ProtocolViolation] {
-        events.compactMap { if case .protocolViolation(let v) = $0 { return v } else { return nil } }
-    }
-
     /// Pulls every event of `connection`, checking each one, then checks the state it is left in.
     public mutating func drain(_ connection: inout Connection) {
         drain(&connection) { _, _ in }
@@ -170,17 +166,9 @@ public func normalized(_ events: [Event]) -> [Event] {
 
 /// Memory bounds: what a connection holds stays within its limits plus a constant.
 public enum MemoryBounds {
-    /// How many times `maxHeaderBytes` the HTTP head parser may hold.
-    ///
-    /// KNOWN ISSUE (reported to the lead): the head parser keeps its line buffer's capacity (up to
-    /// 2 × the longest line) beside the parsed fields, and stores each obs-text byte of a field value
-    /// as U+FFFD (3 bytes): up to 5 × `maxHeaderBytes` in the worst case. The documented bound is 1 ×;
-    /// run with WEBSOCKET_FUZZ_STRICT_MEMORY=1 to check it (HostileInputTests `obsTextHead` and
-    /// `headOneByteAtATime` record it as a known issue). Set this to 1 once the parser is fixed.
-    public static let headFactor: Int = {
-        guard let value = getenv("WEBSOCKET_FUZZ_STRICT_MEMORY"), String(cString: value) != "0" else { return 5 }
-        return 1
-    }()
+    /// How many times `maxHeaderBytes` the HTTP head parser may hold: once. (It releases a long line's
+    /// buffer once the line is parsed, and bounds a field's decoded size before storing it.)
+    public static let headFactor = 1
 
     /// `retainedPayloadCapacity` is within the limit of the phase (the HTTP head and a refusal's body
     /// while connecting, a message once open), plus ``FuzzConfiguration/memorySlack``.

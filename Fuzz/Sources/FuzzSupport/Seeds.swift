@@ -176,6 +176,9 @@ public enum Seeds {
             ("request-extensions-offered", request("GET / HTTP/1.1\r\n" + minimalHeaders + "Sec-WebSocket-Version: 13\r\n"
                 + "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits, x-webkit-deflate-frame\r\n"
                 + "Sec-WebSocket-Extensions: x-a; p=\"quoted\"; q=1\r\n\r\n", control: 0x12)),
+            // RFC 6455 §9.1: a quoted value must unescape to a token.
+            ("request-extension-quoted-tokens-echoed", request("GET / HTTP/1.1\r\n" + minimalHeaders + "Sec-WebSocket-Version: 13\r\n"
+                + "Sec-WebSocket-Extensions: x-q; a=\"10\"; b=\"a\\bc\"; c\r\n\r\n", control: 0x12)),
             ("request-post-405", request("POST / HTTP/1.1\r\nHost: x\r\n\r\n")),
             ("request-version-8-426", request("GET / HTTP/1.1\r\n" + minimalHeaders + "Sec-WebSocket-Version: 8\r\n\r\n")),
             ("request-short-key-400", request("GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n\r\n")),

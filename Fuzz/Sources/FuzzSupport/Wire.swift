@@ -67,16 +67,11 @@ public struct WireDecoder {
     public private(set) var items: [WireItem] = []
     /// Whether a Close frame was decoded; nothing may follow it (RFC 6455 §5.5.1).
     public private(set) var sawClose = false
-    /// The byte count of every frame decoded so far, for the output bound.
-    public private(set) var decodedBytes = 0
 
     public init(masked: Bool, writer: String) {
         self.masked = masked
         self.writer = writer
     }
-
-    /// Whether a frame or a message is left unfinished.
-    public var hasPartialFrame: Bool { !pending.isEmpty }
 
     /// The data messages decoded so far, in order.
     public var dataMessages: [WireItem] {
@@ -90,7 +85,6 @@ public struct WireDecoder {
         var start = 0
         while let size = decodeFrame(at: start) {
             start += size
-            decodedBytes += size
             if sawClose && start < pending.count { broken("\(pending.count - start) bytes after its Close frame") }
         }
         pending.removeFirst(start)
