@@ -42,4 +42,46 @@ struct FuzzRegressionTests {
         #expect(frames.map(\.opcode) == [0x1, 0x0, 0x8])
         #expect(frames.last.flatMap(closeCode) == 1000)
     }
+
+    /// `frame-client`, crash-2e64f0989f4dbea1ed3b90fec2e152553565ae0c (1,325 bytes; control 0x2D:
+    /// fragment delivery, tight limits with `maxBufferedOutput` 1000, frames encoded by the harness,
+    /// end of stream): a stream of 9-byte pings, some of them between the fragments of a message.
+    ///
+    /// The library was right; the harness was not: it required the same output bytes whether the
+    /// caller took the output once or after each of two reads. Automatic pongs are skipped while the
+    /// output holds more than `maxBufferedOutput` (RFC 6455 §5.5.3 allows answering only some pings),
+    /// so a caller that writes more often answers more pings. The harness now compares the two outputs
+    /// frame by frame, pongs aside. This test pins the library's side: pongs stop at the limit, resume
+    /// once the output is taken, and every other frame is unaffected.
+    @Test("Automatic pongs stop while the output is over maxBufferedOutput, and resume once it is taken")
+    func automaticPongsStopAtTheOutputLimit() throws {
+        var config = Configuration()
+        config.limits.maxBufferedOutput = 1000
+        var (client, _) = try openPair(client: config)
+        let payload = [UInt8](repeating: 0x89, count: 9)
+        let pings = (0..<200).flatMap { _ in frame(0x9, payload) }
+        // One read, output never taken: pongs (2 + 4 + 9 = 15 bytes each, masked) are written while
+        // the output holds at most 1000 bytes, so 67 of them (1,005 bytes), then none.
+        var once = client
+        once.receive(pings)
+        #expect(drain(&once) == Array(repeating: .ping(payload), count: 200))
+        let onceFrames = decodeFrames(once.takeOutput())
+        #expect(onceFrames.count == 67)
+        #expect(onceFrames.allSatisfy { $0.opcode == 0xA && $0.payload == payload })
+        // Two reads with the output taken in between: the second read answers again.
+        var twice = client
+        twice.receive(Array(pings[..<(100 * 11)]))
+        _ = drain(&twice)
+        let first = decodeFrames(twice.takeOutput())
+        twice.receive(Array(pings[(100 * 11)...]))
+        _ = drain(&twice)
+        let second = decodeFrames(twice.takeOutput())
+        #expect(first.count == 67 && second.count == 67)
+        // Other frames are written whatever the output holds: the close reply follows the pongs.
+        once.receive(frame(0x8, [0x03, 0xE8]))
+        #expect(drain(&once).first == .closeReceived(CloseFrame(code: .normalClosure)))
+        let closeFrames = decodeFrames(once.takeOutput())
+        #expect(closeFrames.map(\.opcode) == [0x8])
+        #expect(closeFrames.first.flatMap(closeCode) == 1000)
+    }
 }
