@@ -145,8 +145,9 @@ case "$1" in
 --write-seeds)
     build
     for t in "${TARGETS[@]}"; do
-        rm -rf "$FUZZ_DIR/Corpus/$t"
+        # Crash files kept as seeds (crash-*) are not generated: keep them.
         mkdir -p "$FUZZ_DIR/Corpus/$t"
+        find "$FUZZ_DIR/Corpus/$t" -type f ! -name 'crash-*' -delete
         WEBSOCKET_FUZZ_WRITE_SEEDS="$FUZZ_DIR/Corpus/$t" "$BIN/$t"
     done
     ;;
