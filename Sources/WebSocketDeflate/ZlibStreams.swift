@@ -48,25 +48,39 @@ final class DeflateBox: @unchecked Sendable {
     }
 
     /// Compresses `input` and flushes to a byte boundary (Z_SYNC_FLUSH, RFC 7692 §7.2.1), appending
-    /// the output to `output`.
+    /// the output to `output`. The output always ends with the empty stored block `00 00 FF FF`, even
+    /// for empty input right after a flush: the last piece of a message must end with it so that it can
+    /// be removed (a message whose final fragment is empty would otherwise end with the marker of an
+    /// earlier fragment, already sent, and the peer's appended tail would start a block that the next
+    /// message corrupts).
     func compress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) {
         var chunk = [UInt8](repeating: 0, count: max(64, min(Int(deflateBound(stream, uLong(input.count))) + 16, 1 << 20)))
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
         stream.pointee.avail_in = uInt(input.count)
-        while true {
+        defer {
+            stream.pointee.next_in = nil
+            stream.pointee.next_out = nil
+        }
+        // First without flushing: zlib skips a Z_SYNC_FLUSH that follows another with no input in
+        // between (Z_BUF_ERROR, no output), and a Z_NO_FLUSH step in between makes it emit the block.
+        // With input, this also lets zlib consume all of it before the single flush.
+        run(&chunk, into: &output, flush: Z_NO_FLUSH)
+        run(&chunk, into: &output, flush: Z_SYNC_FLUSH)
+    }
+
+    private func run(_ chunk: inout [UInt8], into output: inout [UInt8], flush: Int32) {
+        repeat {
             let produced: Int = chunk.withUnsafeMutableBytes { out in
                 stream.pointee.next_out = out.baseAddress?.assumingMemoryBound(to: Bytef.self)
                 stream.pointee.avail_out = uInt(out.count)
-                let status = deflate(stream, Z_SYNC_FLUSH)
+                let status = deflate(stream, flush)
                 precondition(status == Z_OK || status == Z_BUF_ERROR, "deflate failed: \(status)")
                 return out.count - Int(stream.pointee.avail_out)
             }
             output.append(contentsOf: chunk[0..<produced])
-            // Done when all input is consumed and the flush fit: zlib left room in the output buffer.
-            if stream.pointee.avail_in == 0 && stream.pointee.avail_out != 0 { break }
-        }
-        stream.pointee.next_in = nil
-        stream.pointee.next_out = nil
+            // Done when all input is consumed and zlib left room in the output buffer (for a flush:
+            // the flush fit).
+        } while stream.pointee.avail_in != 0 || stream.pointee.avail_out == 0
     }
 
     func reset() { deflateReset(stream) }

@@ -88,6 +88,30 @@ struct DeflateRoundTripTests {
         #expect(events.filter { if case .text = $0 { return true } else { return false } } == [.text(parts.joined())])
     }
 
+    /// Found by the `deflate` fuzz target: a message whose last fragment is empty ended with the
+    /// `00 00 FF FF` of an earlier fragment (zlib skips a second flush with nothing new), so the tail
+    /// the peer appends started a block that the next message then corrupted (1007).
+    @Test("A streamed message ending with an empty fragment, then more messages, reads back under every takeover mode",
+          arguments: [false, true])
+    func emptyFinalFragment(noContextTakeover: Bool) throws {
+        var offer = PerMessageDeflate.Offer()
+        offer.clientNoContextTakeover = noContextTakeover
+        offer.serverNoContextTakeover = noContextTakeover
+        var (client, server, _) = try deflatePair(client: PerMessageDeflate(clientOffers: [offer]))
+        for sender in 0..<2 {
+            var (from, to) = sender == 0 ? (client, server) : (server, client)
+            try from.sendFragment(Array("Hello".utf8), kind: .text, isFinal: false)
+            try from.sendFragment([], kind: .text, isFinal: true)
+            // Every fragment empty, compressed.
+            try from.sendFragment([], kind: .binary, isFinal: false)
+            try from.sendFragment([], kind: .binary, isFinal: true)
+            try from.send(text: "Hello")
+            try from.send(text: "Hello, again")
+            #expect(pump(&from, into: &to) == [.text("Hello"), .binary([]), .text("Hello"), .text("Hello, again")])
+            if sender == 0 { (client, server) = (from, to) }
+        }
+    }
+
     @Test("Copying a connection forks its compression state: copies act like two fresh connections")
     func copySemantics() throws {
         var (client, server, _) = try deflatePair()
