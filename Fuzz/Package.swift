@@ -19,9 +19,7 @@ let fuzzTargets = [
     "http-response",      // the HTTP response parser, the client handshake, the refusal body reader
     "connection-server",  // a whole server Connection after the handshake: bytes, sends, pings, closes, time
     "connection-client",  // the same, client role
-    // TODO(permessage-deflate): add "deflate" here, with Sources/deflate/Deflate.swift calling the
-    // inflater directly (arbitrary compressed input, checking the decompressed-size limit), and
-    // Corpus/deflate/ seeded with the RFC 7692 §7.2.3 examples. See "Adding a target" in README.md.
+    "deflate",            // permessage-deflate: arbitrary compressed frames, and round trips, against a reference zlib decoder
 ]
 
 let package = Package(
@@ -33,8 +31,13 @@ let package = Package(
         // It is compiled with AddressSanitizer but without coverage instrumentation: its own branches
         // (and its loops over amplified payloads) would slow every run and add noise to libFuzzer's
         // feedback. swiftc keeps the last -sanitize= flag, and target flags come after run.sh's.
-        .target(name: "FuzzSupport", dependencies: [.product(name: "WebSocketCore", package: rootIdentity)],
+        .target(name: "FuzzSupport", dependencies: [.product(name: "WebSocketCore", package: rootIdentity),
+                                                    .product(name: "WebSocketDeflate", package: rootIdentity),
+                                                    "CZlibReference"],
                 swiftSettings: [.unsafeFlags(["-sanitize=address"])]),
+        // The system zlib for the harness's reference decoder (the library's own zlib module is not
+        // a product of the root package).
+        .systemLibrary(name: "CZlibReference", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     ] + fuzzTargets.map { name in
         .executableTarget(name: name, dependencies: ["FuzzSupport"],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])])

@@ -6,12 +6,11 @@ import Testing
 /// also have a test in ProtocolViolationTests, LimitsTests or HTTPHeadParserTests; these add the
 /// memory bound, through the connection, with the default limits unless a test says otherwise.
 ///
-/// TODO(permessage-deflate), two classes to add with the extension (RFC 7692):
-/// - [ ] Decompression bomb: a small compressed message that inflates beyond `maxMessageSize` fails
-///       with 1009 once the limit is crossed, having inflated (and kept) no more than the limit plus
-///       one inflate window; the same across many small compressed fragments.
-/// - [ ] RSV1 on a control frame (and on a continuation frame) with permessage-deflate negotiated
-///       fails with 1002 (RFC 7692 §6: only the first frame of a data message may carry RSV1).
+/// The permessage-deflate classes (RFC 7692) are in Tests/WebSocketDeflateTests, `DeflateFailureTests`
+/// (this target depends on the core only): a decompression bomb in one frame and across many small
+/// fragments (1009, memory within the limit plus one inflate chunk), with fragment delivery too; RSV1
+/// on control and continuation frames, and without negotiation (1002); corrupt, truncated and trailing
+/// compressed data (1007).
 @Suite("Hostile input: each attack fails with its code, within its memory bound")
 struct HostileInputTests {
     /// What a connection may hold beyond its limits: a control frame's payload and allocator rounding.

@@ -162,6 +162,29 @@ struct DeflateFailureTests {
         #expect(decodeCloseCodes(client.takeOutput()) == [1009])
     }
 
+    @Test("A bomb spread over many small compressed fragments fails with 1009 once the sum crosses the limit")
+    func bombAcrossFragments() throws {
+        let limit = 1 << 20
+        var (client, server, _) = try deflatePair(clientConfig: configuration(PerMessageDeflate(), maxMessageSize: limit),
+                                                  serverConfig: configuration(PerMessageDeflate(), maxMessageSize: 64 << 20))
+        // 64 KiB of zeros per fragment, about 100 bytes on the wire each: the 17th crosses 1 MiB.
+        let zeros = [UInt8](repeating: 0, count: 64 << 10)
+        var events: [Event] = []
+        var fragments = 0
+        while events.isEmpty && fragments < 100 {
+            try server.sendFragment(zeros, kind: .binary, isFinal: false)
+            let wire = server.takeOutput()
+            #expect(wire.count < 1024)
+            client.receive(wire)
+            events = drain(&client)
+            fragments += 1
+            #expect(client.retainedPayloadCapacity <= limit + InflateBox.chunkSize + 4096)
+        }
+        #expect(fragments == 17)
+        #expect(events.first == .protocolViolation(ProtocolViolation(.messageTooLarge)))
+        #expect(decodeCloseCodes(client.takeOutput()) == [1009])
+    }
+
     @Test("Fragment delivery bounds each decompressed piece by the message limit too")
     func bombWithFragmentDelivery() throws {
         var config = configuration(PerMessageDeflate(), maxMessageSize: 1 << 20)

@@ -59,9 +59,10 @@ public enum FrameTarget {
 
     /// Feeds `wire` to a copy of `connection` in pieces ending at `cuts`, pulling events after each.
     static func feed(_ connection: Connection, _ wire: [UInt8], cuts: [Int], endOfStream: Bool,
-                     closeFirst: Bool, who: String) -> Run {
+                     closeFirst: Bool, who: String, maxPieceSize: Int? = nil) -> Run {
         var connection = connection
         var checker = EventChecker(who: who, limits: connection.configuration.limits)
+        if let maxPieceSize { checker.maxPieceSize = maxPieceSize }
         var output: [UInt8] = []
         if closeFirst {
             do { try connection.close(code: .normalClosure, reason: "fuzz") } catch {

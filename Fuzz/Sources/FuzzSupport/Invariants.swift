@@ -8,6 +8,7 @@ import Darwin
 /// Stops the fuzzer on a broken invariant: the message is printed, the process traps, and libFuzzer
 /// saves the input as `crash-…`.
 public func fuzzFailure(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+    fflush(nil)  // what Trace printed before the failure
     fatalError("FUZZ INVARIANT BROKEN: \(message)", file: file, line: line)
 }
 
@@ -17,6 +18,9 @@ public func fuzzFailure(_ message: String, file: StaticString = #fileID, line: U
 public struct EventChecker {
     public let who: String
     public let limits: Limits
+    /// The largest piece of ``Delivery/fragments``: a frame's payload, or what a transform decoded
+    /// from one frame (the `deflate` target sets the message limit).
+    public var maxPieceSize: Int
     public private(set) var events: [Event] = []
     public private(set) var closedStatus: CloseStatus?
     private var expectingClosed: CloseStatus?
@@ -25,6 +29,7 @@ public struct EventChecker {
     public init(who: String, limits: Limits) {
         self.who = who
         self.limits = limits
+        maxPieceSize = limits.maxFrameSize
     }
 
     /// Pulls every event of `connection`, checking each one, then checks the state it is left in.
@@ -87,7 +92,7 @@ public struct EventChecker {
         case .binary(let bytes):
             guard bytes.count <= limits.maxMessageSize else { fuzzFailure("\(who): binary of \(bytes.count) bytes") }
         case .fragment(let piece):
-            guard piece.bytes.count <= limits.maxFrameSize else { fuzzFailure("\(who): a piece of \(piece.bytes.count) bytes") }
+            guard piece.bytes.count <= maxPieceSize else { fuzzFailure("\(who): a piece of \(piece.bytes.count) bytes") }
         case .ping(let payload), .pong(let payload):
             guard payload.count <= 125 else { fuzzFailure("\(who): control payload of \(payload.count) bytes") }
         case .closeReceived(let frame):

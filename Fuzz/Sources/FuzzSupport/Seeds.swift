@@ -33,6 +33,7 @@ public enum Seeds {
         case "http-request": return httpRequest
         case "http-response": return httpResponse
         case "connection-server", "connection-client": return connection
+        case "deflate": return deflate
         default: return []
         }
     }
@@ -309,6 +310,70 @@ public enum Seeds {
             ("misuse-throws", script(0, [close(0, ""), sendText("x"), ping(Array(repeating: 1, count: 126)), pong([]),
                                         sendFragment([0xC0, 0x80], text: true, final: true), close(0, "again")])),
             ("send-then-peer-close", script(0, [sendBinary([1, 2, 3]), pong([5]), peerClose(13, "bye"), take])),
+        ]
+    }
+
+    // MARK: permessage-deflate
+
+    /// RFC 7692 §7.2.3.1: "Hello" compressed (one block, BFINAL 0, the tail removed).
+    static let helloCompressed: [UInt8] = [0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]
+    /// §7.2.3.2: the second "Hello" with context takeover, a back reference into the first.
+    static let helloAgain: [UInt8] = [0xF2, 0x00, 0x11, 0x00, 0x00]
+    /// §7.2.3.3: "Hello" in a stored (uncompressed) block.
+    static let helloStored: [UInt8] = [0x00, 0x05, 0x00, 0xFA, 0xFF, 0x48, 0x65, 0x6C, 0x6C, 0x6F, 0x00]
+    /// §7.2.3.4: "Hello" in a block with BFINAL set, then an empty stored block.
+    static let helloFinal: [UInt8] = [0xF3, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00, 0x00]
+    /// §7.2.3.5: "He" and "llo" in two blocks, the first flushed.
+    static let helloTwoBlocks: [UInt8] = [0xF2, 0x48, 0x05, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xCA, 0xC9, 0xC9, 0x07, 0x00]
+
+    /// 64 KiB of zeros, compressed (raw deflate, level 9, the tail removed).
+    static let bomb64KiB: [UInt8] = [0xEC, 0xC1, 0x01, 0x01, 0x00, 0x00, 0x00, 0x80, 0x90, 0xFE, 0xAF, 0xEE, 0x08, 0x0A, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x6A, 0x00]
+
+    /// A deflate-target input: control, windows (peer low nibble, ours high: n → 8 + n), split, bytes.
+    static func deflateInput(_ control: UInt8, windows: UInt8 = 0x77, split: Int = 0, _ bytes: [UInt8]) -> [UInt8] {
+        [control, windows, UInt8((split >> 8) & 0xFF), UInt8(split & 0xFF)] + bytes
+    }
+
+    /// A message of the deflate target's message mode.
+    static func deflateMessage(_ bytes: [UInt8], binary: Bool = false, uncompressed: Bool = false, fragments: Int = 1,
+                               repeats: UInt8? = nil, fork: Bool = false) -> [UInt8] {
+        let flags = (binary ? 0x01 : 0) | (uncompressed ? 0x02 : 0) | UInt8((fragments - 1) & 0x03) << 2
+            | (repeats == nil ? 0 : 0x10) | (fork ? 0x20 : 0)
+        return [UInt8(flags)] + (repeats.map { [$0] } ?? []) + [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes
+    }
+
+    static var deflate: [(String, [UInt8])] {
+        let rsv1Text: UInt8 = 0xC1
+        return [
+            // Raw mode, client under test (unmasked frames).
+            ("rfc7692-7.2.3.1-hello", deflateInput(0, frame(0x1, helloCompressed, rsv: 0x40))),
+            ("rfc7692-7.2.3.2-context-takeover", deflateInput(0, frame(0x1, helloCompressed, rsv: 0x40) + frame(0x1, helloAgain, rsv: 0x40))),
+            ("rfc7692-7.2.3.2-no-context-takeover", deflateInput(0x08, frame(0x1, helloCompressed, rsv: 0x40) + frame(0x1, helloCompressed, rsv: 0x40))),
+            ("rfc7692-7.2.3.3-stored-block", deflateInput(0, frame(0x1, helloStored, rsv: 0x40))),
+            ("rfc7692-7.2.3.4-bfinal", deflateInput(0, frame(0x1, helloFinal, rsv: 0x40) + frame(0x1, helloCompressed, rsv: 0x40))),
+            ("rfc7692-7.2.3.5-two-blocks", deflateInput(0, frame(0x1, helloTwoBlocks, rsv: 0x40))),
+            ("rfc7692-fragmented-compressed", deflateInput(0x02, split: 5, [rsv1Text & 0x7F | 0x40, 0x03] + helloCompressed.prefix(3)
+                + frame(0x0, Array(helloCompressed.dropFirst(3))))),
+            ("rsv1-on-continuation", deflateInput(0, frame(0x1, Array(helloCompressed.prefix(3)), fin: false, rsv: 0x40)
+                + frame(0x0, Array(helloCompressed.dropFirst(3)), rsv: 0x40))),
+            ("rsv1-on-ping", deflateInput(0, frame(0x9, [1], rsv: 0x40))),
+            ("uncompressed-between", deflateInput(0, frame(0x1, helloCompressed, rsv: 0x40) + frame(0x2, [1, 2, 3]) + frame(0x1, helloAgain, rsv: 0x40))),
+            ("trailing-garbage", deflateInput(0, frame(0x1, helloFinal + [0xFF, 0xFF, 0xFF], rsv: 0x40))),
+            ("truncated-stream", deflateInput(0, frame(0x1, Array(helloCompressed.prefix(3)), rsv: 0x40))),
+            ("invalid-block-type", deflateInput(0, frame(0x1, [0x07, 0x00], rsv: 0x40))),
+            // 64 KiB of zeros in 79 bytes, against the tight 1000-byte message limit.
+            ("bomb-64KiB-zeros-tight", deflateInput(0x04, frame(0x2, bomb64KiB, rsv: 0x40))),
+            ("window-9-server", deflateInput(0x01, windows: 0x11, frame(0x1, helloCompressed, rsv: 0x40) + frame(0x1, helloAgain, rsv: 0x40))),
+            ("end-of-stream-mid-message", deflateInput(0x20, frame(0x1, Array(helloCompressed.prefix(2)), fin: false, rsv: 0x40))),
+            // Message mode.
+            ("messages-round-trip", deflateInput(0x40, deflateMessage(hello) + deflateMessage(hello) + deflateMessage(kosme, fragments: 3)
+                + deflateMessage([0, 1, 2, 3, 255], binary: true) + deflateMessage([], binary: true) + deflateMessage(hello, uncompressed: true))),
+            ("messages-no-context-takeover-window-8", deflateInput(0x59, windows: 0x00, deflateMessage(hello) + deflateMessage(hello, fork: true)
+                + deflateMessage(Array("abcabcabc".utf8), repeats: 4))),
+            ("messages-fork-mid-stream", deflateInput(0x40, deflateMessage(hello) + deflateMessage(hello, fork: true) + deflateMessage(hello))),
+            ("messages-over-tight-limit", deflateInput(0x46, deflateMessage(Array(repeating: 0x41, count: 64), repeats: 1)
+                + deflateMessage(hello))),
+            ("messages-big-repeated", deflateInput(0x41, windows: 0x3C, deflateMessage((0..<255).map { UInt8($0) }, binary: true, fragments: 4, repeats: 16))),
         ]
     }
 }

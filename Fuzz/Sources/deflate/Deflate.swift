@@ -1,0 +1,19 @@
+// libFuzzer target `deflate`: permessage-deflate in an open connection, arbitrary compressed frames and
+// round trips, checked against a reference zlib decoder. Build and run with `Fuzz/run.sh deflate SECONDS`;
+// see Fuzz/README.md.
+import FuzzSupport
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    DeflateTarget.run(data, size)
+    return 0
+}
+
+/// With WEBSOCKET_FUZZ_WRITE_SEEDS=DIR in the environment, writes this target's seed corpus to DIR and
+/// exits (`Fuzz/run.sh --write-seeds`).
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>,
+                           _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+    Seeds.writeIfRequested(target: "deflate")
+    return 0
+}
