@@ -18,6 +18,21 @@ enum Measure {
         }
         return best
     }
+
+    /// For work that runs on other threads and counts itself: after `warmUp` seconds, samples
+    /// `count()` over `runs` windows of `seconds` each and returns the best rate in units per second.
+    static func sampledRate(warmUp: Double = 0.3, runs: Int = 3, seconds: Double = 0.4, _ count: () -> Int) -> Double {
+        let clock = ContinuousClock()
+        sleep(seconds: warmUp)
+        var best = 0.0
+        for _ in 0..<runs {
+            let (start, before) = (clock.now, count())
+            sleep(seconds: seconds)
+            let (end, after) = (clock.now, count())
+            best = max(best, Double(after - before) / max((end - start).seconds, 1e-9))
+        }
+        return best
+    }
 }
 
 extension Duration {

@@ -1,0 +1,66 @@
+import WebSocketCore
+import WebSocketPOSIX
+
+/// Ours: a `BlockingWebSocketServer` on 127.0.0.1 that echoes binary messages (one thread per
+/// connection), and `BlockingWebSocket` clients, both with their default configuration
+/// (`TCP_NODELAY` on).
+final class WebSocketEcho: EchoSystem {
+    let server: BlockingWebSocketServer
+    let serving: JoinableThread
+    let url: String
+    let payload: [UInt8]
+    let clientOptions: SocketOptions
+
+    init(size: Int) {
+        do throws(BlockingWebSocketError) {
+            server = try BlockingWebSocketServer(host: "127.0.0.1", port: 0)
+        } catch {
+            fail("WebSocket echo server: \(error)")
+        }
+        url = "ws://127.0.0.1:\(server.port ?? 0)/echo"
+        payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var options = SocketOptions()
+        options.receiveTimeout = .seconds(10)  // a lost echo ends the benchmark instead of hanging it
+        clientOptions = options
+        let server = self.server
+        serving = JoinableThread {
+            do throws(BlockingWebSocketError) {
+                try server.serve { socket in
+                    while let message = try? socket.receive() {
+                        if case .binary(let bytes) = message { try? socket.send(binary: bytes) }
+                    }
+                }
+            } catch {
+                fail("WebSocket echo server: \(error)")
+            }
+        }
+    }
+
+    func connect() -> BlockingWebSocket {
+        do throws(BlockingWebSocketError) {
+            return try BlockingWebSocket.connect(to: url, options: clientOptions)
+        } catch {
+            fail("WebSocket echo client: \(error)")
+        }
+    }
+
+    func roundTrip(_ client: BlockingWebSocket) {
+        do throws(BlockingWebSocketError) {
+            try client.send(binary: payload)
+            guard case .binary(let echo)? = try client.receive(), echo.count == payload.count else {
+                fail("WebSocket echo client: no echo (closed: \(String(describing: client.closeStatus)))")
+            }
+        } catch {
+            fail("WebSocket echo client: \(error)")
+        }
+    }
+
+    func close(_ client: BlockingWebSocket) {
+        _ = try? client.close()
+    }
+
+    func stop() {
+        server.stop()
+        serving.join()
+    }
+}
