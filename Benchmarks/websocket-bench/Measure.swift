@@ -19,6 +19,18 @@ enum Measure {
         return best
     }
 
+    /// Like ``rate(work:runs:seconds:_:)`` for two bodies doing the same work, measured in alternation
+    /// (a, b, a, b, …) so that a change in the machine's load hits both: the best rate of each.
+    static func interleaved(work: Double, runs: Int = 9, seconds: Double = 0.1,
+                            _ a: () -> Void, _ b: () -> Void) -> (a: Double, b: Double) {
+        var best = (a: 0.0, b: 0.0)
+        for _ in 0..<runs {
+            best.a = max(best.a, rate(work: work, runs: 1, seconds: seconds, a))
+            best.b = max(best.b, rate(work: work, runs: 1, seconds: seconds, b))
+        }
+        return best
+    }
+
     /// For work that runs on other threads and counts itself: after `warmUp` seconds, samples
     /// `count()` over `runs` windows of `seconds` each and returns the best rate in units per second.
     static func sampledRate(warmUp: Double = 0.3, runs: Int = 3, seconds: Double = 0.4, _ count: () -> Int) -> Double {

@@ -53,7 +53,7 @@ extension BlockingWebSocket {
         let connection: Connection
         do throws(ConnectionError) {
             let client = ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers)
-            connection = try Connection(role: .client(client), configuration: configuration)
+            connection = try Connection(role: .client(client), configuration: configuration, random: SystemRandomPool())
         } catch {
             throw .connection(error)
         }
