@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Instructions per frame for one parse workload, counted by callgrind (stable on a noisy machine).
+# Instructions per frame for one parse or serialize workload, counted by callgrind (stable on a
+# noisy machine).
 #
 # usage: Benchmarks/callgrind.sh WORKLOAD [FRAMES]
 #   Runs `websocket-bench WORKLOAD --frames N --wire-frames 2*FRAMES` for N = FRAMES and 2*FRAMES

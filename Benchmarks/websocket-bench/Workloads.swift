@@ -6,7 +6,7 @@ struct Workload {
     var name: String
     var run: () -> Void
     /// For `--frames N --wire-frames M`: build the wire for M frames, then parse exactly its first N
-    /// frames once (parse workloads only). Two runs with the same M and different N differ only by
+    /// frames once (parse workloads; serialize workloads send and take N frames and ignore M). Two runs with the same M and different N differ only by
     /// the parsing of N frames.
     var frames: ((_ n: Int, _ m: Int) -> Void)?
 }
@@ -105,7 +105,16 @@ enum Workloads {
                 blackHole(copy)
             }
             report(name, ours: formatRate(ours), baselineName: "memcpy", theirs: formatRate(baseline), ratio: ours / baseline)
-        }, frames: nil)
+        }, frames: { n, _ in
+            // Send and take n frames, for instruction counting.
+            let pair = Fixtures.openPair()
+            var connection = client ? pair.client : pair.server
+            let payload = [UInt8](repeating: 0x41, count: size)
+            for _ in 0..<n {
+                try? connection.send(binary: payload)
+                blackHole(connection.takeOutput())
+            }
+        })
     }
 
     static func unmask() -> Workload {

@@ -8,8 +8,9 @@ import Darwin
 //   swift run -c release websocket-bench [WORKLOAD ...]     all workloads, or the named ones
 //   swift run -c release websocket-bench --list             the workload names
 //   swift run -c release websocket-bench WORKLOAD --frames N [--wire-frames M]
-//       parse exactly N frames of one parse workload, once, with no baseline and no warm-up, out of
-//       a wire built for M frames (default N), for instruction counting (Benchmarks/callgrind.sh)
+//       parse exactly N frames of one parse workload (or send and take N frames of a serialize
+//       workload), once, with no baseline and no warm-up, out of a wire built for M frames (default
+//       N), for instruction counting (Benchmarks/callgrind.sh)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let workloads = Workloads.all
 
@@ -19,7 +20,7 @@ if arguments.first == "--list" {
     guard index + 1 < arguments.count, let n = Int(arguments[index + 1]), n >= 0,
           let name = arguments.first, let workload = workloads.first(where: { $0.name == name }),
           let frames = workload.frames else {
-        print("usage: websocket-bench PARSE-WORKLOAD --frames N")
+        print("usage: websocket-bench PARSE-OR-SERIALIZE-WORKLOAD --frames N")
         exit(2)
     }
     var m = n

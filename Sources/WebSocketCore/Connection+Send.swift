@@ -243,6 +243,11 @@ extension Connection {
         let key: MaskingKey? = isClient ? MaskingKey(random: random.next()) : nil
         let header = FrameHeader(fin: fin, reservedBits: reservedBits, opcodeValue: opcode.rawValue, maskingKey: key,
                                  payloadLength: UInt64(payload.count))
+        // Room for the whole frame at once: after `takeOutput()` the output is a new, empty array, and
+        // growing it for the header and again for the payload cost two allocations per frame sent.
+        // Geometric growth, for frames queued without the output being taken.
+        let needed = outbox.count + 14 + payload.count
+        if needed > outbox.capacity { outbox.reserveCapacity(max(needed, 2 * outbox.capacity)) }
         header.write(into: &outbox)
         let start = outbox.count
         outbox.append(contentsOf: payload)
