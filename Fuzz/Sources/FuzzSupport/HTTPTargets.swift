@@ -32,7 +32,9 @@ public enum HTTPRequestTarget {
         let whole = feed(server, wire, cuts: [], endOfStream: endOfStream, decision: decision)
         let cut = splitSeed % (wire.count + 1)
         let split = feed(server, wire, cuts: [cut], endOfStream: endOfStream, decision: decision)
-        FrameTarget.compareRuns(whole, split, exactEvents: !variant.fragments, context: "request split at \(cut) of \(wire.count)")
+        FrameTarget.compareRuns(whole, split, exactEvents: !variant.fragments, context: "request split at \(cut) of \(wire.count)",
+                                frames: .init(writerIsClient: false, outputLimit: variant.configuration.limits.maxBufferedOutput,
+                                              afterHead: true))
         Trace.print("server (\(variant), \(decision)): events \(whole.events), output \(String(decoding: whole.output.prefix(200), as: UTF8.self).debugDescription)")
         checkResponse(whole, decision: decision)
     }
@@ -179,7 +181,8 @@ public enum HTTPResponseTarget {
         let whole = feed(client, wire, cuts: [], endOfStream: endOfStream)
         let cut = splitSeed % (wire.count + 1)
         let split = feed(client, wire, cuts: [cut], endOfStream: endOfStream)
-        FrameTarget.compareRuns(whole, split, exactEvents: !variant.fragments, context: "response split at \(cut) of \(wire.count)")
+        FrameTarget.compareRuns(whole, split, exactEvents: !variant.fragments, context: "response split at \(cut) of \(wire.count)",
+                                frames: .init(writerIsClient: true, outputLimit: variant.configuration.limits.maxBufferedOutput))
         Trace.print("client (\(variant), offers: \(offers)): events \(whole.events), \(whole.output.count) bytes of output")
 
         let limits = variant.configuration.limits
