@@ -57,7 +57,7 @@ struct FuzzRegressionTests {
     func automaticPongsStopAtTheOutputLimit() throws {
         var config = Configuration()
         config.limits.maxBufferedOutput = 1000
-        var (client, _) = try openPair(client: config)
+        let (client, _) = try openPair(client: config)
         let payload = [UInt8](repeating: 0x89, count: 9)
         let pings = (0..<200).flatMap { _ in frame(0x9, payload) }
         // One read, output never taken: pongs (2 + 4 + 9 = 15 bytes each, masked) are written while
