@@ -76,8 +76,7 @@ struct RoundTripTests {
         var configuration = Configuration()
         configuration.fragmentationSize = 1000
         let log = EventLog()
-        let client = try connectClient(Loopback.url("127.0.0.1", server.port), configuration: configuration, log: log)
-        try await log.wait(for: "open") { !$0.isEmpty }
+        let client = try await openClient(to: server, configuration: configuration, log: log)
 
         // "€" is three bytes: the pieces split it.
         let text = String(repeating: "€", count: 1000)
@@ -106,8 +105,7 @@ struct RoundTripTests {
         var configuration = Configuration()
         configuration.delivery = .fragments
         let log = EventLog()
-        let client = try connectClient(Loopback.url("127.0.0.1", server.port), configuration: configuration, log: log)
-        try await log.wait(for: "open") { !$0.isEmpty }
+        let client = try await openClient(to: server, configuration: configuration, log: log)
         let big = payload(300_000)
         try client.send(binary: big)
         let events = try await log.wait(for: "the last fragment") { events in
@@ -126,8 +124,7 @@ struct RoundTripTests {
         let server = try makeEchoServer(log: serverLog)
         defer { server.stop() }
         let log = EventLog()
-        let client = try connectClient(Loopback.url("127.0.0.1", server.port), log: log)
-        try await log.wait(for: "open") { !$0.isEmpty }
+        let client = try await openClient(to: server, log: log)
         try client.ping(Array("are you there".utf8))
         try await log.wait(for: "the pong") { $0.contains(.pong(Array("are you there".utf8))) }
         try await serverLog.wait(for: "the ping at the server") { $0.contains(.ping(Array("are you there".utf8))) }
@@ -141,8 +138,7 @@ struct RoundTripTests {
         let server = try makeEchoServer(log: serverLog)
         defer { server.stop() }
         let log = EventLog()
-        let client = try connectClient(Loopback.url("127.0.0.1", server.port), log: log)
-        try await log.wait(for: "open") { !$0.isEmpty }
+        let client = try await openClient(to: server, log: log)
         try startClose(client, code: CloseCode(4001), reason: "done here")
         let end = try await log.waitForEnd()
         // RFC 6455 §7.1.5: the close code is the one of the first Close frame received: the server
@@ -163,8 +159,7 @@ struct RoundTripTests {
         }
         defer { server.stop() }
         let log = EventLog()
-        let client = try connectClient(Loopback.url("127.0.0.1", server.port), log: log)
-        try await log.wait(for: "open") { !$0.isEmpty }
+        let client = try await openClient(to: server, log: log)
         try client.send(text: "bye")
         let end = try await log.waitForEnd()
         #expect(log.all.contains(.closeReceived(CloseFrame(code: .goingAway, reason: "shutting down"))))

@@ -191,6 +191,13 @@ func connectClient(_ url: String, subprotocols: [String] = [], configuration: Co
                           queue: queue) { _, event in log.append(event) }
 }
 
+/// A client of `server` on 127.0.0.1, once its first event (the opening) has arrived in `log`.
+func openClient(to server: WebSocketServer, configuration: Configuration = Configuration(), log: EventLog) async throws -> WebSocket {
+    let client = try connectClient(Loopback.url("127.0.0.1", server.port), configuration: configuration, log: log)
+    try await log.wait(for: "open") { !$0.isEmpty }
+    return client
+}
+
 /// The synchronous close of the delegate-queue face (in an async function, `close` names the async
 /// overload, which waits for the end).
 func startClose(_ socket: WebSocket, code: CloseCode = .normalClosure, reason: String = "") throws {
