@@ -49,16 +49,7 @@ extension WebSocket {
     private func apply(_ decision: HandshakeDecision) {
         guard connection.pendingHandshakeRequest != nil else { return }  // timed out meanwhile
         connection.advanceTime(to: MonotonicClock.now())
-        do throws(ConnectionError) {
-            switch decision {
-            case .accept(let subprotocol, let extensions, let headers):
-                try connection.accept(subprotocol: subprotocol, extensions: extensions, headers: headers)
-            case .reject(let status, let headers, let body):
-                try connection.reject(status: status, headers: headers, body: body)
-            }
-        } catch {
-            try? connection.reject(status: 500)
-        }
+        try? connection.respond(to: decision)
         pump()
     }
 

@@ -40,14 +40,3 @@ public enum WebSocketMessage: Sendable, Hashable {
     /// A binary message.
     case binary([UInt8])
 }
-
-/// A server's answer to an opening handshake request (RFC 6455 §4.2.2).
-public enum HandshakeDecision: Sendable, Hashable {
-    /// Accept: the subprotocol (one the client offered, or `nil`), the extensions in use (each one
-    /// the client offered) and more response headers. An answer the core refuses (a subprotocol the
-    /// client did not offer, a header with a control character) is replaced by a 500 response.
-    case accept(subprotocol: String? = nil, extensions: [ExtensionHeader] = [], headers: HTTPHeaders = [:])
-    /// Refuse with this HTTP status (200-599 other than 101), headers and body; the client reports
-    /// them as ``HandshakeFailure/rejected(_:)``. An invalid status or header becomes a 500 response.
-    case reject(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [])
-}

@@ -272,21 +272,8 @@ public final class BlockingWebSocketServer: Sendable {
                 switch driver.pump(&buffer, until: nil) {
                 case .event(.handshakeRequest(let request)):
                     let decision = decide(request)
-                    do throws(BlockingWebSocketError) {
-                        try driver.perform { (connection) throws(ConnectionError) in
-                            switch decision {
-                            case .accept(let subprotocol, let extensions, let headers):
-                                try connection.accept(subprotocol: subprotocol, extensions: extensions, headers: headers)
-                            case .reject(let status, let headers, let body):
-                                try connection.reject(status: status, headers: headers, body: body)
-                            }
-                        }
-                    } catch {
-                        // The application's decision is not one the RFC allows: a server error.
-                        _ = try? driver.perform { (connection) throws(ConnectionError) in
-                            try connection.reject(status: 500)
-                        }
-                    }
+                    // An answer the core refuses becomes a 500 there.
+                    _ = try? driver.perform { (connection) throws(ConnectionError) in try connection.respond(to: decision) }
                 case .event(.handshakeCompleted(let result)):
                     return result
                 case .event:

@@ -59,6 +59,37 @@ struct OpeningHandshakeConnectionTests {
         if case .closed = c.state {} else { Issue.record("client not closed") }
     }
 
+    @Test("respond(to:) applies a decision; one the core refuses becomes 500; without a request it throws")
+    func respondToDecision() throws {
+        func awaitingDecision() throws -> (Connection, Connection) {
+            var c = try Connection(role: .client(clientOptions(subprotocols: ["chat"])), random: SeededGenerator(seed: 3))
+            var s = try Connection(role: .server)
+            guard case .handshakeRequest? = pump(&c, into: &s).first else { throw TestFailure("no request") }
+            return (c, s)
+        }
+        func statusLine(_ bytes: [UInt8]) -> String {
+            String(decoding: bytes.prefix { $0 != 13 }, as: UTF8.self)
+        }
+        // Accepted, with the offered subprotocol.
+        var (client, server) = try awaitingDecision()
+        try server.respond(to: .accept(subprotocol: "chat"))
+        guard case .handshakeCompleted(let result)? = pump(&server, into: &client).first else { throw TestFailure("not accepted") }
+        #expect(result.subprotocol == "chat")
+        // Rejected as asked.
+        (client, server) = try awaitingDecision()
+        try server.respond(to: .reject(status: 404, body: Array("gone".utf8)))
+        #expect(statusLine(server.takeOutput()).hasPrefix("HTTP/1.1 404"))
+        // A subprotocol the client did not offer, or status 101 as a refusal: the application's error, 500.
+        for decision in [HandshakeDecision.accept(subprotocol: "other"), .reject(status: 101)] {
+            (client, server) = try awaitingDecision()
+            try server.respond(to: decision)
+            #expect(statusLine(server.takeOutput()).hasPrefix("HTTP/1.1 500"))
+            #expect(server.pendingHandshakeRequest == nil)
+        }
+        // Nothing to answer.
+        #expect(throws: ConnectionError.noPendingHandshakeRequest) { try server.respond(to: .accept()) }
+    }
+
     @Test("Sending before the handshake completes throws notOpen")
     func sendBeforeOpen() throws {
         var c = try Connection(role: .client(clientOptions()))
