@@ -14,9 +14,12 @@
 // 4. A caller's misuse throws `ConnectionError` and changes nothing.
 // 5. Timers arm when their phase starts, relative to the last time reported; before any report they
 //    wait as `.pending` and arm at the first one.
-// 6. Once `.closed`, the connection never changes phase again; `shouldCloseTransport` says whether the
-//    caller should now close the socket (at once for a server, RFC 6455 §7.1.1; after the server did,
-//    or after the close timeout, for a client).
+// 6. Once `.closed`, the connection never changes phase again; `transportDirective` says what the
+//    caller should do with the transport (RFC 6455 §7.1.1): a client that closed cleanly waits for the
+//    server to close TCP (bounded by the close timer); otherwise the caller writes what is left, shuts
+//    down its sending side and reads until the peer closes too (bounded by the linger timer), so that
+//    unread bytes cannot turn the close into a reset that destroys the last frames; once the input
+//    ended, or the caller aborted, the transport closes at once. Every adapter obeys it the same way.
 
 /// The lifecycle of a connection, as the caller sees it.
 public enum State: Sendable, Hashable {
@@ -55,10 +58,47 @@ enum Phase: Sendable {
 
 /// What the caller should do with the transport once the connection is closed.
 enum TransportDisposition: Sendable, Hashable {
-    /// Close it once the output is written.
+    /// Close it (after writing what is pending, if the transport takes it without waiting).
     case closeNow
     /// (Client) Wait for the server to close it (RFC 6455 §7.1.1), until the close timer runs out.
     case awaitPeerClose
+    /// Write what is pending, shut down the sending side, and read until the peer closes, until the
+    /// linger timer runs out.
+    case drain
+}
+
+/// What to do with the transport under a connection, as ``Connection/transportDirective`` says.
+///
+/// A TCP connection closed while unread bytes wait in its receive buffer is reset, and a reset can
+/// destroy the frames written just before it (the last message, the Close frame) before the peer
+/// reads them. RFC 6455 §7.1.1 therefore has the server close first and the client wait for it;
+/// and an endpoint that closes first should shut down its sending side, then read until the peer
+/// closes too. The connection says which of these applies, so that every adapter closes the same way.
+///
+/// ```swift
+/// switch connection.transportDirective {
+/// case .keepOpen, .awaitPeerClose: break                      // keep reading (and writing)
+/// case .halfCloseAndDrain: if connection.pendingOutputCount == 0 { socket.shutdown(.write) }
+/// case .close: socket.close()
+/// }
+/// ```
+///
+/// RFC 6455 §7.1.1: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.1>
+public enum TransportDirective: Sendable, Hashable {
+    /// The connection is not closed: read, and write the output.
+    case keepOpen
+    /// (Client, after a clean closing handshake) Keep reading: the server closes the TCP connection
+    /// first. What arrives is discarded. The directive becomes ``close`` when the input ends
+    /// (``Connection/receiveEOF()``) or the close timer (``Timeouts/close``) runs out.
+    case awaitPeerClose
+    /// Write the pending output, then shut down the sending side of the transport (a TCP FIN, after
+    /// a TLS close_notify), and keep reading: what arrives is discarded. The directive becomes
+    /// ``close`` when the input ends or at `deadline` (``Timeouts/linger`` after the close; `nil`
+    /// while no time has been reported), when pending output is given up on as well.
+    case halfCloseAndDrain(deadline: Instant?)
+    /// Close the transport now. Pending output may be written first if the transport takes it
+    /// without waiting (a reply to a peer that shut down only its own sending side).
+    case close
 }
 
 /// A deadline that is off, waiting for the first time report, or armed.
@@ -70,6 +110,11 @@ enum Timer: Sendable, Hashable {
     var deadline: Instant? {
         if case .armed(let instant) = self { return instant }
         return nil
+    }
+
+    /// A pending timer starts at the first reported time.
+    mutating func arm(at now: Instant) {
+        if case .pending(let duration) = self { self = .armed(now + duration) }
     }
 
     func hasExpired(at now: Instant) -> Bool {
@@ -91,10 +136,29 @@ extension Connection {
         }
     }
 
-    /// Whether the caller should close the transport now, after writing the pending output.
+    /// Whether the caller should stop using the transport: ``transportDirective`` is
+    /// ``TransportDirective/halfCloseAndDrain(deadline:)`` or ``TransportDirective/close``. A caller
+    /// that then closes the socket at once is correct, but may lose its last frames to a TCP reset
+    /// when the peer still sends; ``transportDirective`` says how to close gracefully.
     public var shouldCloseTransport: Bool {
-        if case .closed(_, .closeNow) = phase { return true }
-        return false
+        switch phase {
+        case .closed(_, .closeNow), .closed(_, .drain): return true
+        case .closed(_, .awaitPeerClose), .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest,
+             .serverAwaitingDecision, .open, .closingLocally, .closingRemotely:
+            return false
+        }
+    }
+
+    /// What the caller should do with the transport now (RFC 6455 §7.1.1); see ``TransportDirective``.
+    public var transportDirective: TransportDirective {
+        switch phase {
+        case .closed(_, .closeNow): return .close
+        case .closed(_, .awaitPeerClose): return .awaitPeerClose
+        case .closed(_, .drain): return .halfCloseAndDrain(deadline: lingerTimer.deadline)
+        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+             .open, .closingLocally, .closingRemotely:
+            return .keepOpen
+        }
     }
 
     // MARK: Transitions (the only place `phase` changes)
@@ -129,16 +193,27 @@ extension Connection {
         closeTimer = configuration.timeouts.close.map(arm) ?? .off
     }
 
-    /// Ends the connection for good and emits `.closed`. A clean close by a client waits for the
-    /// server to close the transport; everything else closes it at once.
-    mutating func enterClosed(_ status: CloseStatus) {
+    /// Ends the connection for good and emits `.closed`, choosing what the transport does next
+    /// (``TransportDirective``): once the input ended, or when `aborting`, it closes at once; a client
+    /// that closed cleanly waits for the server to close it; everything else half-closes and drains.
+    mutating func enterClosed(_ status: CloseStatus, aborting: Bool = false) {
         if case .closed = phase { preconditionFailure("closed twice") }
-        let waitsForPeer = isClient && status.wasClean && !inputEnded
-        phase = .closed(status, transport: waitsForPeer ? .awaitPeerClose : .closeNow)
+        let disposition: TransportDisposition
+        if inputEnded || aborting {
+            disposition = .closeNow
+        } else if isClient && status.wasClean {
+            disposition = .awaitPeerClose
+        } else if configuration.timeouts.linger != nil {
+            disposition = .drain
+        } else {
+            disposition = .closeNow
+        }
+        phase = .closed(status, transport: disposition)
         readsFrames = false
         handshakeTimer = .off
         stopKeepalive()
-        closeTimer = waitsForPeer ? (configuration.timeouts.close.map(arm) ?? .off) : .off
+        closeTimer = disposition == .awaitPeerClose ? (configuration.timeouts.close.map(arm) ?? .off) : .off
+        lingerTimer = disposition == .drain ? (configuration.timeouts.linger.map(arm) ?? .off) : .off
         releaseInput()
         messageBuffer = []
         enqueue(.closed(status))
@@ -152,11 +227,13 @@ extension Connection {
         inboxIsShared = false
     }
 
-    /// (Client, closed cleanly) The server closed the transport, or we stop waiting for it.
+    /// The peer closed the transport, or we stop waiting for it to (the close or linger timer ran
+    /// out, or the caller aborted): the transport closes now.
     mutating func releaseTransport() {
-        guard case .closed(let status, .awaitPeerClose) = phase else { return }
+        guard case .closed(let status, let disposition) = phase, disposition != .closeNow else { return }
         phase = .closed(status, transport: .closeNow)
         closeTimer = .off
+        lingerTimer = .off
     }
 
     private mutating func stopKeepalive() {

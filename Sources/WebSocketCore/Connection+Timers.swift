@@ -2,7 +2,19 @@ extension Connection {
     /// The earliest instant at which ``advanceTime(to:)`` has something to do, or `nil` when no timer
     /// is armed. Timers start at the first reported time, so report one when the connection starts.
     public var nextDeadline: Instant? {
-        [handshakeTimer, closeTimer, pingTimer, pongTimer].compactMap(\.deadline).min()
+        // Written out rather than as an array's `min()`: adapters ask after every read and write, and
+        // this must not allocate.
+        var earliest = handshakeTimer.deadline
+        func consider(_ timer: Timer) {
+            guard let deadline = timer.deadline else { return }
+            if let current = earliest, current <= deadline { return }
+            earliest = deadline
+        }
+        consider(closeTimer)
+        consider(pingTimer)
+        consider(pongTimer)
+        consider(lingerTimer)
+        return earliest
     }
 
     /// Reports the current time (from any monotonic clock; only differences matter). Runs the timers
@@ -12,9 +24,11 @@ extension Connection {
     public mutating func advanceTime(to now: Instant) {
         if let last = lastReportedTime, now < last { return }
         lastReportedTime = now
-        for keyPath in [\Connection.handshakeTimer, \.closeTimer, \.pingTimer, \.pongTimer] {
-            if case .pending(let duration) = self[keyPath: keyPath] { self[keyPath: keyPath] = .armed(now + duration) }
-        }
+        handshakeTimer.arm(at: now)
+        closeTimer.arm(at: now)
+        pingTimer.arm(at: now)
+        pongTimer.arm(at: now)
+        lingerTimer.arm(at: now)
 
         switch phase {
         case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
@@ -52,7 +66,7 @@ extension Connection {
                 enterClosed(CloseStatus(code: received.code, reason: received.reason, wasClean: true))
             }
         case .closed:
-            if closeTimer.hasExpired(at: now) { releaseTransport() }
+            if closeTimer.hasExpired(at: now) || lingerTimer.hasExpired(at: now) { releaseTransport() }
         }
     }
 

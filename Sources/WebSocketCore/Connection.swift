@@ -85,6 +85,8 @@ public struct Connection: Sendable {
     var closeTimer = Timer.off
     var pingTimer = Timer.off
     var pongTimer = Timer.off
+    /// (Closed, draining) When to stop waiting for the peer to close the transport.
+    var lingerTimer = Timer.off
     var keepaliveCount: UInt64 = 0
 
     /// Creates a connection.
@@ -201,14 +203,19 @@ public struct Connection: Sendable {
     }
 
     /// Ends the connection at once, without a closing handshake: for a transport that failed (a write
-    /// error, a reset) or a caller that gives up. Nothing more is sent; a `.closed` event with 1006 and
-    /// ``CloseStatus/Failure/aborted`` follows, and ``shouldCloseTransport`` becomes true. Does
-    /// nothing on a connection that is already closed.
+    /// error, a reset) or a caller that gives up. Nothing more is sent: pending output is dropped. A
+    /// `.closed` event with 1006 and ``CloseStatus/Failure/aborted`` follows (unless the connection
+    /// was closed already), and ``transportDirective`` becomes ``TransportDirective/close``.
     public mutating func abort() {
-        if case .closed = phase { return }
+        outbox = []
+        outboxStart = 0
+        if case .closed = phase {
+            releaseTransport()
+            return
+        }
         bodyReader = nil
-        enterClosed(CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted))
-        releaseTransport()
+        enterClosed(CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted),
+                    aborting: true)
     }
 
     /// Bytes received and not yet parsed.
