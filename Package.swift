@@ -17,18 +17,23 @@ let package = Package(
         // permessage-deflate (RFC 7692) over the zlib the OS ships; the core stays free of it.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "WebSocketDeflate", dependencies: ["WebSocketCore", "CZlib"]),
+        // What both adapters share: the typed socket layer over a replaceable syscall shim, the
+        // transport layers' protocol (TLS, proxies) and the pipeline that runs a Connection over
+        // them, and the adapters' common vocabulary (WebSocketMessage, TransportOptions, WebSocketError).
+        .target(name: "WebSocketTransport", dependencies: ["WebSocketCore"]),
         // The Dispatch adapter: non-blocking sockets on DispatchSources, with an async face.
-        .target(name: "WebSocketDispatch", dependencies: ["WebSocketCore"]),
-        // Blocking sockets (Glibc/Darwin, POSIX threads): moves bytes and time in and out of a Connection.
-        .target(name: "WebSocketPOSIX", dependencies: ["WebSocketCore"]),
+        .target(name: "WebSocketDispatch", dependencies: ["WebSocketTransport"]),
+        // Blocking sockets (POSIX threads): moves bytes and time in and out of a Connection.
+        .target(name: "WebSocketPOSIX", dependencies: ["WebSocketTransport"]),
         .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX"]),
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX"], path: "Benchmarks/websocket-bench"),
         // Test support: counts the calling thread's heap allocations (glibc), for allocation tests.
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore", "AllocationCounter"]),
-        .testTarget(name: "WebSocketDispatchTests", dependencies: ["WebSocketDispatch", "WebSocketCore"]),
+        .testTarget(name: "WebSocketDispatchTests", dependencies: ["WebSocketDispatch", "WebSocketTransport", "WebSocketCore"]),
+        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "WebSocketCore"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
-        .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketCore", "WebSocketDeflate"]),
+        .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketTransport", "WebSocketCore", "WebSocketDeflate"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,7 +29,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     private(set) var bytes: [UInt8]
 
     /// Copies `length` bytes of a `sockaddr`.
-    init(_ address: UnsafeRawPointer, length: socklen_t) {
+    package init(_ address: UnsafeRawPointer, length: socklen_t) {
         bytes = Array(UnsafeRawBufferPointer(start: address, count: Int(length)))
     }
 
@@ -37,7 +37,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``Errno/nameTooLong`` when the path does not fit `sun_path` (107 bytes on Linux,
     ///   103 on Darwin) and ``Errno/invalidArgument`` for an empty path or one holding a NUL byte.
-    static func unix(path: String) throws(Errno) -> SocketAddress {
+    package static func unix(path: String) throws(Errno) -> SocketAddress {
         var address = sockaddr_un()
         let pathBytes = Array(path.utf8)
         guard !pathBytes.isEmpty, !pathBytes.contains(0) else { throw .invalidArgument }
@@ -55,7 +55,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Lends the address to a C call.
-    func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws -> Result) rethrows -> Result {
+    package func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws -> Result) rethrows -> Result {
         // Copied into a sockaddr_storage so that the pointer is suitably aligned.
         var storage = sockaddr_storage()
         let count = min(bytes.count, MemoryLayout<sockaddr_storage>.size)
@@ -68,7 +68,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The `AF_` number of the address.
-    var familyNumber: Int32 {
+    package var familyNumber: Int32 {
         // An unnamed Unix socket's address is the family alone (2 bytes).
         let end = MemoryLayout<sockaddr>.offset(of: \.sa_family)! + MemoryLayout<sa_family_t>.size
         guard bytes.count >= end else { return Int32(AF_UNSPEC) }

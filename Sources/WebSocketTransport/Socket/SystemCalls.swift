@@ -12,34 +12,34 @@ import WebSocketCore
 /// Each closure behaves exactly like the C function it names: it returns the C result and, on
 /// failure, leaves the reason in `errno`. ``live`` calls the C library; a test copies it and wraps
 /// the calls it wants to disturb.
-struct SystemCalls: Sendable {
-    var socket: @Sendable (_ domain: Int32, _ type: Int32, _ protocol: Int32) -> Int32
-    var connect: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
-    var bind: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
-    var listen: @Sendable (_ fd: Int32, _ backlog: Int32) -> Int32
-    var accept: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+package struct SystemCalls: Sendable {
+    package var socket: @Sendable (_ domain: Int32, _ type: Int32, _ protocol: Int32) -> Int32
+    package var connect: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
+    package var bind: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
+    package var listen: @Sendable (_ fd: Int32, _ backlog: Int32) -> Int32
+    package var accept: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
     /// `recv(fd, buffer, count, 0)`.
-    var receive: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
+    package var receive: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
     /// `send(fd, buffer, count, MSG_NOSIGNAL)` on Linux; `send(..., 0)` where `SO_NOSIGPIPE` does the job.
-    var send: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
-    var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
-    var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
-    var poll: @Sendable (_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeoutMilliseconds: Int32) -> Int32
-    var close: @Sendable (_ fd: Int32) -> Int32
-    var shutdown: @Sendable (_ fd: Int32, _ how: Int32) -> Int32
-    var setsockopt: @Sendable (_ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeRawPointer, _ length: socklen_t) -> Int32
-    var getsockopt: @Sendable (_ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeMutableRawPointer, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
-    var getsockname: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
-    var getpeername: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+    package var send: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+    package var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
+    package var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+    package var poll: @Sendable (_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeoutMilliseconds: Int32) -> Int32
+    package var close: @Sendable (_ fd: Int32) -> Int32
+    package var shutdown: @Sendable (_ fd: Int32, _ how: Int32) -> Int32
+    package var setsockopt: @Sendable (_ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeRawPointer, _ length: socklen_t) -> Int32
+    package var getsockopt: @Sendable (_ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeMutableRawPointer, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+    package var getsockname: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+    package var getpeername: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
     /// `fcntl(fd, F_GETFL)` / `fcntl(fd, F_SETFL, flags)`, and the same for `F_GETFD`/`F_SETFD`.
-    var fcntl: @Sendable (_ fd: Int32, _ command: Int32, _ argument: Int32) -> Int32
-    var pipe: @Sendable (_ fds: UnsafeMutablePointer<Int32>) -> Int32
-    var unlink: @Sendable (_ path: UnsafePointer<CChar>) -> Int32
+    package var fcntl: @Sendable (_ fd: Int32, _ command: Int32, _ argument: Int32) -> Int32
+    package var pipe: @Sendable (_ fds: UnsafeMutablePointer<Int32>) -> Int32
+    package var unlink: @Sendable (_ path: UnsafePointer<CChar>) -> Int32
     /// `clock_gettime(CLOCK_MONOTONIC)`, as an ``Instant`` since the clock's origin.
-    var monotonicNow: @Sendable () -> Instant
+    package var monotonicNow: @Sendable () -> Instant
 
     /// The C library's functions.
-    static let live = SystemCalls(
+    package static let live = SystemCalls(
         socket: { sys_socket($0, $1, $2) },
         connect: { sys_connect($0, $1, $2) },
         bind: { sys_bind($0, $1, $2) },
@@ -68,7 +68,7 @@ struct SystemCalls: Sendable {
     )
 
     /// Sets `errno`, for shims that fake a failure.
-    static func setErrno(_ value: Errno) {
+    package static func setErrno(_ value: Errno) {
         #if canImport(Glibc)
         Glibc.errno = value.rawValue
         #else
@@ -117,18 +117,18 @@ private func sys_pipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
 private func sys_unlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }
 
 /// Platform spellings of the constants the socket layer uses.
-enum SocketConstants {
+package enum SocketConstants {
     #if canImport(Glibc)
-    static let stream = Int32(SOCK_STREAM.rawValue)
-    static let tcpProtocol = Int32(IPPROTO_TCP)
-    static let ipv6Protocol = Int32(IPPROTO_IPV6)
-    static let shutdownWrite = Int32(SHUT_WR)
-    static let shutdownBoth = Int32(SHUT_RDWR)
+    package static let stream = Int32(SOCK_STREAM.rawValue)
+    package static let tcpProtocol = Int32(IPPROTO_TCP)
+    package static let ipv6Protocol = Int32(IPPROTO_IPV6)
+    package static let shutdownWrite = Int32(SHUT_WR)
+    package static let shutdownBoth = Int32(SHUT_RDWR)
     #else
-    static let stream = SOCK_STREAM
-    static let tcpProtocol = IPPROTO_TCP
-    static let ipv6Protocol = IPPROTO_IPV6
-    static let shutdownWrite = SHUT_WR
-    static let shutdownBoth = SHUT_RDWR
+    package static let stream = SOCK_STREAM
+    package static let tcpProtocol = IPPROTO_TCP
+    package static let ipv6Protocol = IPPROTO_IPV6
+    package static let shutdownWrite = SHUT_WR
+    package static let shutdownBoth = SHUT_RDWR
     #endif
 }

@@ -14,13 +14,13 @@ import WebSocketCore
 /// The descriptor number never changes. ``close()`` is idempotent; callers must not close while
 /// another thread is inside a call on the same socket (``ConnectionDriver`` closes only while it
 /// holds both its read and its write role).
-final class Socket: Sendable {
-    let descriptor: Int32
-    let system: SystemCalls
+package final class Socket: Sendable {
+    package let descriptor: Int32
+    package let system: SystemCalls
     private let isOpen = Locked(true)
 
     /// Takes ownership of `descriptor`.
-    init(adopting descriptor: Int32, system: SystemCalls) {
+    package init(adopting descriptor: Int32, system: SystemCalls) {
         self.descriptor = descriptor
         self.system = system
     }
@@ -29,7 +29,7 @@ final class Socket: Sendable {
 
     /// Creates a non-blocking, close-on-exec stream socket of `family` (`AF_INET`, `AF_INET6`,
     /// `AF_UNIX`), with SIGPIPE off on platforms that need a socket option for it.
-    static func stream(family: Int32, system: SystemCalls) throws(Errno) -> Socket {
+    package static func stream(family: Int32, system: SystemCalls) throws(Errno) -> Socket {
         let fd = system.socket(family, SocketConstants.stream, 0)
         guard fd >= 0 else { throw .current }
         let socket = Socket(adopting: fd, system: system)
@@ -38,7 +38,7 @@ final class Socket: Sendable {
     }
 
     /// Non-blocking and close-on-exec; on Darwin no SIGPIPE (Linux passes `MSG_NOSIGNAL` to `send`).
-    func configureNewDescriptor() throws(Errno) {
+    package func configureNewDescriptor() throws(Errno) {
         try makeNonBlockingAndCloseOnExec()
         #if canImport(Darwin)
         try setOption(level: SOL_SOCKET, name: SO_NOSIGPIPE, value: 1)
@@ -46,7 +46,7 @@ final class Socket: Sendable {
     }
 
     /// Sets `O_NONBLOCK` and `FD_CLOEXEC` (for any descriptor: sockets and pipe ends).
-    func makeNonBlockingAndCloseOnExec() throws(Errno) {
+    package func makeNonBlockingAndCloseOnExec() throws(Errno) {
         let flags = system.fcntl(descriptor, F_GETFL, 0)
         guard flags >= 0, system.fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) >= 0 else { throw .current }
         let descriptorFlags = system.fcntl(descriptor, F_GETFD, 0)
@@ -57,7 +57,7 @@ final class Socket: Sendable {
 
     /// Closes the descriptor once; later calls do nothing. `close` is not retried on `EINTR`: on
     /// Linux the descriptor is released anyway, and a retry could close a reused number.
-    func close() {
+    package func close() {
         let wasOpen = isOpen.withLock { open in
             defer { open = false }
             return open
@@ -66,17 +66,17 @@ final class Socket: Sendable {
     }
 
     /// Whether ``close()`` has not run yet.
-    var isClosed: Bool { isOpen.withLock { !$0 } }
+    package var isClosed: Bool { isOpen.withLock { !$0 } }
 
     /// Shuts down one or both directions (`SHUT_WR`, `SHUT_RDWR`). Errors (`ENOTCONN` when the peer
     /// is already gone) are ignored: the goal, no more traffic that way, holds either way.
-    func shutdown(_ how: Int32) {
+    package func shutdown(_ how: Int32) {
         guard !isClosed else { return }
         _ = system.shutdown(descriptor, how)
     }
 
     /// Sets an integer socket option.
-    func setOption(level: Int32, name: Int32, value: Int32) throws(Errno) {
+    package func setOption(level: Int32, name: Int32, value: Int32) throws(Errno) {
         var value = value
         guard system.setsockopt(descriptor, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
             throw .current
@@ -84,7 +84,7 @@ final class Socket: Sendable {
     }
 
     /// The socket's pending error (`SO_ERROR`), which also clears it; `nil` when there is none.
-    func takePendingError() throws(Errno) -> Errno? {
+    package func takePendingError() throws(Errno) -> Errno? {
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard system.getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &value, &length) == 0 else { throw .current }
@@ -92,10 +92,10 @@ final class Socket: Sendable {
     }
 
     /// The address the socket is bound to.
-    var localAddress: SocketAddress? { address(system.getsockname) }
+    package var localAddress: SocketAddress? { address(system.getsockname) }
 
     /// The address of the connected peer.
-    var peerAddress: SocketAddress? { address(system.getpeername) }
+    package var peerAddress: SocketAddress? { address(system.getpeername) }
 
     private func address(_ call: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32)
         -> SocketAddress?
@@ -113,7 +113,7 @@ final class Socket: Sendable {
     // MARK: Reading
 
     /// What one read gave.
-    enum ReadOutcome: Equatable {
+    package enum ReadOutcome: Equatable {
         /// This many bytes (at least one) were read.
         case bytes(Int)
         /// The peer closed its side: no more bytes will come.
@@ -123,7 +123,7 @@ final class Socket: Sendable {
     }
 
     /// Reads what is available now, without waiting. `EINTR` is retried.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> ReadOutcome {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> ReadOutcome {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return .nothing }
         guard !isClosed else { throw .badFileDescriptor }
         while true {
@@ -141,7 +141,7 @@ final class Socket: Sendable {
 
     /// Waits until bytes arrive or `deadline` passes (`nil`: no limit), then reads them. A readiness
     /// that turns out spurious (`EAGAIN`) waits again; reaching the deadline gives ``ReadOutcome/nothing``.
-    func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Instant?) throws(Errno) -> ReadOutcome {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Instant?) throws(Errno) -> ReadOutcome {
         while true {
             let outcome = try read(into: buffer)
             guard outcome == .nothing else { return outcome }
@@ -155,36 +155,43 @@ final class Socket: Sendable {
     // MARK: Writing
 
     /// How a write ended.
-    enum WriteOutcome: Equatable {
+    package enum WriteOutcome: Equatable {
         /// Every byte was handed to the kernel.
         case completed
         /// The peer accepted no byte for the whole idle timeout; `written` bytes had gone out.
         case timedOut(written: Int)
     }
 
+    /// Writes what the kernel takes now, without waiting: the number of bytes written, 0 when its
+    /// buffer is full (`EAGAIN`). `EINTR` is retried.
+    package func writeSome(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
+        guard !isClosed else { throw .badFileDescriptor }
+        while true {
+            let count = system.send(descriptor, base, bytes.count)
+            if count >= 0 { return count }
+            let error = Errno.current
+            switch error {
+            case .interrupted: continue
+            case .wouldBlock: return 0
+            default: throw error
+            }
+        }
+    }
+
     /// Writes every byte, however many calls it takes (short writes are continued, `EINTR` retried).
     /// When the kernel's buffer is full it waits for room, at most `idleTimeout` at a time
     /// (`nil`: no limit): a peer that keeps reading, however slowly, never times out a write.
-    func write(_ bytes: UnsafeRawBufferPointer, idleTimeout: Duration?) throws(Errno) -> WriteOutcome {
-        guard let base = bytes.baseAddress else { return .completed }
-        guard !isClosed else { throw .badFileDescriptor }
+    package func write(_ bytes: UnsafeRawBufferPointer, idleTimeout: Duration?) throws(Errno) -> WriteOutcome {
         var written = 0
         // Set when a wait for room starts; cleared by progress.
         var idleDeadline: Instant? = nil
         while written < bytes.count {
-            let count = system.send(descriptor, base + written, bytes.count - written)
+            let count = try writeSome(UnsafeRawBufferPointer(rebasing: bytes[written...]))
             if count > 0 {
                 written += count
                 idleDeadline = nil
                 continue
-            }
-            if count < 0 {
-                let error = Errno.current
-                switch error {
-                case .interrupted: continue
-                case .wouldBlock: break
-                default: throw error
-                }
             }
             let now = system.monotonicNow()
             if idleDeadline == nil { idleDeadline = idleTimeout.map { now + $0 } }
@@ -198,41 +205,8 @@ final class Socket: Sendable {
 
     /// Waits until the socket is ready for `events` (`POLLIN`, `POLLOUT`) or reports an error or
     /// hang-up, or until `deadline`. Returns `false` at the deadline.
-    func wait(for events: Int16, deadline: Instant?) throws(Errno) -> Bool {
+    package func wait(for events: Int16, deadline: Instant?) throws(Errno) -> Bool {
         var fds = [pollfd(fd: descriptor, events: events, revents: 0)]
         return try Poller.poll(&fds, deadline: deadline, system: system) > 0
-    }
-}
-
-/// `poll` with a deadline on the monotonic clock.
-enum Poller {
-    /// Polls `fds` until one is ready or `deadline` passes (`nil`: no limit). `EINTR` is retried with
-    /// the time that remains. Returns the number of ready descriptors, 0 at the deadline.
-    static func poll(_ fds: inout [pollfd], deadline: Instant?, system: SystemCalls) throws(Errno) -> Int {
-        while true {
-            let timeout = milliseconds(until: deadline, now: system.monotonicNow())
-            let result = fds.withUnsafeMutableBufferPointer { buffer in
-                system.poll(buffer.baseAddress!, nfds_t(buffer.count), timeout)
-            }
-            if result >= 0 {
-                // poll may wake a little before the deadline it was given in whole milliseconds.
-                if result == 0, let deadline, system.monotonicNow() < deadline { continue }
-                return Int(result)
-            }
-            let error = Errno.current
-            guard error == .interrupted else { throw error }
-        }
-    }
-
-    /// The poll timeout for `deadline`: -1 for none, otherwise the remaining milliseconds rounded
-    /// up (so that a wait never ends before its deadline and spins), at least 0, at most `Int32.max`.
-    static func milliseconds(until deadline: Instant?, now: Instant) -> Int32 {
-        guard let deadline else { return -1 }
-        let remaining = deadline - now
-        guard remaining > .zero else { return 0 }
-        let (seconds, attoseconds) = remaining.components
-        guard seconds < Int64(Int32.max / 1000) else { return Int32.max }
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int32(milliseconds)
     }
 }

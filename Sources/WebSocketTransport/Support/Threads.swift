@@ -7,7 +7,7 @@ import Darwin
 /// Starts `body` on a new detached POSIX thread (the module uses no Foundation `Thread`).
 ///
 /// - Throws: the `pthread_create` error, `EAGAIN` when the system is out of threads.
-func spawnDetachedThread(_ body: @escaping @Sendable () -> Void) throws(Errno) {
+package func spawnDetachedThread(_ body: @escaping @Sendable () -> Void) throws(Errno) {
     final class Box {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }

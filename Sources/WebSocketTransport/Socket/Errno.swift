@@ -20,7 +20,7 @@ public struct Errno: Error, RawRepresentable, Sendable, Hashable, CustomStringCo
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's `errno`, read right after a failed call.
-    static var current: Errno {
+    package static var current: Errno {
         #if canImport(Glibc)
         return Errno(rawValue: Glibc.errno)
         #else

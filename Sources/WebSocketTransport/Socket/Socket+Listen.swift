@@ -7,7 +7,7 @@ import Darwin
 extension Socket {
     /// A listening socket bound to `address` (with `SO_REUSEADDR` for IP addresses, so that a
     /// restarted server can bind while old connections linger in TIME_WAIT).
-    static func listening(on address: SocketAddress, backlog: Int32, system: SystemCalls) throws(Errno) -> Socket {
+    package static func listening(on address: SocketAddress, backlog: Int32, system: SystemCalls) throws(Errno) -> Socket {
         let socket = try Socket.stream(family: address.familyNumber, system: system)
         if address.family != .unix {
             try socket.setOption(level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
@@ -20,7 +20,7 @@ extension Socket {
     /// Accepts a pending connection, without waiting: `nil` when there is none (`EAGAIN`), or when it
     /// was aborted before being accepted (`ECONNABORTED`). `EINTR` is retried. The new socket is
     /// non-blocking and close-on-exec, like every socket of this module.
-    func accept() throws(Errno) -> Socket? {
+    package func accept() throws(Errno) -> Socket? {
         guard !isClosed else { throw .badFileDescriptor }
         while true {
             var storage = sockaddr_storage()

@@ -9,12 +9,12 @@ import WebSocketCore
 ///
 /// The mutex and the condition live in allocated memory, never moved, as pthreads require. Waits
 /// use the monotonic clock, like every deadline in this module.
-final class Locked<Value> {
+package final class Locked<Value> {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -42,7 +42,7 @@ final class Locked<Value> {
     }
 
     /// Runs `body` with the value, holding the lock.
-    func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
@@ -50,7 +50,7 @@ final class Locked<Value> {
 
     /// Wakes every thread waiting in ``wait(until:deadline:now:)``. Call it after changing what they
     /// wait for.
-    func broadcast() {
+    package func broadcast() {
         pthread_mutex_lock(mutex)
         pthread_cond_broadcast(condition)
         pthread_mutex_unlock(mutex)
@@ -58,7 +58,7 @@ final class Locked<Value> {
 
     /// Waits until `isDone(value)` holds or the monotonic clock reaches `deadline` (`nil`: no limit).
     /// Returns whether `isDone` held.
-    func wait(until isDone: (Value) -> Bool, deadline: Instant?, now: () -> Instant) -> Bool {
+    package func wait(until isDone: (Value) -> Bool, deadline: Instant?, now: () -> Instant) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !isDone(value) {

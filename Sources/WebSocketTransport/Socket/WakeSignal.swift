@@ -7,11 +7,11 @@ import Darwin
 /// A self-pipe that wakes a thread blocked in `poll`: the waiting thread polls ``descriptor`` along
 /// with its socket, and any thread calls ``signal()`` when something the waiter must see has changed
 /// (a new timer deadline, a close to carry out, a server to stop).
-final class WakeSignal: Sendable {
+package final class WakeSignal: Sendable {
     private let readEnd: Socket
     private let writeEnd: Socket
 
-    init(system: SystemCalls) throws(Errno) {
+    package init(system: SystemCalls) throws(Errno) {
         var fds: [Int32] = [-1, -1]
         guard fds.withUnsafeMutableBufferPointer({ system.pipe($0.baseAddress!) }) == 0 else { throw .current }
         readEnd = Socket(adopting: fds[0], system: system)
@@ -21,10 +21,10 @@ final class WakeSignal: Sendable {
     }
 
     /// The descriptor to poll for `POLLIN`.
-    var descriptor: Int32 { readEnd.descriptor }
+    package var descriptor: Int32 { readEnd.descriptor }
 
     /// Wakes the waiter. A full pipe already holds a wake-up, so `EAGAIN` is fine.
-    func signal() {
+    package func signal() {
         var byte: UInt8 = 1
         while true {
             let result = writeEnd.system.write(writeEnd.descriptor, &byte, 1)
@@ -34,7 +34,7 @@ final class WakeSignal: Sendable {
     }
 
     /// Empties the pipe, after a wake-up was seen.
-    func drain() {
+    package func drain() {
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
             let result = buffer.withUnsafeMutableBytes { readEnd.system.read(readEnd.descriptor, $0.baseAddress!, $0.count) }

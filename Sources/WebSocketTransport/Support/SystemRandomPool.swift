@@ -10,16 +10,16 @@ import Darwin
 /// system calls of a small-message round trip on loopback.
 ///
 /// A value: a copy hands out the same words as the original. The adapter never copies its connection.
-struct SystemRandomPool: RandomNumberGenerator, Sendable {
-    static let wordCount = 64
+package struct SystemRandomPool: RandomNumberGenerator, Sendable {
+    package static let wordCount = 64
     private var words: [UInt64] = []
     private var index = 0
     /// How many times the pool was filled, for tests.
-    private(set) var refills = 0
+    package private(set) var refills = 0
 
-    init() {}
+    package init() {}
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         if index == words.count { refill() }
         defer { index &+= 1 }
         return words[index]

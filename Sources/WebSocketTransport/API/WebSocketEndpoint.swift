@@ -34,9 +34,9 @@ public struct WebSocketEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - path: the socket file's path.
     ///   - resource: the resource to ask for: a path starting with `/`, optionally with a query.
-    /// - Throws: ``BlockingWebSocketError/invalidURL(_:)`` when the path is empty or the resource
-    ///   does not start with `/` or holds a fragment.
-    public static func unixSocket(path: String, resource: String = "/") throws(BlockingWebSocketError)
+    /// - Throws: ``WebSocketError/invalidURL(_:)`` when the path is empty or the resource does not
+    ///   start with `/` or holds a fragment.
+    public static func unixSocket(path: String, resource: String = "/") throws(WebSocketError)
         -> WebSocketEndpoint
     {
         guard !path.isEmpty else { throw .invalidURL("empty Unix socket path") }
@@ -53,11 +53,11 @@ public struct WebSocketEndpoint: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Parses `ws://…`, `wss://…` (refused later by `connect`: no TLS here) or
-    /// `ws+unix://PATH[:RESOURCE]`.
+    /// Parses `ws://…`, `wss://…`, `ws+unix://PATH[:RESOURCE]` or `wss+unix://PATH[:RESOURCE]` (TLS
+    /// over a Unix domain socket).
     ///
-    /// - Throws: ``BlockingWebSocketError/invalidURL(_:)`` with the reason.
-    public init(parsing string: String) throws(BlockingWebSocketError) {
+    /// - Throws: ``WebSocketError/invalidURL(_:)`` with the reason.
+    public init(parsing string: String) throws(WebSocketError) {
         // Surrounding whitespace is ignored, as WebSocketURL(parsing:) ignores it.
         let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }
         var trimmed = string.drop(while: isWhitespace)
@@ -65,7 +65,6 @@ public struct WebSocketEndpoint: Sendable, Hashable, CustomStringConvertible {
         let schemeEnd = trimmed.firstIndex(of: ":") ?? trimmed.endIndex
         let scheme = trimmed[..<schemeEnd].lowercased()
         if scheme == "ws+unix" || scheme == "wss+unix" {
-            guard scheme == "ws+unix" else { throw .tlsNotSupported }
             let rest = trimmed[schemeEnd...].dropFirst()
             guard rest.hasPrefix("//") else { throw .invalidURL("expected ws+unix://PATH[:RESOURCE]") }
             let target = rest.dropFirst(2)
@@ -74,6 +73,7 @@ public struct WebSocketEndpoint: Sendable, Hashable, CustomStringConvertible {
             } else {
                 self = try .unixSocket(path: String(target))
             }
+            if scheme == "wss+unix" { url.isSecure = true }
             return
         }
         do {
@@ -86,6 +86,6 @@ public struct WebSocketEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The URL again, without a password: `ws://host:port/resource` or `ws+unix://PATH:RESOURCE`.
     public var description: String {
         guard let unixSocketPath else { return url.description }
-        return "ws+unix://\(unixSocketPath):\(url.resource)"
+        return "\(url.isSecure ? "wss" : "ws")+unix://\(unixSocketPath):\(url.resource)"
     }
 }

@@ -1,0 +1,52 @@
+/// How an adapter runs a connection's transport: the socket, TLS, and what the adapter buffers. The
+/// protocol's own limits and timers (opening handshake, keepalive, closing handshake, linger) are
+/// not here: they are the connection's ``Configuration``.
+///
+/// One type for both adapters; the few options that only one of them uses say so.
+///
+/// ```swift
+/// var options = TransportOptions()
+/// options.connectTimeout = .seconds(3)
+/// options.tls = try TLSContext(.client)          // import WebSocketTLS; for wss://
+/// ```
+public struct TransportOptions: Sendable {
+    /// (Client) How long connecting may take, over every address the host resolves to in turn.
+    /// Default 10 seconds; `nil` waits as long as the kernel does. The opening handshake's own
+    /// timeout (``Timeouts/handshake``) covers what comes after: TLS and the HTTP upgrade.
+    public var connectTimeout: Duration? = .seconds(10)
+    /// How long pending output may wait for the peer to accept a byte. Default 30 seconds; `nil` waits
+    /// forever. A peer that reads, however slowly, never trips it; one that stops reading altogether
+    /// ends the connection (1006, ``WebSocketError/timedOut(_:)`` `.write`), since a frame may be half
+    /// written.
+    public var writeTimeout: Duration? = .seconds(30)
+    /// How long a receive waits for a message when the call gives no timeout of its own. Default
+    /// `nil`: until one comes or the connection ends (the connection's timers run meanwhile).
+    public var receiveTimeout: Duration? = nil
+    /// Set `TCP_NODELAY`: frames are written whole, so Nagle's algorithm only adds latency. Default
+    /// `true`.
+    public var noDelay = true
+    /// Also deliver pings, pongs and the peer's Close frame as messages (``WebSocketMessage/ping(_:)``,
+    /// ``WebSocketMessage/pong(_:)``, ``WebSocketMessage/close(_:)``). Default `false`: pings are
+    /// answered and the closing handshake is run either way.
+    public var receivesControlFrames = false
+    /// The size of each read from the socket. Default 64 KiB; at least 512 bytes are used.
+    public var readBufferSize = 64 << 10
+    /// (Dispatch) The buffered output at or below which a drain is reported and async sends waiting
+    /// for room resume. Default 64 KiB: low enough that the socket stays busy while you produce more.
+    public var lowWaterMark = 64 << 10
+    /// (Dispatch) The most bytes of received messages handed to you and not yet consumed (a handler
+    /// still running, messages not yet taken from the async face) before the socket stops reading,
+    /// which lets TCP flow control slow the peer down. Default 4 MiB; one message larger than this
+    /// still arrives whole (``Limits/maxMessageSize`` bounds it).
+    public var maxUndeliveredBytes = 4 << 20
+    /// TLS: for a client, required by `wss://` URLs (which fail with ``WebSocketError/tlsUnavailable``
+    /// without it, never falling back to `ws://`); for a server, every connection speaks TLS. Default
+    /// `nil`. The `WebSocketTLS` module's `TLSContext` provides it.
+    public var tls: (any TLSLayerFactory)? = nil
+
+    /// The defaults above.
+    public init() {}
+
+    /// The read buffer size actually used.
+    package var effectiveReadBufferSize: Int { max(512, readBufferSize) }
+}

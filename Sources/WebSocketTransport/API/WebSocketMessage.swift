@@ -1,0 +1,71 @@
+/// What a WebSocket receives and sends, in both adapters: a whole message, a piece of one, or (for
+/// those who ask for them) a control frame.
+///
+/// ```swift
+/// switch message {
+/// case .text(let text): print(text)
+/// case .binary(let bytes): print(bytes.count, "bytes")
+/// default: break      // fragments, pings, pongs and the peer's Close only when asked for
+/// }
+/// ```
+public enum WebSocketMessage: Sendable, Hashable {
+    /// A whole text message (valid UTF-8, checked by the core).
+    case text(String)
+    /// A whole binary message.
+    case binary([UInt8])
+    /// A piece of a message, when ``Configuration/delivery`` is ``Delivery/fragments``.
+    case fragment(Fragment)
+    /// A ping and its payload, when ``TransportOptions/receivesControlFrames`` is on. It has been
+    /// answered already, unless ``Configuration/respondsToPingsAutomatically`` is off. Sent, a ping.
+    case ping([UInt8])
+    /// A pong and its payload, when ``TransportOptions/receivesControlFrames`` is on. Sent, an
+    /// unsolicited pong (or the answer to a ping, when automatic pongs are off).
+    case pong([UInt8])
+    /// The peer's Close frame, when ``TransportOptions/receivesControlFrames`` is on: the closing
+    /// handshake has begun, and the reply is queued unless it answers ours. Sent, the start of the
+    /// closing handshake with this code and reason.
+    case close(CloseFrame)
+
+    /// The message an event carries, if it is one the caller asked for.
+    package init?(_ event: Event, receivesControlFrames: Bool) {
+        switch event {
+        case .text(let text): self = .text(text)
+        case .binary(let bytes): self = .binary(bytes)
+        case .fragment(let fragment): self = .fragment(fragment)
+        case .ping(let payload) where receivesControlFrames: self = .ping(payload)
+        case .pong(let payload) where receivesControlFrames: self = .pong(payload)
+        case .closeReceived(let frame) where receivesControlFrames: self = .close(frame)
+        case .ping, .pong, .closeReceived, .handshakeRequest, .handshakeCompleted, .handshakeFailed,
+             .protocolViolation, .closed:
+            return nil
+        }
+    }
+
+    /// The payload bytes the message holds, counted against buffering limits.
+    package var payloadSize: Int {
+        switch self {
+        case .text(let text): return text.utf8.count
+        case .binary(let bytes), .ping(let bytes), .pong(let bytes): return bytes.count
+        case .fragment(let fragment): return fragment.bytes.count
+        case .close(let frame): return frame.reason.utf8.count
+        }
+    }
+}
+
+extension Connection {
+    /// Sends `message`: a whole message, a fragment of one, a ping, a pong, or (``WebSocketMessage/close(_:)``)
+    /// the start of the closing handshake.
+    ///
+    /// - Throws: what the matching call throws (``send(text:compress:)``, ``sendFragment(_:kind:isFinal:compress:)``,
+    ///   ``ping(_:)``, ``pong(_:)``, ``close(code:reason:)``).
+    package mutating func send(_ message: WebSocketMessage) throws(ConnectionError) {
+        switch message {
+        case .text(let text): try send(text: text)
+        case .binary(let bytes): try send(binary: bytes)
+        case .fragment(let fragment): try sendFragment(fragment.bytes, kind: fragment.kind, isFinal: fragment.isFinal)
+        case .ping(let payload): try ping(payload)
+        case .pong(let payload): try pong(payload)
+        case .close(let frame): try close(code: frame.code, reason: frame.reason)
+        }
+    }
+}
