@@ -9,22 +9,22 @@ final class WebSocketEcho: EchoSystem {
     let serving: JoinableThread
     let url: String
     let payload: [UInt8]
-    let clientOptions: SocketOptions
+    let clientOptions: TransportOptions
 
     init(size: Int) {
-        do throws(BlockingWebSocketError) {
+        do throws(WebSocketError) {
             server = try BlockingWebSocketServer(host: "127.0.0.1", port: 0)
         } catch {
             fail("WebSocket echo server: \(error)")
         }
         url = "ws://127.0.0.1:\(server.port ?? 0)/echo"
         payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        var options = SocketOptions()
+        var options = TransportOptions()
         options.receiveTimeout = .seconds(10)  // a lost echo ends the benchmark instead of hanging it
         clientOptions = options
         let server = self.server
         serving = JoinableThread {
-            do throws(BlockingWebSocketError) {
+            do throws(WebSocketError) {
                 try server.serve { socket in
                     while let message = try? socket.receive() {
                         if case .binary(let bytes) = message { try? socket.send(binary: bytes) }
@@ -37,7 +37,7 @@ final class WebSocketEcho: EchoSystem {
     }
 
     func connect() -> BlockingWebSocket {
-        do throws(BlockingWebSocketError) {
+        do throws(WebSocketError) {
             return try BlockingWebSocket.connect(to: url, options: clientOptions)
         } catch {
             fail("WebSocket echo client: \(error)")
@@ -45,7 +45,7 @@ final class WebSocketEcho: EchoSystem {
     }
 
     func roundTrip(_ client: BlockingWebSocket) {
-        do throws(BlockingWebSocketError) {
+        do throws(WebSocketError) {
             try client.send(binary: payload)
             guard case .binary(let echo)? = try client.receive(), echo.count == payload.count else {
                 fail("WebSocket echo client: no echo (closed: \(String(describing: client.closeStatus)))")

@@ -3,10 +3,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import WebSocketCore
+import WebSocketTransport
 
 extension BlockingWebSocket {
-    /// Connects to a WebSocket server and runs the opening handshake.
+    /// Connects to a WebSocket server and runs the opening handshake (and the TLS handshake first,
+    /// for `wss`).
     ///
     /// ```swift
     /// var configuration = Configuration()
@@ -16,20 +17,21 @@ extension BlockingWebSocket {
     /// ```
     ///
     /// - Parameters:
-    ///   - url: `ws://host[:port]/resource` (every address the host resolves to, IPv4 and IPv6, is
-    ///     tried in turn) or `ws+unix://PATH[:RESOURCE]` for a Unix domain socket (see
+    ///   - url: `ws://host[:port]/resource` or `wss://…` (every address the host resolves to, IPv4
+    ///     and IPv6, is tried in turn), or `ws+unix://PATH[:RESOURCE]` for a Unix domain socket (see
     ///     ``WebSocketEndpoint``).
     ///   - subprotocols: to offer, in order of preference.
     ///   - headers: more request headers (`Origin`, `Cookie`, `Authorization`…).
     ///   - configuration: the connection's limits, timers and delivery.
-    ///   - options: socket timeouts and options.
-    /// - Throws: ``BlockingWebSocketError``: `.invalidURL`, `.tlsNotSupported`,
-    ///   `.addressResolutionFailed`, `.connectFailed` (refused, unreachable), `.timedOut(.connect)`,
-    ///   `.handshakeFailed` (``HandshakeFailure/rejected(_:)`` carries the status, headers and body),
+    ///   - options: socket timeouts and options, and TLS for `wss`.
+    /// - Throws: ``WebSocketError``: `.invalidURL`, `.tlsUnavailable` (`wss` without
+    ///   ``TransportOptions/tls``), `.addressResolutionFailed`, `.connectFailed` (refused,
+    ///   unreachable), `.timedOut(.connect)`, `.tls` (an untrusted certificate…), `.handshakeFailed`
+    ///   (``HandshakeFailure/rejected(_:)`` carries the status, headers and body),
     ///   `.connection(.invalidHeader)` for a header that cannot be sent.
     public static func connect(to url: String, subprotocols: [String] = [], headers: HTTPHeaders = [:],
                                configuration: Configuration = Configuration(),
-                               options: SocketOptions = SocketOptions()) throws(BlockingWebSocketError) -> BlockingWebSocket {
+                               options: TransportOptions = TransportOptions()) throws(WebSocketError) -> BlockingWebSocket {
         try connect(to: WebSocketEndpoint(parsing: url), subprotocols: subprotocols, headers: headers,
                     configuration: configuration, options: options)
     }
@@ -41,33 +43,43 @@ extension BlockingWebSocket {
     /// RFC 6455 §4.1: <https://www.rfc-editor.org/rfc/rfc6455#section-4.1>
     public static func connect(to endpoint: WebSocketEndpoint, subprotocols: [String] = [],
                                headers: HTTPHeaders = [:], configuration: Configuration = Configuration(),
-                               options: SocketOptions = SocketOptions()) throws(BlockingWebSocketError) -> BlockingWebSocket {
-        try connect(to: endpoint, subprotocols: subprotocols, headers: headers, configuration: configuration,
+                               options: TransportOptions = TransportOptions()) throws(WebSocketError) -> BlockingWebSocket {
+        try connect(ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers), via: endpoint,
+                    configuration: configuration, options: options, system: .live)
+    }
+
+    /// Connects with every option of the opening handshake request (origin, cookies, extensions).
+    ///
+    /// - Parameter endpoint: where to connect; by default the request's URL over TCP.
+    /// - Throws: as ``connect(to:subprotocols:headers:configuration:options:)``.
+    public static func connect(_ request: ClientOptions, via endpoint: WebSocketEndpoint? = nil,
+                               configuration: Configuration = Configuration(),
+                               options: TransportOptions = TransportOptions()) throws(WebSocketError) -> BlockingWebSocket {
+        try connect(request, via: endpoint ?? WebSocketEndpoint(url: request.url), configuration: configuration,
                     options: options, system: .live)
     }
 
+    /// The endpoint form, over the given system calls (for tests).
     static func connect(to endpoint: WebSocketEndpoint, subprotocols: [String], headers: HTTPHeaders,
-                        configuration: Configuration, options: SocketOptions,
-                        system: SystemCalls) throws(BlockingWebSocketError) -> BlockingWebSocket {
-        guard !endpoint.url.isSecure else { throw .tlsNotSupported }
-        let connection: Connection
-        do throws(ConnectionError) {
-            let client = ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers)
-            connection = try Connection(role: .client(client), configuration: configuration, random: SystemRandomPool())
-        } catch {
-            throw .connection(error)
-        }
+                        configuration: Configuration, options: TransportOptions,
+                        system: SystemCalls) throws(WebSocketError) -> BlockingWebSocket {
+        try connect(ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers), via: endpoint,
+                    configuration: configuration, options: options, system: system)
+    }
 
+    static func connect(_ request: ClientOptions, via endpoint: WebSocketEndpoint, configuration: Configuration,
+                        options: TransportOptions, system: SystemCalls) throws(WebSocketError) -> BlockingWebSocket {
+        let pipeline = try ConnectionPipeline.client(request, configuration: configuration, transport: options)
         let socket = try openSocket(to: endpoint, options: options, system: system)
         let driver: ConnectionDriver
         do throws(Errno) {
-            driver = try ConnectionDriver(socket: socket, connection: connection, options: options)
+            driver = try ConnectionDriver(socket: socket, pipeline: pipeline, options: options)
         } catch {
             throw .transport(error)
         }
         try driver.flush()
-        let result = driver.reader.withLock { buffer -> Result<HandshakeResult, BlockingWebSocketError> in
-            var failure: BlockingWebSocketError? = nil
+        let result = driver.reader.withLock { buffer -> Result<HandshakeResult, WebSocketError> in
+            var failure: WebSocketError? = nil
             while true {
                 switch driver.pump(&buffer, until: nil) {
                 case .event(.handshakeCompleted(let result)):
@@ -76,8 +88,9 @@ extension BlockingWebSocket {
                     failure = .handshakeFailed(handshakeFailure)
                 case .event:
                     continue
-                case .transportClosed, .limitReached:
-                    return .failure(failure ?? driver.transportFailure ?? .handshakeFailed(.endOfStream))
+                case .socketClosed, .limitReached:
+                    // A transport failure (TLS, a reset) says more than the end of stream it caused.
+                    return .failure(driver.transportFailure ?? failure ?? .handshakeFailed(.endOfStream))
                 }
             }
         }
@@ -85,23 +98,9 @@ extension BlockingWebSocket {
     }
 
     /// Resolves the endpoint and connects to the first address that accepts.
-    private static func openSocket(to endpoint: WebSocketEndpoint, options: SocketOptions,
-                                   system: SystemCalls) throws(BlockingWebSocketError) -> Socket {
-        let addresses: [SocketAddress]
-        if let path = endpoint.unixSocketPath {
-            do throws(Errno) {
-                addresses = [try SocketAddress.unix(path: path)]
-            } catch {
-                throw .invalidArgument("unusable Unix socket path \(String(reflecting: path)): \(error)")
-            }
-        } else {
-            // WebSocketURL keeps an IPv6 zone as written in the URL (%25zone); the resolver wants %zone.
-            let host = endpoint.url.host.replacingPercent25()
-            switch AddressResolution.resolve(host: host, port: endpoint.url.port) {
-            case .success(let resolved): addresses = resolved
-            case .failure(let failure): throw .addressResolutionFailed(host: host, reason: failure.message)
-            }
-        }
+    private static func openSocket(to endpoint: WebSocketEndpoint, options: TransportOptions,
+                                   system: SystemCalls) throws(WebSocketError) -> Socket {
+        let addresses = try endpoint.resolveAddresses()
         let deadline = options.connectTimeout.map { system.monotonicNow() + $0 }
         switch Socket.connect(to: addresses, deadline: deadline, system: system) {
         case .failure(.timedOut):
@@ -114,18 +113,5 @@ extension BlockingWebSocket {
             }
             return socket
         }
-    }
-}
-
-extension String {
-    /// The string with each `%25` replaced by `%`.
-    fileprivate func replacingPercent25() -> String {
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: "%25") {
-            result += rest[..<range.lowerBound] + "%"
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 }

@@ -1,4 +1,4 @@
-import WebSocketCore
+import WebSocketTransport
 
 /// A WebSocket connection over a blocking socket: a client made by
 /// ``connect(to:subprotocols:headers:configuration:options:)``, or a server-side connection handed
@@ -60,26 +60,35 @@ public final class BlockingWebSocket: Sendable {
     public var closeStatus: CloseStatus? { driver.closeStatus }
 
     /// The transport failure that ended the connection (a reset, a write timeout…), if one did.
-    public var transportFailure: BlockingWebSocketError? { driver.transportFailure }
+    public var transportFailure: WebSocketError? { driver.transportFailure }
 
     // MARK: Sending
 
     /// Sends a text message, and returns once it is written to the socket.
     ///
-    /// - Throws: ``BlockingWebSocketError/connection(_:)`` when the connection refuses it (closing,
-    ///   closed), ``BlockingWebSocketError/timedOut(_:)`` (`.write`) when the peer stops reading,
-    ///   ``BlockingWebSocketError/transport(_:)`` when the socket fails.
+    /// - Throws: ``WebSocketError/connection(_:)`` when the connection refuses it (closing,
+    ///   closed), ``WebSocketError/timedOut(_:)`` (`.write`) when the peer stops reading,
+    ///   ``WebSocketError/transport(_:)`` when the socket fails, the TLS layer's failure.
     ///
     /// RFC 6455 §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
-    public func send(text: String) throws(BlockingWebSocketError) {
+    public func send(text: String) throws(WebSocketError) {
         try driver.perform { (connection) throws(ConnectionError) in try connection.send(text: text) }
+        try driver.flush()
+    }
+
+    /// Sends a message (whole, a fragment, a ping, a pong, or a Close frame that starts the closing
+    /// handshake), and returns once it is written to the socket.
+    ///
+    /// - Throws: as ``send(text:)``.
+    public func send(_ message: WebSocketMessage) throws(WebSocketError) {
+        try driver.perform { (connection) throws(ConnectionError) in try connection.send(message) }
         try driver.flush()
     }
 
     /// Sends a binary message, and returns once it is written to the socket.
     ///
     /// - Throws: as ``send(text:)``.
-    public func send(binary: some Collection<UInt8>) throws(BlockingWebSocketError) {
+    public func send(binary: some Collection<UInt8>) throws(WebSocketError) {
         try driver.perform { (connection) throws(ConnectionError) in try connection.send(binary: binary) }
         try driver.flush()
     }
@@ -88,10 +97,10 @@ public final class BlockingWebSocket: Sendable {
     /// `kind`, the one with `isFinal` ends it; pings may go out in between.
     ///
     /// - Throws: as ``send(text:)``; ``ConnectionError/invalidUTF8`` and
-    ///   ``ConnectionError/fragmentKindMismatch`` as ``BlockingWebSocketError/connection(_:)``.
+    ///   ``ConnectionError/fragmentKindMismatch`` as ``WebSocketError/connection(_:)``.
     ///
     /// RFC 6455 §5.4: <https://www.rfc-editor.org/rfc/rfc6455#section-5.4>
-    public func sendFragment(_ bytes: some Collection<UInt8>, kind: MessageKind, isFinal: Bool) throws(BlockingWebSocketError) {
+    public func sendFragment(_ bytes: some Collection<UInt8>, kind: MessageKind, isFinal: Bool) throws(WebSocketError) {
         try driver.perform { (connection) throws(ConnectionError) in
             try connection.sendFragment(bytes, kind: kind, isFinal: isFinal)
         }
@@ -99,10 +108,10 @@ public final class BlockingWebSocket: Sendable {
     }
 
     /// Sends a ping (at most 125 bytes). Its pong is returned by ``receive()`` when
-    /// ``SocketOptions/receivesControlFrames`` is on.
+    /// ``TransportOptions/receivesControlFrames`` is on.
     ///
     /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
-    public func ping(_ payload: some Collection<UInt8> = [UInt8]()) throws(BlockingWebSocketError) {
+    public func ping(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
         try driver.perform { (connection) throws(ConnectionError) in try connection.ping(payload) }
         try driver.flush()
     }
@@ -111,38 +120,38 @@ public final class BlockingWebSocket: Sendable {
     /// pongs are off.
     ///
     /// RFC 6455 §5.5.3: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.3>
-    public func pong(_ payload: some Collection<UInt8> = [UInt8]()) throws(BlockingWebSocketError) {
+    public func pong(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
         try driver.perform { (connection) throws(ConnectionError) in try connection.pong(payload) }
         try driver.flush()
     }
 
     // MARK: Receiving
 
-    /// Waits for the next message, for at most ``SocketOptions/receiveTimeout``; `nil` once the
+    /// Waits for the next message, for at most ``TransportOptions/receiveTimeout``; `nil` once the
     /// connection and its socket are closed (see ``closeStatus``).
     ///
     /// While it waits, the connection answers pings, replies to a Close, sends keepalive pings and
     /// runs its timers.
     ///
-    /// - Throws: ``BlockingWebSocketError/timedOut(_:)`` (`.receive`) when the timeout passes; the
+    /// - Throws: ``WebSocketError/timedOut(_:)`` (`.receive`) when the timeout passes; the
     ///   connection is unharmed and a later call goes on where this one stopped.
-    public func receive() throws(BlockingWebSocketError) -> Message? {
+    public func receive() throws(WebSocketError) -> WebSocketMessage? {
         try receive(timeout: driver.options.receiveTimeout)
     }
 
     /// Waits for the next message for at most `timeout` (`nil`: no limit); `nil` once the connection
     /// and its socket are closed.
     ///
-    /// - Throws: ``BlockingWebSocketError/timedOut(_:)`` (`.receive`) when the timeout passes first.
-    public func receive(timeout: Duration?) throws(BlockingWebSocketError) -> Message? {
+    /// - Throws: ``WebSocketError/timedOut(_:)`` (`.receive`) when the timeout passes first.
+    public func receive(timeout: Duration?) throws(WebSocketError) -> WebSocketMessage? {
         let limit = timeout.map { driver.system.monotonicNow() + $0 }
         let receivesControlFrames = driver.options.receivesControlFrames
-        return try driver.reader.withLock { (buffer) throws(BlockingWebSocketError) -> Message? in
+        return try driver.reader.withLock { (buffer) throws(WebSocketError) -> WebSocketMessage? in
             while true {
                 switch driver.pump(&buffer, until: limit) {
                 case .event(let event):
-                    if let message = Message(event, receivesControlFrames: receivesControlFrames) { return message }
-                case .transportClosed:
+                    if let message = WebSocketMessage(event, receivesControlFrames: receivesControlFrames) { return message }
+                case .socketClosed:
                     return nil
                 case .limitReached:
                     throw .timedOut(.receive)
@@ -165,22 +174,22 @@ public final class BlockingWebSocket: Sendable {
     /// - Parameters:
     ///   - code: a code that may be sent (RFC 6455 §7.4). Default 1000.
     ///   - reason: at most 123 bytes of UTF-8.
-    /// - Throws: ``BlockingWebSocketError/connection(_:)`` for a code that may not be sent or a reason
+    /// - Throws: ``WebSocketError/connection(_:)`` for a code that may not be sent or a reason
     ///   too long; nothing is sent then.
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
     @discardableResult
-    public func close(code: CloseCode = .normalClosure, reason: String = "") throws(BlockingWebSocketError) -> CloseStatus {
+    public func close(code: CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) -> CloseStatus {
         try sendClose(code: code, reason: reason)
         driver.reader.withLock { buffer in
             while true {
                 switch driver.pump(&buffer, until: nil) {
                 case .event: continue
-                case .transportClosed, .limitReached: return
+                case .socketClosed, .limitReached: return
                 }
             }
         }
-        return closeStatus ?? CloseStatus(code: .abnormalClosure, reason: "connection closed", wasClean: false)
+        return closeStatus ?? driver.shared.withLock { $0.pipeline.closeStatus }
     }
 
     /// Starts the closing handshake and returns at once: sends a Close frame with `code` and `reason`,
@@ -188,11 +197,11 @@ public final class BlockingWebSocket: Sendable {
     /// the messages the peer sent before its Close, and `nil` once the handshake is over and the
     /// socket closed; a thread blocked in ``receive()`` is woken to carry the handshake on.
     ///
-    /// - Throws: ``BlockingWebSocketError/connection(_:)`` for a code that may not be sent or a reason
+    /// - Throws: ``WebSocketError/connection(_:)`` for a code that may not be sent or a reason
     ///   too long; nothing is sent then.
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
-    public func sendClose(code: CloseCode = .normalClosure, reason: String = "") throws(BlockingWebSocketError) {
+    public func sendClose(code: CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
         try driver.perform(evenAfterFailure: true) { (connection) throws(ConnectionError) in
             switch connection.state {
             case .closing(initiatedBy: .local), .closed:

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import WebSocketCore
+import WebSocketTransport
 
 /// A WebSocket server on blocking sockets: one POSIX thread per connection.
 ///
@@ -33,7 +33,7 @@ public final class BlockingWebSocketServer: Sendable {
     let listener: Socket
     let wake: WakeSignal
     let configuration: Configuration
-    let options: SocketOptions
+    let options: TransportOptions
     let state = Locked(State())
 
     struct State: Sendable {
@@ -60,10 +60,10 @@ public final class BlockingWebSocketServer: Sendable {
     ///   - configuration: limits, timers and delivery for every connection.
     ///   - options: socket options for every connection (write and receive timeouts…).
     ///   - backlog: the `listen` backlog. Default 128.
-    /// - Throws: ``BlockingWebSocketError/addressResolutionFailed(host:reason:)``,
-    ///   ``BlockingWebSocketError/bindFailed(_:_:)`` (address in use…).
+    /// - Throws: ``WebSocketError/addressResolutionFailed(host:reason:)``,
+    ///   ``WebSocketError/bindFailed(_:_:)`` (address in use…).
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, configuration: Configuration = Configuration(),
-                            options: SocketOptions = SocketOptions(), backlog: Int32 = 128) throws(BlockingWebSocketError) {
+                            options: TransportOptions = TransportOptions(), backlog: Int32 = 128) throws(WebSocketError) {
         let addresses: [SocketAddress]
         switch AddressResolution.resolve(host: host, port: port, passive: true) {
         case .success(let resolved): addresses = resolved
@@ -76,10 +76,10 @@ public final class BlockingWebSocketServer: Sendable {
     /// Listens on a Unix domain socket at `path`. A stale socket file (one nobody accepts on any
     /// more) is replaced; the file is removed when ``serve(handshake:handler:)`` returns.
     ///
-    /// - Throws: ``BlockingWebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
-    ///   ``BlockingWebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
+    /// - Throws: ``WebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
+    ///   ``WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
     public convenience init(unixSocketPath path: String, configuration: Configuration = Configuration(),
-                            options: SocketOptions = SocketOptions(), backlog: Int32 = 128) throws(BlockingWebSocketError) {
+                            options: TransportOptions = TransportOptions(), backlog: Int32 = 128) throws(WebSocketError) {
         let address: SocketAddress
         do throws(Errno) {
             address = try SocketAddress.unix(path: path)
@@ -90,9 +90,9 @@ public final class BlockingWebSocketServer: Sendable {
                       backlog: backlog, system: .live)
     }
 
-    init(addresses: [SocketAddress], unixSocketPath: String?, configuration: Configuration, options: SocketOptions,
-         backlog: Int32, system: SystemCalls) throws(BlockingWebSocketError) {
-        var lastFailure: BlockingWebSocketError = .invalidArgument("no address to listen on")
+    init(addresses: [SocketAddress], unixSocketPath: String?, configuration: Configuration, options: TransportOptions,
+         backlog: Int32, system: SystemCalls) throws(WebSocketError) {
+        var lastFailure: WebSocketError = .invalidArgument("no address to listen on")
         var bound: Socket? = nil
         for address in addresses {
             do throws(Errno) {
@@ -103,6 +103,8 @@ public final class BlockingWebSocketServer: Sendable {
             }
         }
         guard let listener = bound else { throw lastFailure }
+        // A TLS configuration that cannot make server sessions fails here, not per connection.
+        if let tls = options.tls { _ = try tls.makeServerLayer() }
         self.listener = listener
         localAddress = listener.localAddress ?? addresses[0]
         self.configuration = configuration
@@ -160,10 +162,10 @@ public final class BlockingWebSocketServer: Sendable {
     /// - Parameters:
     ///   - handshake: decides on each valid request. Default: accept, with no subprotocol.
     ///   - handler: uses an open connection.
-    /// - Throws: ``BlockingWebSocketError/invalidArgument(_:)`` when the server is already serving,
-    ///   ``BlockingWebSocketError/transport(_:)`` when the listening socket fails.
+    /// - Throws: ``WebSocketError/invalidArgument(_:)`` when the server is already serving,
+    ///   ``WebSocketError/transport(_:)`` when the listening socket fails.
     public func serve(handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
-                      handler: @escaping @Sendable (BlockingWebSocket) -> Void) throws(BlockingWebSocketError) {
+                      handler: @escaping @Sendable (BlockingWebSocket) -> Void) throws(WebSocketError) {
         let alreadyServing = state.withLock { state in
             defer { state.isServing = true }
             return state.isServing
@@ -243,9 +245,9 @@ public final class BlockingWebSocketServer: Sendable {
         if options.noDelay, localAddress.family != .unix {
             try? socket.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
         }
-        // A server connection cannot fail to initialise: only client options are checked.
-        guard let connection = try? Connection(role: .server, configuration: configuration),
-              let driver = try? ConnectionDriver(socket: socket, connection: connection, options: options) else { return }
+        // Fails only when the TLS layer cannot be made (checked when the server was created).
+        guard let pipeline = try? ConnectionPipeline.server(configuration: configuration, transport: options),
+              let driver = try? ConnectionDriver(socket: socket, pipeline: pipeline, options: options) else { return }
         guard let result = Self.runHandshake(driver, decide: decide) else { return }
         let webSocket = BlockingWebSocket(driver: driver, handshake: result)
         let id = ObjectIdentifier(webSocket)
@@ -278,7 +280,7 @@ public final class BlockingWebSocketServer: Sendable {
                     return result
                 case .event:
                     continue
-                case .transportClosed:
+                case .socketClosed:
                     return nil
                 case .limitReached:
                     continue

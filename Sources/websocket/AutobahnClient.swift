@@ -24,11 +24,11 @@ enum AutobahnClient {
         configuration.limits.maxFrameSize = 64 << 20
         configuration.limits.maxFragmentsPerMessage = 1_000_000
         if parsed.flags.contains("--deflate") { configuration.extensions = [PerMessageDeflate()] }
-        var options = SocketOptions()
+        var options = TransportOptions()
         options.receiveTimeout = .seconds(60)
 
         let count: Int
-        do throws(BlockingWebSocketError) {
+        do throws(WebSocketError) {
             let socket = try BlockingWebSocket.connect(to: root + "/getCaseCount", configuration: configuration, options: options)
             guard case .text(let text)? = try socket.receive(), let number = Int(text) else {
                 printError("websocket: /getCaseCount did not answer with a number")
@@ -44,13 +44,13 @@ enum AutobahnClient {
 
         for index in 1...max(count, 1) where count > 0 {
             let url = "\(root)/runCase?case=\(index)&agent=\(agent)"
-            do throws(BlockingWebSocketError) {
+            do throws(WebSocketError) {
                 let socket = try BlockingWebSocket.connect(to: url, configuration: configuration, options: options)
                 while let message = try socket.receive() {
                     switch message {
                     case .text(let text): try? socket.send(text: text)
                     case .binary(let bytes): try? socket.send(binary: bytes)
-                    case .fragment, .ping, .pong: break
+                    case .fragment, .ping, .pong, .close: break
                     }
                 }
                 printError("case \(index)/\(count): closed \(socket.closeStatus.map(describe) ?? "")")
@@ -59,7 +59,7 @@ enum AutobahnClient {
             }
         }
 
-        do throws(BlockingWebSocketError) {
+        do throws(WebSocketError) {
             let socket = try BlockingWebSocket.connect(to: "\(root)/updateReports?agent=\(agent)",
                                                        configuration: configuration, options: options)
             while try socket.receive() != nil {}

@@ -31,7 +31,7 @@ enum ConnectCommand {
         if parsed.flags.contains("--deflate") { configuration.extensions = [PerMessageDeflate()] }
 
         let socket: BlockingWebSocket
-        do throws(BlockingWebSocketError) {
+        do throws(WebSocketError) {
             socket = try BlockingWebSocket.connect(to: url, subprotocols: parsed.values("--subprotocol"),
                                                    headers: headers, configuration: configuration)
         } catch {
@@ -48,7 +48,7 @@ enum ConnectCommand {
         }
         DispatchQueue.global().async { @Sendable in receiveUntilClosed(socket, echo: false) }
         while let line = readLine(strippingNewline: true) {
-            do throws(BlockingWebSocketError) {
+            do throws(WebSocketError) {
                 try socket.send(text: line)
             } catch {
                 break   // the connection is ending: the receiving side reports how, and exits
@@ -64,8 +64,8 @@ enum ConnectCommand {
     /// ended and exits with the matching status.
     private static func receiveUntilClosed(_ socket: BlockingWebSocket, echo: Bool) -> Never {
         while true {
-            let message: Message?
-            do throws(BlockingWebSocketError) {
+            let message: WebSocketMessage?
+            do throws(WebSocketError) {
                 message = try socket.receive()
             } catch {
                 continue   // only a receive timeout lands here, and none is set
@@ -78,7 +78,7 @@ enum ConnectCommand {
             case .binary(let bytes):
                 printOut("binary: " + hex(bytes))
                 if echo { try? socket.send(binary: bytes) }
-            case .fragment, .ping, .pong:
+            case .fragment, .ping, .pong, .close:
                 break
             }
         }

@@ -33,16 +33,18 @@ enum ExitStatus: Int32 {
     }
 
     /// The status for an error from connecting.
-    init(_ error: BlockingWebSocketError) {
+    init(_ error: WebSocketError) {
         switch error {
-        case .invalidURL, .tlsNotSupported, .invalidArgument, .connection:
+        case .invalidURL, .tlsUnavailable, .invalidArgument, .connection, .eventHandlerInUse:
             self = .usage
-        case .addressResolutionFailed, .connectFailed, .bindFailed, .timedOut(.connect):
+        case .addressResolutionFailed, .connectFailed, .bindFailed, .timedOut(.connect), .cancelled:
             self = .connectFailed
-        case .handshakeFailed:
+        case .handshakeFailed, .tls:
             self = .handshakeFailed
-        case .timedOut, .transport:
+        case .timedOut, .transport, .bufferFull:
             self = .abnormalClosure
+        case .closed(let status):
+            self = ExitStatus(status)
         }
     }
 
@@ -51,7 +53,7 @@ enum ExitStatus: Int32 {
         exit status of connect:
           0  closed cleanly with 1000
           1  closed cleanly with another code (1001, 4000…) or none
-          2  usage error: bad arguments or URL (wss:// is not supported)
+          2  usage error: bad arguments or URL
           3  could not connect: unknown host, connection refused or unreachable, connect timeout
           4  opening handshake failed: refused (the HTTP status is printed), invalid response, timeout
           5  protocol error: the peer violated RFC 6455 (closed with 1002, 1007 or 1009)
@@ -59,28 +61,5 @@ enum ExitStatus: Int32 {
         """
 }
 
-/// "1000 (normal closure)", "4000 \"reason\"".
-func describe(_ status: CloseStatus) -> String {
-    var text = "\(status.code)"
-    switch status.code {
-    case .normalClosure: text += " (normal closure)"
-    case .goingAway: text += " (going away)"
-    case .protocolError: text += " (protocol error)"
-    case .noStatusReceived: text += " (no status code)"
-    case .abnormalClosure: text += " (abnormal closure)"
-    case .invalidPayloadData: text += " (invalid payload data)"
-    case .messageTooBig: text += " (message too big)"
-    default: break
-    }
-    // The peer's reason; a failure's own reason is said by the failure's text.
-    if status.failure == nil, !status.reason.isEmpty { text += " \(String(reflecting: status.reason))" }
-    switch status.failure {
-    case .protocolViolation(let violation)?: text += ": peer violated the protocol: \(violation.reason)"
-    case .keepaliveTimeout?: text += ": keepalive timeout"
-    case .closeTimeout?: text += ": closing handshake timed out"
-    case .unexpectedEndOfStream?: text += ": connection lost without a close frame"
-    case .aborted?: text += ": connection aborted"
-    case nil: break
-    }
-    return text
-}
+/// "1000 (normal closure)", "4000 \"reason\"": the core's description of the status.
+func describe(_ status: CloseStatus) -> String { status.description }

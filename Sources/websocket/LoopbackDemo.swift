@@ -7,7 +7,7 @@ import WebSocketPOSIX
 enum LoopbackDemo {
     static func run() {
         print("\n── the same over real sockets (WebSocketPOSIX, 127.0.0.1) " + String(repeating: "─", count: 24))
-        do throws(BlockingWebSocketError) {
+        do throws(WebSocketError) {
             let server = try BlockingWebSocketServer(host: "127.0.0.1", port: 0)
             let stopped = DispatchSemaphore(value: 0)
             DispatchQueue.global().async { @Sendable in

@@ -40,7 +40,7 @@ enum ServeCommand {
         let subprotocols = parsed.values("--subprotocol")
 
         let server: BlockingWebSocketServer
-        do throws(BlockingWebSocketError) {
+        do throws(WebSocketError) {
             if let path = parsed.value("--unix") {
                 server = try BlockingWebSocketServer(unixSocketPath: path, configuration: configuration)
             } else {
@@ -54,7 +54,7 @@ enum ServeCommand {
         printOut("listening on \(url(of: server.localAddress))")
 
         stopOnSignals(stopSignals, server)
-        do throws(BlockingWebSocketError) {
+        do throws(WebSocketError) {
             try server.serve(handshake: { request in
                 // The first subprotocol in the client's order of preference that this server speaks.
                 .accept(subprotocol: request.subprotocols.first { subprotocols.contains($0) })
@@ -76,8 +76,8 @@ enum ServeCommand {
         if let subprotocol = socket.subprotocol { opened += ", subprotocol \(subprotocol)" }
         printError(opened)
         while true {
-            let message: Message?
-            do throws(BlockingWebSocketError) {
+            let message: WebSocketMessage?
+            do throws(WebSocketError) {
                 message = try socket.receive()
             } catch {
                 printError("\(peer): \(error)")
@@ -89,7 +89,7 @@ enum ServeCommand {
                 if echo { try? socket.send(text: text) } else { printOut(text) }
             case .binary(let bytes):
                 if echo { try? socket.send(binary: bytes) } else { printOut("binary: " + hex(bytes)) }
-            case .fragment, .ping, .pong:
+            case .fragment, .ping, .pong, .close:
                 break
             }
         }

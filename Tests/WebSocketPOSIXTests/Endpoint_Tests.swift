@@ -1,5 +1,6 @@
 import Testing
 import WebSocketCore
+import WebSocketTransport
 @testable import WebSocketPOSIX
 
 /// `ws://` and `ws+unix://` endpoints, and socket addresses.
@@ -31,14 +32,22 @@ struct EndpointTests {
     }
 
     @Test("Unusable ws+unix URLs", arguments: [
-        ("ws+unix://", BlockingWebSocketError.invalidURL("empty Unix socket path")),
+        ("ws+unix://", WebSocketError.invalidURL("empty Unix socket path")),
         ("ws+unix:///tmp/s:chat", .invalidURL("the resource after the socket path must start with /")),
         ("ws+unix:/tmp/s", .invalidURL("expected ws+unix://PATH[:RESOURCE]")),
         ("ws+unix:///tmp/s:/#frag", .invalidURL("WebSocket URIs may not have a fragment (#)")),
-        ("wss+unix:///tmp/s:/", .tlsNotSupported),
     ])
-    func invalid(input: String, expected: BlockingWebSocketError) {
+    func invalid(input: String, expected: WebSocketError) {
         #expect(error { try WebSocketEndpoint(parsing: input) } == expected)
+    }
+
+    @Test("wss+unix: TLS over a Unix domain socket, refused without a TLS layer")
+    func secureUnix() throws {
+        let endpoint = try WebSocketEndpoint(parsing: "wss+unix:///tmp/s:/chat")
+        #expect(endpoint.url.isSecure)
+        #expect(endpoint.unixSocketPath == "/tmp/s")
+        #expect(endpoint.description == "wss+unix:///tmp/s:/chat")
+        #expect(error { try BlockingWebSocket.connect(to: endpoint) } == .tlsUnavailable)
     }
 
     @Test("A Unix socket path longer than sun_path is refused")

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 import WebSocketCore
+import WebSocketTransport
 import WebSocketDeflate
 @testable import WebSocketPOSIX
 
@@ -105,7 +106,7 @@ struct LoopbackTests {
     func unixSocketInUse() throws {
         let path = temporarySocketPath("live")
         let first = try BlockingWebSocketServer(unixSocketPath: path)
-        #expect(throws: BlockingWebSocketError.bindFailed(first.localAddress, .addressInUse)) {
+        #expect(throws: WebSocketError.bindFailed(first.localAddress, .addressInUse)) {
             _ = try BlockingWebSocketServer(unixSocketPath: path)
         }
     }
@@ -164,10 +165,10 @@ struct LoopbackTests {
             #expect(try client.receive() == .text("fragmented ✓"))
 
             try client.sendFragment([1, 2], kind: .binary, isFinal: false)
-            #expect(throws: BlockingWebSocketError.connection(.fragmentKindMismatch)) {
+            #expect(throws: WebSocketError.connection(.fragmentKindMismatch)) {
                 try client.sendFragment([3], kind: .text, isFinal: true)
             }
-            #expect(throws: BlockingWebSocketError.connection(.messageInProgress)) {
+            #expect(throws: WebSocketError.connection(.messageInProgress)) {
                 try client.send(text: "not now")
             }
             try client.sendFragment([], kind: .binary, isFinal: false)
@@ -206,7 +207,7 @@ struct LoopbackTests {
 
     @Test("Pings: the server answers the client's, the client answers the server's")
     func pingsAndPongs() throws {
-        let serverSaw = Mailbox<Message>()
+        let serverSaw = Mailbox<WebSocketMessage>()
         var options = serverOptions()
         options.receivesControlFrames = true
         try withServer(options: options, handler: { socket in
@@ -226,7 +227,7 @@ struct LoopbackTests {
             #expect(serverSaw.take() == .pong(Array("from server".utf8)))
             try client.ping([9])
             #expect(try client.receive() == .pong([9]))
-            #expect(throws: BlockingWebSocketError.connection(.controlPayloadTooLarge)) {
+            #expect(throws: WebSocketError.connection(.controlPayloadTooLarge)) {
                 try client.ping([UInt8](repeating: 0, count: 126))
             }
             try client.close()
@@ -274,7 +275,7 @@ struct LoopbackTests {
             #expect(try client.receive() == nil)
             #expect(client.closeStatus == CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
             #expect(serverStatus.take()?.wasClean == true)
-            #expect(throws: BlockingWebSocketError.connection(.closeAlreadySent)) { try client.send(text: "late") }
+            #expect(throws: WebSocketError.connection(.closeAlreadySent)) { try client.send(text: "late") }
             // close() after the end is harmless and reports the same status.
             #expect(try client.close() == client.closeStatus)
         }
@@ -284,7 +285,7 @@ struct LoopbackTests {
     func invalidCloseCode() throws {
         try withServer { server in
             let client = try BlockingWebSocket.connect(to: server.url(), options: testOptions())
-            #expect(throws: BlockingWebSocketError.connection(.invalidCloseCode(.abnormalClosure))) {
+            #expect(throws: WebSocketError.connection(.invalidCloseCode(.abnormalClosure))) {
                 try client.close(code: .abnormalClosure)
             }
             try client.send(text: "still open")
@@ -343,7 +344,7 @@ struct LoopbackTests {
             #expect(response.status == 403)
             #expect(response.headers["X-Reason"] == "token")
             #expect(response.body == Array("go away\n".utf8))
-            #expect(BlockingWebSocketError.handshakeFailed(.rejected(response)).description
+            #expect(WebSocketError.handshakeFailed(.rejected(response)).description
                 == "handshake rejected: HTTP 403 Forbidden: go away")
             let allowed = try BlockingWebSocket.connect(to: server.url(), headers: ["Authorization": "Bearer good"],
                                                         options: testOptions())

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 import WebSocketCore
+import WebSocketTransport
 @testable import WebSocketPOSIX
 
 /// A TCP listener on 127.0.0.1 whose first connection is handed to `body` on its own thread: a peer

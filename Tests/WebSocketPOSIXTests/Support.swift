@@ -5,14 +5,15 @@ import Darwin
 #endif
 import Testing
 import WebSocketCore
+import WebSocketTransport
 @testable import WebSocketPOSIX
 
 /// The monotonic clock the module uses.
 func now() -> Instant { SystemCalls.live.monotonicNow() }
 
 /// Socket options for tests: every wait bounded, so that a broken test fails instead of hanging.
-func testOptions(receiveTimeout: Duration? = .seconds(10)) -> SocketOptions {
-    var options = SocketOptions()
+func testOptions(receiveTimeout: Duration? = .seconds(10)) -> TransportOptions {
+    var options = TransportOptions()
     options.receiveTimeout = receiveTimeout
     options.connectTimeout = .seconds(5)
     options.writeTimeout = .seconds(10)
@@ -21,7 +22,7 @@ func testOptions(receiveTimeout: Duration? = .seconds(10)) -> SocketOptions {
 
 /// Socket options for a test server's connections: no receive timeout (a loaded machine must not
 /// make the server hang up); ``RunningServer/stop(code:)`` ends them.
-func serverOptions() -> SocketOptions { testOptions(receiveTimeout: nil) }
+func serverOptions() -> TransportOptions { testOptions(receiveTimeout: nil) }
 
 /// A configuration whose timers are short enough for tests.
 func testConfiguration(maxMessageSize: Int? = nil) -> Configuration {
@@ -41,7 +42,7 @@ func testConfiguration(maxMessageSize: Int? = nil) -> Configuration {
         switch message {
         case .text(let text): try? socket.send(text: text)
         case .binary(let bytes): try? socket.send(binary: bytes)
-        case .fragment, .ping, .pong: break
+        case .fragment, .ping, .pong, .close: break
         }
     }
 }
@@ -82,7 +83,7 @@ final class RunningServer: Sendable {
 
 /// Runs `body` with an echo server (or `handler`) on 127.0.0.1, then stops it.
 func withServer<Result>(host: String = "127.0.0.1", configuration: Configuration = testConfiguration(),
-                        options: SocketOptions = serverOptions(),
+                        options: TransportOptions = serverOptions(),
                         handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
                         handler: @escaping @Sendable (BlockingWebSocket) -> Void = echo,
                         _ body: (RunningServer) throws -> Result) throws -> Result {
@@ -126,12 +127,12 @@ func temporarySocketPath(_ name: String) -> String {
 
 /// The error `body` throws; `nil` (and a recorded issue) when it returns.
 func error<Value>(_ body: () throws -> Value,
-                  sourceLocation: SourceLocation = #_sourceLocation) -> BlockingWebSocketError? {
+                  sourceLocation: SourceLocation = #_sourceLocation) -> WebSocketError? {
     do {
         _ = try body()
         Issue.record("expected an error", sourceLocation: sourceLocation)
         return nil
-    } catch let error as BlockingWebSocketError {
+    } catch let error as WebSocketError {
         return error
     } catch {
         Issue.record("unexpected error type: \(error)", sourceLocation: sourceLocation)

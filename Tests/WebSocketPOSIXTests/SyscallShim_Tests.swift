@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 import WebSocketCore
+import WebSocketTransport
 @testable import WebSocketPOSIX
 
 /// Faults a test wants some system calls to report, consumed one per call, then the real call.

@@ -1,5 +1,6 @@
 import Testing
 import WebSocketCore
+import WebSocketTransport
 @testable import WebSocketPOSIX
 
 /// The threading model: sends and closes from any thread, one receiver at a time, server stop.
@@ -89,7 +90,7 @@ struct ThreadsTests {
             try client.send(text: "reply")
             try client.sendClose(code: CloseCode(4001), reason: "done")
             #expect(client.state == .closing(initiatedBy: .local))
-            #expect(throws: BlockingWebSocketError.connection(.closeAlreadySent)) { try client.send(text: "late") }
+            #expect(throws: WebSocketError.connection(.closeAlreadySent)) { try client.send(text: "late") }
             #expect(try client.receive() == .text("reply 1"))
             #expect(try client.receive() == .text("reply 2"))
             #expect(try client.receive() == nil)
