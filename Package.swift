@@ -29,11 +29,13 @@ let package = Package(
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX"], path: "Benchmarks/websocket-bench"),
         // Test support: counts the calling thread's heap allocations (glibc), for allocation tests.
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        // Test support for both adapters: the fault-injecting syscall shim, raw peers, descriptor counts.
+        .target(name: "TransportTestSupport", dependencies: ["WebSocketTransport"], path: "Tests/TransportTestSupport"),
         .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore", "AllocationCounter"]),
-        .testTarget(name: "WebSocketDispatchTests", dependencies: ["WebSocketDispatch", "WebSocketTransport", "WebSocketCore"]),
-        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "WebSocketCore"]),
+        .testTarget(name: "WebSocketDispatchTests", dependencies: ["WebSocketDispatch", "WebSocketTransport", "WebSocketCore", "TransportTestSupport"]),
+        .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "WebSocketCore", "TransportTestSupport"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
-        .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketTransport", "WebSocketCore", "WebSocketDeflate"]),
+        .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketTransport", "WebSocketCore", "WebSocketDeflate", "TransportTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,5 @@
+import WebSocketTransport
+
 /// The messages of an async-face socket that ``WebSocket/messages`` has not taken yet, and the tasks
 /// waiting in `next()`.
 ///
@@ -57,12 +59,3 @@ final class MessageInbox {
 
 @available(*, unavailable)
 extension MessageInbox: Sendable {}
-
-extension WebSocketMessage {
-    var payloadSize: Int {
-        switch self {
-        case .text(let text): return text.utf8.count
-        case .binary(let bytes): return bytes.count
-        }
-    }
-}

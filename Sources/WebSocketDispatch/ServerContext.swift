@@ -1,5 +1,5 @@
 import Dispatch
-import WebSocketCore
+import WebSocketTransport
 
 /// What a server's connections need from their server during the opening handshake: who decides on
 /// the request, and where the socket goes once open.
@@ -12,24 +12,29 @@ struct ServerContext: Sendable {
     enum HandOff: Sendable {
         /// Every connection's events go to this handler, on this queue.
         case handler(DispatchQueue, WebSocket.EventHandler)
-        /// Open sockets are yielded to ``WebSocketServer/connections``.
-        case stream(AsyncStream<WebSocket>.Continuation)
+        /// Open sockets wait in ``WebSocketServer/connections``.
+        case stream(PendingConnections)
+    }
+
+    /// The connection ended before its handshake succeeded.
+    func connectionEndedBeforeOpening() {
+        guard case .stream(let pending) = handOff else { return }
+        pending.queue.async { pending.endedBeforeOpening() }
     }
 }
 
 extension WebSocket {
-    /// (Server) Starts a connection on a descriptor the server accepted.
-    static func serve(fd: Int32, configuration: Configuration, options: TransportOptions, context: ServerContext) {
-        let socket: WebSocket
-        do {
-            socket = try WebSocket(role: .server, configuration: configuration, options: options,
-                                   consumer: .server(context))
-        } catch {
-            // A server connection has no client options to refuse; nothing can throw here.
-            Socket.close(fd)
+    /// (Server) Starts a connection on a socket the server accepted.
+    static func serve(_ socket: Socket, configuration: Configuration, options: TransportOptions,
+                      context: ServerContext, system: SystemCalls) {
+        guard let pipeline = try? ConnectionPipeline.server(configuration: configuration, transport: options) else {
+            // Only a TLS layer can fail to be made, and the server checked that it can be.
+            socket.close()
+            context.connectionEndedBeforeOpening()
             return
         }
-        socket.queue.async { socket.startServing(fd: fd) }
+        let webSocket = WebSocket(pipeline: pipeline, options: options, consumer: .server(context), system: system)
+        webSocket.queue.async { webSocket.startServing(socket) }
     }
 
     /// (Server) Asks the server's user about the request on their queue, then applies the answer
@@ -47,9 +52,9 @@ extension WebSocket {
 
     /// Accepts or rejects the pending request. An answer the core refuses becomes a 500 response.
     private func apply(_ decision: HandshakeDecision) {
-        guard connection.pendingHandshakeRequest != nil else { return }  // timed out meanwhile
-        connection.advanceTime(to: MonotonicClock.now())
-        try? connection.respond(to: decision)
+        guard pipeline.connection.pendingHandshakeRequest != nil else { return }  // timed out meanwhile
+        pipeline.advanceTime(to: system.monotonicNow())
+        try? pipeline.connection.respond(to: decision)
         pump()
     }
 
@@ -59,18 +64,9 @@ extension WebSocket {
         switch context.handOff {
         case .handler(let queue, let handler):
             consumer = .handler(queue: DispatchQueue(label: "WebSocket.events", target: queue), handler)
-        case .stream(let continuation):
+        case .stream(let pending):
             consumer = .inbox(MessageInbox())
-            switch continuation.yield(self) {
-            case .enqueued:
-                break
-            case .dropped(let dropped):
-                dropped.queue.async { dropped.abort() }
-            case .terminated:
-                queue.async { self.abort() }
-            @unknown default:
-                queue.async { self.abort() }
-            }
+            pending.queue.async { pending.opened(self) }
         }
     }
 }

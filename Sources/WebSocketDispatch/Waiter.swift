@@ -58,24 +58,31 @@ final class Waiter<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-extension WebSocket {
-    /// Suspends the calling task until `register`, run on the socket's queue, or something it sets up
-    /// later resumes the waiter. Cancelling the task resumes it with `CancellationError` and forgets
-    /// the waiter; what `register` already did stays done.
-    func wait<Value: Sendable>(_ register: @escaping @Sendable (Waiter<Value>) -> Void) async throws -> Value {
-        let waiter = Waiter<Value>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                queue.async {
-                    if waiter.attach(continuation) { register(waiter) }
-                }
-            }
-        } onCancel: {
-            queue.async { [self] in
-                waiter.cancel()
-                forgetFinishedWaiters()
+/// Suspends the calling task until `register`, run on `queue`, or something it sets up later resumes
+/// the waiter. Cancelling the task resumes it with `CancellationError`, then runs `forget` on `queue`
+/// (to drop finished waiters); what `register` already did stays done.
+func wait<Value: Sendable>(on queue: DispatchQueue, _ register: @escaping @Sendable (Waiter<Value>) -> Void,
+                           forget: @escaping @Sendable () -> Void) async throws -> Value {
+    let waiter = Waiter<Value>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+            queue.async {
+                if waiter.attach(continuation) { register(waiter) }
             }
         }
+    } onCancel: {
+        queue.async {
+            waiter.cancel()
+            forget()
+        }
+    }
+}
+
+extension WebSocket {
+    /// Suspends the calling task until `register`, run on the socket's queue, or something it sets up
+    /// later resumes the waiter; see ``wait(on:_:forget:)``.
+    func wait<Value: Sendable>(_ register: @escaping @Sendable (Waiter<Value>) -> Void) async throws -> Value {
+        try await WebSocketDispatch.wait(on: queue, register) { [self] in forgetFinishedWaiters() }
     }
 
     /// Drops waiters that were resumed or cancelled (on the queue).

@@ -1,35 +1,12 @@
 import Dispatch
-import WebSocketCore
+import WebSocketTransport
 
 extension WebSocket {
-    /// The core said to close the transport (`shouldCloseTransport`): write what is left first, for at
-    /// most ``TransportOptions/lingerTimeout``.
-    func beginClosingTransport() {
-        if connection.pendingOutputCount == 0 || writeFailed {
-            finishFlushing()
-        } else {
-            transport = .flushing(deadline: MonotonicClock.now() + options.lingerTimeout)
-        }
-    }
-
-    /// Everything is written. A server that still reads shuts down its writing side and waits (for
-    /// at most ``TransportOptions/lingerTimeout``) for the client to close, so that bytes the client
-    /// sent meanwhile cannot make our close a reset that destroys our last frames in flight; a client
-    /// closes at once (it closes after the server, RFC 6455 §7.1.1).
-    func finishFlushing() {
-        guard let sources, !isClient, !inputEnded, !writeFailed else {
-            closeSocket()
-            return
-        }
-        Socket.shutdownWrite(sources.fd)
-        transport = .draining(deadline: MonotonicClock.now() + options.lingerTimeout)
-    }
-
-    /// Cancels the sources; the descriptor is closed once they are done, then ``finish()`` runs.
+    /// Cancels the sources; the socket is closed once they are done, then ``finish()`` runs.
     func closeSocket() {
         switch transport {
         case .closing, .closed: return
-        case .idle, .connecting, .open, .flushing, .draining: break
+        case .idle, .connecting, .open: break
         }
         transport = .closing
         guard let sources else {
@@ -48,9 +25,14 @@ extension WebSocket {
         transport = .closed
         timer?.cancel()
         timer = nil
+        // The socket is gone: a connection that is not closed yet (only a cancelled connect leaves
+        // one) is aborted, so that its state says so.
+        pipeline.connection.abort()
+        pullEvents()
         let ending = computeEnding()
         self.ending = ending
 
+        if case .server(let context) = consumer { context.connectionEndedBeforeOpening() }
         emit(ending.event)
         flushBatch()
         if case .handler = consumer { consumer = .finished }
@@ -68,20 +50,19 @@ extension WebSocket {
             }
         }
         for send in sends { send.waiter.resume(.failure(ending.error)) }
+        pendingPings.failAll(ending.error)
     }
 
     private func computeEnding() -> Ending {
         if let connectFailure { return .failed(connectFailure) }
-        if let handshakeFailure { return .failed(.handshakeFailed(handshakeFailure)) }
         guard handshakeResult != nil else {
-            if case .closed(let status) = connection.state, !wasCancelled { return .failed(.closed(status)) }
-            return .failed(.cancelled)
+            if wasCancelled { return .failed(.cancelled) }
+            // A transport failure (TLS, a reset) says more than the end of the handshake it caused.
+            if let failure = pipeline.failure { return .failed(failure) }
+            if let handshakeFailure { return .failed(.handshakeFailed(handshakeFailure)) }
+            return .failed(.closed(pipeline.closeStatus))
         }
-        if case .closed(let status) = connection.state { return .closed(status) }
-        // The socket closed while the core was not closed: only `abort()` does that, and it tells the
-        // core first; report a lost connection.
-        return .closed(CloseStatus(code: .abnormalClosure, reason: "connection lost", wasClean: false,
-                                   failure: .unexpectedEndOfStream))
+        return .closed(pipeline.closeStatus)
     }
 
     /// How `messages` ends: normally after a clean closing handshake, with an error otherwise.
@@ -92,22 +73,17 @@ extension WebSocket {
         }
     }
 
-    /// ``cancel()``: closes the socket now. Once open, the core is told the transport ended, so that
-    /// it reports the loss (1006) as it would a vanished peer.
+    /// ``cancel()``: closes the socket now; an open connection is aborted (1006).
     func abort() {
         switch transport {
         case .closing, .closed:
             return
         case .idle, .connecting:
             wasCancelled = true
-        case .open, .flushing, .draining:
-            if handshakeResult == nil {
-                wasCancelled = true
-            } else {
-                inputEnded = true
-                connection.receiveEOF()
-                pullEvents()
-            }
+        case .open:
+            if handshakeResult == nil { wasCancelled = true }
+            pipeline.connection.abort()
+            pullEvents()
         }
         closeSocket()
     }

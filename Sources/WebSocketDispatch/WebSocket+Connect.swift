@@ -1,58 +1,118 @@
 import Dispatch
-import WebSocketCore
+import WebSocketTransport
 
 extension WebSocket {
-    /// (Client) Resolves the host and starts the first connect attempt. On the queue.
-    func startConnecting(host: String, port: UInt16) {
+    // MARK: Connecting (delegate-queue face)
+
+    /// Connects with every option of the opening handshake request (subprotocols, origin, cookies,
+    /// extensions, headers): resolves the host, tries each address in turn (IPv4 and IPv6, within
+    /// ``TransportOptions/connectTimeout`` in all), runs the TLS handshake for `wss`, then the opening
+    /// handshake, and reports everything to `handler` on `queue`, starting with
+    /// ``WebSocketEvent/open(_:)`` or ``WebSocketEvent/failed(_:)``.
+    ///
+    /// Resolution (`getaddrinfo`, which may block on DNS) runs on the socket's own queue, never on yours.
+    ///
+    /// - Parameters:
+    ///   - request: the URL, subprotocols, extensions and headers of the opening handshake.
+    ///   - endpoint: where to connect, when not the request's URL over TCP (a Unix domain socket).
+    ///   - configuration: the core's limits, timers and delivery; the defaults suit the open internet.
+    ///   - options: transport options (TLS for `wss`); the defaults suit most uses.
+    ///   - queue: where `handler` runs. A concurrent queue is fine: calls for one socket never overlap.
+    ///   - handler: called with every event; the last one is `.closed` or `.failed`.
+    /// - Throws: ``WebSocketError/tlsUnavailable`` for `wss` without ``TransportOptions/tls``,
+    ///   ``WebSocketError/connection(_:)`` for options the request cannot carry (a header with a
+    ///   control character).
+    ///
+    /// RFC 6455 §4.1: <https://www.rfc-editor.org/rfc/rfc6455#section-4.1>
+    public static func connect(_ request: ClientOptions, via endpoint: WebSocketEndpoint? = nil,
+                               configuration: Configuration = Configuration(),
+                               options: TransportOptions = TransportOptions(), queue: DispatchQueue,
+                               handler: @escaping EventHandler) throws(WebSocketError) -> WebSocket {
+        let delivery = DispatchQueue(label: "WebSocket.events", target: queue)
+        return try startClient(request, via: endpoint ?? WebSocketEndpoint(url: request.url), configuration: configuration,
+                               options: options, consumer: .handler(queue: delivery, handler), system: .live)
+    }
+
+    /// Connects to a `ws://`, `wss://` or `ws+unix://` URL given as a string; see
+    /// ``connect(_:via:configuration:options:queue:handler:)``.
+    ///
+    /// - Throws: ``WebSocketError/invalidURL(_:)`` as well.
+    public static func connect(to url: String, subprotocols: [String] = [], headers: HTTPHeaders = [:],
+                               configuration: Configuration = Configuration(),
+                               options: TransportOptions = TransportOptions(), queue: DispatchQueue,
+                               handler: @escaping EventHandler) throws(WebSocketError) -> WebSocket {
+        let endpoint = try WebSocketEndpoint(parsing: url)
+        return try connect(ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers), via: endpoint,
+                           configuration: configuration, options: options, queue: queue, handler: handler)
+    }
+
+    static func startClient(_ request: ClientOptions, via endpoint: WebSocketEndpoint, configuration: Configuration,
+                            options: TransportOptions, consumer: Consumer,
+                            system: SystemCalls) throws(WebSocketError) -> WebSocket {
+        let pipeline = try ConnectionPipeline.client(request, configuration: configuration, transport: options)
+        let socket = WebSocket(pipeline: pipeline, options: options, consumer: consumer, system: system)
+        socket.queue.async { socket.startConnecting(to: endpoint) }
+        return socket
+    }
+
+    // MARK: On the queue
+
+    /// (Client) Resolves the endpoint and starts the first connect attempt.
+    func startConnecting(to endpoint: WebSocketEndpoint) {
         guard case .idle = transport else { return }
+        makeTimer()
         let addresses: [SocketAddress]
-        do {
-            addresses = try SocketAddress.resolve(host: host, port: port)
+        do throws(WebSocketError) {
+            addresses = try endpoint.resolveAddresses()
         } catch {
-            connectFailure = .addressResolutionFailed(code: error.code, message: error.message)
+            connectFailure = error
             finish()
             return
         }
-        startConnecting(to: addresses)
+        startConnecting(to: addresses, isUnixSocket: endpoint.unixSocketPath != nil)
     }
 
-    /// (Client) Tries `addresses` in order until one accepts a TCP connection. On the queue.
-    func startConnecting(to addresses: [SocketAddress]) {
-        guard case .idle = transport else { return }
-        makeTimer()
-        attemptConnect(ConnectAttempt(addresses: addresses, index: 0, deadline: MonotonicClock.now()))
+    /// (Client) Tries `addresses` in order until one accepts a connection.
+    func startConnecting(to addresses: [SocketAddress], isUnixSocket: Bool = false) {
+        if timer == nil { makeTimer() }
+        let deadline = options.connectTimeout.map { system.monotonicNow() + $0 }
+        attemptConnect(ConnectAttempt(addresses: addresses, index: 0, deadline: deadline, isUnixSocket: isUnixSocket),
+                       lastError: nil)
     }
 
     /// Tries `attempt.addresses[attempt.index]`, or fails with `lastError` when none is left.
-    private func attemptConnect(_ attempt: ConnectAttempt, lastError: WebSocketError? = nil) {
+    private func attemptConnect(_ attempt: ConnectAttempt, lastError: WebSocketError?) {
         guard attempt.index < attempt.addresses.count else {
-            connectFailure = lastError ?? .connectTimedOut
+            connectFailure = lastError ?? .timedOut(.connect)
             finish()
             return
         }
         let address = attempt.addresses[attempt.index]
-        let fd: Int32
-        switch Socket.makeStream(family: address.family, noDelay: options.noDelay) {
-        case .failure(let error):
+        do throws(Errno) {
+            let (socket, isConnected) = try Socket.startConnect(to: address, system: system)
+            sources = makeSources(socket)
+            transport = .connecting(attempt)
+            if isConnected {
+                didConnect()
+            } else {
+                updateInterest()
+                rearmTimer()
+            }
+        } catch {
             var next = attempt
             next.index += 1
-            attemptConnect(next, lastError: .connectFailed(error))
-            return
-        case .success(let socket):
-            fd = socket
+            attemptConnect(next, lastError: .connectFailed(address, error))
         }
-        sources = makeSources(fd: fd)
-        var current = attempt
-        current.deadline = MonotonicClock.now() + options.connectTimeout
-        transport = .connecting(current)
-        switch Socket.connect(fd, to: address) {
-        case .connected:
+    }
+
+    /// The current attempt's socket became writable: connected, or the attempt failed.
+    func finishConnectAttempt() {
+        guard case .connecting(let attempt) = transport, let sources else { return }
+        do throws(Errno) {
+            try sources.socket.finishConnect()
             didConnect()
-        case .inProgress:
-            updateInterest()
-            rearmTimer()
-        case .failed(let code):
-            abandonAttempt(.connectFailed(SystemError(code)))
+        } catch {
+            abandonAttempt(.connectFailed(attempt.addresses[attempt.index], error))
         }
     }
 
@@ -65,18 +125,36 @@ extension WebSocket {
         attemptConnect(attempt, lastError: error)
     }
 
-    /// TCP is connected: the opening handshake starts (its timer too, at this first time report).
-    func didConnect() {
+    /// Connecting took longer than ``TransportOptions/connectTimeout``.
+    func connectTimedOut() {
+        guard case .connecting = transport else { return }
+        connectFailure = .timedOut(.connect)
+        closeSocket()
+    }
+
+    /// TCP is connected: TLS, if any, and the opening handshake start (its timer too, at this first
+    /// time report).
+    private func didConnect() {
+        guard case .connecting(let attempt) = transport else { return }
+        if options.noDelay, !attempt.isUnixSocket, let sources {
+            try? sources.socket.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
+        }
         transport = .open
         pump()
     }
 
-    /// (Server) Starts a connection on an accepted descriptor. On the queue.
-    func startServing(fd: Int32) {
+    /// (Server) Starts a connection on a socket the server accepted.
+    func startServing(_ socket: Socket) {
         guard case .idle = transport else { return }
         makeTimer()
-        sources = makeSources(fd: fd)
+        sources = makeSources(socket)
         transport = .open
         pump()
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,117 +1,103 @@
 import Dispatch
-import WebSocketCore
+import WebSocketTransport
 
 extension WebSocket {
-    /// The sources of `fd`, whose handlers run on the socket's queue. A handler ignores events from a
-    /// descriptor the socket no longer uses (a failed connect attempt's).
-    func makeSources(fd: Int32) -> SocketSources {
-        SocketSources(fd: fd, queue: queue,
-                      onReadable: { [self] in handleReadable(fd: fd) },
-                      onWritable: { [self] in handleWritable(fd: fd) })
+    /// The sources of `socket`, whose handlers run on the socket's queue. A handler ignores events
+    /// from a socket the WebSocket no longer uses (a failed connect attempt's).
+    func makeSources(_ socket: Socket) -> SocketSources {
+        let descriptor = socket.descriptor
+        return SocketSources(socket: socket, queue: queue,
+                             onReadable: { [self] in handleReadable(descriptor: descriptor) },
+                             onWritable: { [self] in handleWritable(descriptor: descriptor) })
     }
 
     /// At most this many reads per readable event, so that one busy socket cannot hold its queue.
     static var readsPerEvent: Int { 16 }
 
-    func handleReadable(fd: Int32) {
-        guard let sources, sources.fd == fd else { return }
+    func handleReadable(descriptor: Int32) {
+        guard let sources, sources.socket.descriptor == descriptor else { return }
         switch transport {
         case .open:
-            readIntoConnection(fd: fd)
+            readIntoPipeline(sources.socket)
             pump()
-        case .flushing, .draining:
-            discardInput(fd: fd)
-            if inputEnded, case .draining = transport {
-                closeSocket()
-            } else {
-                pump()
-            }
         case .idle, .connecting, .closing, .closed:
             sources.setReading(false)
         }
     }
 
-    /// Reads into the core, pulling events after each read so that the core parses as bytes arrive
-    /// and reading stops as soon as the consumer holds enough.
-    private func readIntoConnection(fd: Int32) {
+    /// Reads into the pipeline, pulling events after each read so that the connection parses as
+    /// bytes arrive and reading stops as soon as the consumer holds enough.
+    private func readIntoPipeline(_ socket: Socket) {
         for _ in 0..<Self.readsPerEvent {
-            let result = readBuffer.withUnsafeMutableBytes { Socket.receive(fd, into: $0) }
-            switch result {
+            let outcome: Socket.ReadOutcome
+            do throws(Errno) {
+                outcome = try readBuffer.withUnsafeMutableBytes { raw in
+                    Result { () throws(Errno) in try socket.read(into: raw) }
+                }.get()
+            } catch {
+                // A reset or another read error: the transport failed (RFC 6455 §7.1.5 reports
+                // 1006 unless the closing handshake was over).
+                inputEnded = true
+                pipeline.fail(.transport(error))
+                return
+            }
+            switch outcome {
             case .bytes(let count):
-                connection.receive(readBuffer[..<count])
+                readBuffer.withUnsafeBytes { raw in pipeline.receive(UnsafeRawBufferPointer(rebasing: raw[..<count])) }
                 pullEvents()
                 if heldInputBytes >= max(1, options.maxUndeliveredBytes) { return }
-                if connection.pendingHandshakeRequest != nil { return }
-            case .wouldBlock:
+                if pipeline.connection.pendingHandshakeRequest != nil { return }
+            case .nothing:
                 return
-            case .endOfStream, .failed:
-                // A reset or another read error ends the transport like end of stream: the core
-                // reports 1006 (RFC 6455 §7.1.5) if no closing handshake finished.
+            case .endOfStream:
                 inputEnded = true
-                connection.receiveEOF()
+                pipeline.receiveEOF()
                 return
             }
         }
     }
 
-    /// After the core said to close the transport: reads and drops whatever the peer still sends,
-    /// watching for its end of stream.
-    private func discardInput(fd: Int32) {
-        for _ in 0..<Self.readsPerEvent {
-            let result = readBuffer.withUnsafeMutableBytes { Socket.receive(fd, into: $0) }
-            switch result {
-            case .bytes:
-                continue
-            case .wouldBlock:
-                return
-            case .endOfStream, .failed:
-                inputEnded = true
-                connection.receiveEOF()
-                return
-            }
-        }
-    }
-
-    func handleWritable(fd: Int32) {
-        guard let sources, sources.fd == fd else { return }
+    func handleWritable(descriptor: Int32) {
+        guard let sources, sources.socket.descriptor == descriptor else { return }
         switch transport {
         case .connecting:
-            let error = Socket.pendingError(fd)
-            if error == 0 {
-                didConnect()
-            } else {
-                abandonAttempt(.connectFailed(SystemError(error)))
-            }
-        case .open, .flushing:
+            finishConnectAttempt()
+        case .open:
             pump()
-        case .idle, .draining, .closing, .closed:
+        case .idle, .closing, .closed:
             sources.setWriting(false)
         }
     }
 
-    /// Writes the core's output until it is empty or the socket would block. A write error means the
-    /// peer is gone: the core is told the transport ended.
+    /// Writes the pipeline's output until it is empty or the socket would block. A write error
+    /// means the peer is gone: the pipeline aborts the connection.
     func writeOutput() {
-        guard let sources, !writeFailed else { return }
-        let fd = sources.fd
-        while connection.pendingOutputCount > 0 {
-            var outcome = Socket.IOResult.wouldBlock
-            connection.withPendingOutput { buffer in
-                outcome = Socket.send(fd, buffer)
-                if case .bytes(let count) = outcome { return count }
-                return 0
-            }
-            switch outcome {
-            case .bytes:
-                continue
-            case .wouldBlock:
-                return
-            case .endOfStream, .failed:
-                writeFailed = true
-                inputEnded = true
-                connection.receiveEOF()
+        guard let sources else { return }
+        let socket = sources.socket
+        while pipeline.socketOutputCount > 0 {
+            var written = 0
+            do throws(Errno) {
+                try pipeline.withSocketOutput { (bytes) throws(Errno) -> Int in
+                    written = try socket.writeSome(bytes)
+                    return written
+                }
+            } catch {
+                pipeline.fail(.transport(error))
                 return
             }
+            if written == 0 {
+                if writeStalledSince == nil { writeStalledSince = system.monotonicNow() }
+                return
+            }
+            writeStalledSince = nil
+            pipeline.update()
         }
+        writeStalledSince = nil
+    }
+
+    /// The earliest instant at which a stalled write fails the connection.
+    var writeStallDeadline: Instant? {
+        guard let since = writeStalledSince, let timeout = options.writeTimeout else { return nil }
+        return since + timeout
     }
 }

@@ -1,4 +1,4 @@
-import WebSocketCore
+import WebSocketTransport
 
 extension WebSocket {
     /// The messages received, in order, as an async sequence (the async face).
@@ -8,6 +8,7 @@ extension WebSocket {
     ///     switch message {
     ///     case .text(let text): print(text)
     ///     case .binary(let bytes): print(bytes.count, "bytes")
+    ///     default: break   // fragments (Delivery.fragments), and control frames when asked for
     ///     }
     /// }
     /// ```
@@ -23,14 +24,17 @@ extension WebSocket {
     /// Cancelling a task waiting in `next()` makes that call throw `CancellationError`; no message is
     /// lost (it stays for the next call) and the connection stays open: close it or cancel it yourself.
     ///
-    /// Only sockets of the async face have messages: from ``connect(_:configuration:options:)`` or a
-    /// server's ``WebSocketServer/connections``. On a socket with an event handler, iterating throws
+    /// With ``Delivery/fragments`` it yields ``WebSocketMessage/fragment(_:)`` pieces as they arrive;
+    /// with ``TransportOptions/receivesControlFrames`` also pings, pongs and the peer's Close frame.
+    ///
+    /// Only sockets of the async face have messages: from ``connect(to:subprotocols:headers:configuration:options:)``
+    /// or a server's ``WebSocketServer/connections``. On a socket with an event handler, iterating throws
     /// ``WebSocketError/eventHandlerInUse``.
     public var messages: Messages { Messages(socket: self) }
 
     /// The async sequence of a socket's messages; see ``WebSocket/messages``.
     public struct Messages: AsyncSequence, Sendable {
-        /// Whole text and binary messages.
+        /// Messages, as ``WebSocket/messages`` describes.
         public typealias Element = WebSocketMessage
         let socket: WebSocket
 
@@ -44,24 +48,7 @@ extension WebSocket {
 
             /// The next message; `nil` after a clean close.
             public mutating func next() async throws -> WebSocketMessage? {
-                try await socket.nextMessage()
-            }
-        }
-    }
-
-    func nextMessage() async throws -> WebSocketMessage? {
-        try await wait { [self] (waiter: Waiter<WebSocketMessage?>) in
-            guard case .inbox(let inbox) = consumer else {
-                waiter.resume(.failure(WebSocketError.eventHandlerInUse))
-                return
-            }
-            if let message = inbox.pop() {
-                waiter.resume(.success(message))
-                pump()  // reading may resume
-            } else if let ending {
-                waiter.resume(messagesEnd(ending))
-            } else {
-                inbox.append(waiter: waiter)
+                try await socket.nextMessage(timeout: nil)
             }
         }
     }

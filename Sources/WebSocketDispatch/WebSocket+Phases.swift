@@ -1,25 +1,27 @@
 import Dispatch
-import WebSocketCore
+import WebSocketTransport
 
 // Theory of operation
 //
 // A socket's state lives on its private serial queue. Every input (readable, writable, timer, a
 // send, a handshake decision, a consumer taking a message) ends in `pump()`, which:
 //
-// 1. reports the time to the core (so that timers it arms start from now),
-// 2. pulls the core's events and hands them to the consumer (handler, inbox or server),
-// 3. writes the core's output until the socket would block (then the write source waits),
+// 1. reports the time to the pipeline (so that timers it arms start from now),
+// 2. pulls the connection's events and hands them to the consumer (handler, inbox or server),
+// 3. moves output down the pipeline's layers and writes it until the socket would block (then the
+//    write source waits),
 // 4. resumes sends waiting for buffer room once the buffer falls to the low-water mark,
-// 5. closes the transport when the core says so (`shouldCloseTransport`), in three steps: flush the
-//    last bytes, (server) shut down writing and read until the client closes, close the descriptor,
+// 5. obeys the pipeline's socket directive, the same one the POSIX adapter obeys: stay open; shut
+//    down the sending side once everything is written, then drain until the peer closes or the
+//    linger deadline; or close the socket,
 // 6. resumes or suspends reading (flow control toward the consumer) and re-arms the timer to the
-//    earliest deadline: the core's `nextDeadline`, or the transport's own (connect, linger).
+//    earliest deadline: the connection's, the connect attempt's, or a stalled write's.
 //
 // The transport's phases, all on the socket's queue:
 //
-//   idle ──► connecting (client: one address at a time) ──► open ──► flushing ──► draining ──► closing ──► closed
-//                 │ (every address failed)                   │ (server accepted fd starts here)    ▲
-//                 └──────────────────────────────────────────┴─────────── cancel() ───────────────┘
+//   idle ──► connecting (client: one address at a time) ──► open ──► closing ──► closed
+//                 │ (every address failed, or timed out)      │ (a server's accepted socket starts here)
+//                 └───────────────────────────────────────────┴── cancel() ──► closing
 //
 // `closed` is final: the consumer got its last event, every waiter was resumed.
 
@@ -29,13 +31,9 @@ enum TransportPhase {
     case idle
     /// (Client) A TCP connect to `addresses[index]` is in progress.
     case connecting(ConnectAttempt)
-    /// Connected: bytes and events flow.
+    /// Connected: bytes and events flow, and the pipeline's directive says when to half-close,
+    /// drain and close.
     case open
-    /// The core said to close the transport; the last bytes are being written until `deadline`.
-    case flushing(deadline: Instant)
-    /// (Server) Written and shut down for writing; reading (and discarding) until the peer closes or
-    /// `deadline`, so that no unread byte turns our close into a reset that destroys what we wrote.
-    case draining(deadline: Instant)
     /// The sources are cancelled; the descriptor closes when both have finished.
     case closing
     case closed
@@ -45,7 +43,9 @@ enum TransportPhase {
 struct ConnectAttempt {
     var addresses: [SocketAddress]
     var index: Int
-    var deadline: Instant
+    /// When connecting gives up, over all addresses (``TransportOptions/connectTimeout``).
+    var deadline: Instant?
+    var isUnixSocket: Bool
 }
 
 /// Who receives a socket's events.
@@ -54,9 +54,10 @@ enum Consumer {
     case handler(queue: DispatchQueue, WebSocket.EventHandler)
     /// The async face: messages wait in the inbox for ``WebSocket/messages``.
     case inbox(MessageInbox)
-    /// (Server) The opening handshake, before the socket is handed to the server's user.
+    /// (Server) The opening handshake is under way; the server's context says who decides, and where
+    /// the socket goes once open.
     case server(ServerContext)
-    /// The handler got its last event and was released.
+    /// The last event was delivered.
     case finished
 }
 
@@ -74,7 +75,7 @@ enum Ending {
         }
     }
 
-    /// The error a waiting send or a message iterator gets.
+    /// The error a waiting send, ping or message iterator gets.
     var error: WebSocketError {
         switch self {
         case .closed(let status): return .closed(status)

@@ -1,30 +1,40 @@
 import Dispatch
-import WebSocketCore
+import WebSocketTransport
 
 extension WebSocket {
     /// Moves everything that can move (see the theory of operation in `WebSocket+Phases.swift`).
     /// On the queue.
     func pump() {
-        switch transport {
-        case .open, .flushing, .draining: break
-        case .idle, .connecting, .closing, .closed: return
-        }
-        connection.advanceTime(to: MonotonicClock.now())
+        guard case .open = transport else { return }
+        pipeline.advanceTime(to: system.monotonicNow())
         pullEvents()
+        pipeline.update()
         writeOutput()
         resumeAfterDrain()
-        if writeFailed { pullEvents() }
-        if case .open = transport, connection.shouldCloseTransport { beginClosingTransport() }
-        if case .flushing = transport, connection.pendingOutputCount == 0 || writeFailed { finishFlushing() }
+        // A failed write aborted the connection, and a drain may have queued sends: their events and
+        // output come now.
+        pullEvents()
+        pipeline.update()
+        writeOutput()
+        switch pipeline.socketDirective {
+        case .open, .drain:
+            break
+        case .shutDownWrite:
+            sources?.socket.shutdown(SocketConstants.shutdownWrite)
+            pipeline.didShutDownWrite()
+        case .close:
+            closeSocket()
+            return
+        }
         updateInterest()
         rearmTimer()
     }
 
     // MARK: Events
 
-    /// Pulls the core's events and hands them to the consumer.
+    /// Pulls the connection's events and hands them to the consumer.
     func pullEvents() {
-        while let event = connection.nextEvent() {
+        while let event = pipeline.connection.nextEvent() {
             switch event {
             case .handshakeRequest(let request):
                 askForDecision(request)
@@ -38,35 +48,32 @@ extension WebSocket {
             case .binary(let bytes): emit(.binary(bytes))
             case .fragment(let fragment): emit(.fragment(fragment))
             case .ping(let payload): emit(.ping(payload))
-            case .pong(let payload): emit(.pong(payload))
+            case .pong(let payload):
+                pendingPings.answer(payload, at: system.monotonicNow())
+                emit(.pong(payload))
             case .closeReceived(let frame): emit(.closeReceived(frame))
             case .protocolViolation, .closed:
-                // Reported with the last event: the status (and its failure) is read from the core
-                // once the socket is closed.
+                // Reported with the last event: the status (and its failure) is read from the
+                // connection once the socket is closed.
                 break
             }
         }
         flushBatch()
     }
 
-    /// Hands one event to the consumer: batched for the handler, kept in the inbox for `messages`.
+    /// Hands one event to the consumer: batched for the handler, kept in the inbox for the async face.
     func emit(_ event: WebSocketEvent) {
         switch consumer {
         case .handler:
             batch.append(event)
             batchBytes += event.payloadSize
         case .inbox(let inbox):
-            switch event {
-            case .text(let text): inbox.push(.text(text))
-            case .binary(let bytes): inbox.push(.binary(bytes))
-            case .open:
+            if case .open = event {
                 let waiters = openWaiters
                 openWaiters = []
                 for waiter in waiters { waiter.resume(.success(())) }
-            case .fragment, .ping, .pong, .closeReceived, .drained, .closed, .failed:
-                // The async face reports messages only; pongs and close replies are automatic, and
-                // the end comes through `messages`, `close()` and the waiting sends.
-                break
+            } else if let message = event.message(receivesControlFrames: options.receivesControlFrames) {
+                inbox.push(message)
             }
         case .server, .finished:
             break
@@ -111,24 +118,24 @@ extension WebSocket {
             sources.setReading(false)
             sources.setWriting(true)
         case .open:
-            // A server reads nothing more while its user decides on the request: the core would only
-            // buffer it.
-            let reading = !inputEnded && connection.pendingHandshakeRequest == nil
-                && heldInputBytes < max(1, options.maxUndeliveredBytes)
+            let reading: Bool
+            if pipeline.connection.transportDirective != .keepOpen {
+                // Closed: what still arrives is discarded, and the end of the stream is awaited.
+                reading = !inputEnded
+            } else {
+                // A server reads nothing more while its user decides on the request (the connection
+                // would only buffer it), nor while the consumer holds enough.
+                reading = !inputEnded && pipeline.connection.pendingHandshakeRequest == nil
+                    && heldInputBytes < max(1, options.maxUndeliveredBytes)
+            }
             sources.setReading(reading)
-            sources.setWriting(connection.pendingOutputCount > 0 && !writeFailed)
-        case .flushing:
-            sources.setReading(!inputEnded)
-            sources.setWriting(connection.pendingOutputCount > 0 && !writeFailed)
-        case .draining:
-            sources.setReading(!inputEnded)
-            sources.setWriting(false)
+            sources.setWriting(pipeline.socketOutputCount > 0)
         case .idle, .closing, .closed:
             break
         }
     }
 
-    /// Creates the timer source (suspended until the first deadline is set).
+    /// Creates the timer source (idle until the first deadline is set).
     func makeTimer() {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [self] in handleTimer() }
@@ -137,42 +144,76 @@ extension WebSocket {
         self.timer = timer
     }
 
-    /// Schedules the timer at the earliest deadline: the core's, or the transport phase's own.
+    /// Schedules the timer at the earliest deadline: the connection's, the connect attempt's, or a
+    /// stalled write's.
     func rearmTimer() {
-        var deadline = connection.nextDeadline
+        var deadline: Instant?
+        func consider(_ candidate: Instant?) {
+            guard let candidate else { return }
+            if let current = deadline, current <= candidate { return }
+            deadline = candidate
+        }
         switch transport {
         case .connecting(let attempt):
-            deadline = min(deadline ?? attempt.deadline, attempt.deadline)
-        case .flushing(let limit), .draining(let limit):
-            deadline = min(deadline ?? limit, limit)
-        case .idle, .open, .closing, .closed:
+            consider(attempt.deadline)
+        case .open:
+            consider(pipeline.nextDeadline)
+            consider(writeStallDeadline)
+        case .idle, .closing, .closed:
             break
         }
         guard deadline != scheduledDeadline, let timer else { return }
         scheduledDeadline = deadline
-        timer.schedule(deadline: deadline.map(MonotonicClock.dispatchTime) ?? .distantFuture)
+        guard let deadline else {
+            timer.schedule(deadline: .distantFuture)
+            return
+        }
+        // Relative to Dispatch's own clock: the pipeline's instants come from CLOCK_MONOTONIC, which
+        // `DispatchTime` need not share. Rounded up, so the timer never fires before the deadline.
+        timer.schedule(deadline: .now() + Self.dispatchInterval(deadline - system.monotonicNow()))
     }
 
     func handleTimer() {
         scheduledDeadline = nil
-        let now = MonotonicClock.now()
+        let now = system.monotonicNow()
         switch transport {
         case .connecting(let attempt):
-            if now >= attempt.deadline {
-                abandonAttempt(.connectTimedOut)
+            if let deadline = attempt.deadline, now >= deadline {
+                connectTimedOut()
             } else {
                 rearmTimer()
             }
-        case .flushing(let deadline), .draining(let deadline):
-            if now >= deadline {
-                closeSocket()
-            } else {
-                pump()
-            }
         case .open:
+            if let deadline = writeStallDeadline, now >= deadline {
+                pipeline.fail(.timedOut(.write))
+            }
             pump()
         case .idle, .closing, .closed:
             break
+        }
+    }
+
+    /// A duration as a Dispatch interval: whole nanoseconds rounded up, at least 0, at most a year.
+    static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+        guard duration > .zero else { return .nanoseconds(0) }
+        let (seconds, attoseconds) = duration.components
+        guard seconds < 365 * 86_400 else { return .seconds(365 * 86_400) }
+        let nanoseconds = seconds * 1_000_000_000 + (attoseconds + 999_999_999) / 1_000_000_000
+        return .nanoseconds(Int(nanoseconds))
+    }
+}
+
+extension WebSocketEvent {
+    /// The message of the async face that the event carries, if any.
+    func message(receivesControlFrames: Bool) -> WebSocketMessage? {
+        switch self {
+        case .text(let text): return .text(text)
+        case .binary(let bytes): return .binary(bytes)
+        case .fragment(let fragment): return .fragment(fragment)
+        case .ping(let payload) where receivesControlFrames: return .ping(payload)
+        case .pong(let payload) where receivesControlFrames: return .pong(payload)
+        case .closeReceived(let frame) where receivesControlFrames: return .close(frame)
+        case .ping, .pong, .closeReceived, .open, .drained, .closed, .failed: return nil
         }
     }
 }

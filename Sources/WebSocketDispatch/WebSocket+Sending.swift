@@ -1,4 +1,4 @@
-import WebSocketCore
+import WebSocketTransport
 
 extension WebSocket {
     /// The outcome of one attempt to queue data in the core.
@@ -14,14 +14,14 @@ extension WebSocket {
     func perform(isData: Bool, _ body: (inout Connection) throws(ConnectionError) -> Void) -> Result<Void, WebSocketError> {
         if isData && !pendingSends.isEmpty {
             awaitingDrain = true
-            return .failure(.bufferFull(bufferedAmount: connection.pendingOutputCount))
+            return .failure(.bufferFull(bufferedAmount: pipeline.pendingOutputCount))
         }
         switch attempt(body) {
         case .queued:
             pump()
             return .success(())
         case .bufferFull:
-            return .failure(.bufferFull(bufferedAmount: connection.pendingOutputCount))
+            return .failure(.bufferFull(bufferedAmount: pipeline.pendingOutputCount))
         case .failed(let error):
             return .failure(error)
         }
@@ -37,23 +37,24 @@ extension WebSocket {
     /// One call into the core, with the time reported first (so that a close timer starts now). A
     /// refusal for lack of room, or a buffer left at the high-water mark, arms the drain report.
     func attempt(_ body: (inout Connection) throws(ConnectionError) -> Void) -> SendOutcome {
-        connection.advanceTime(to: MonotonicClock.now())
+        if let failure = pipeline.failure { return .failed(failure) }
+        pipeline.advanceTime(to: system.monotonicNow())
         do throws(ConnectionError) {
-            try body(&connection)
+            try body(&pipeline.connection)
         } catch .outputBufferFull {
             awaitingDrain = true
             return .bufferFull
         } catch {
             return .failed(.connection(error))
         }
-        if connection.pendingOutputCount >= highWaterMark { awaitingDrain = true }
+        if pipeline.connection.pendingOutputCount >= highWaterMark { awaitingDrain = true }
         return .queued
     }
 
     /// Once the buffer is back at the low-water mark: queues the waiting async sends in order, then
     /// reports the drain to the handler.
     func resumeAfterDrain() {
-        guard awaitingDrain, connection.pendingOutputCount <= max(0, options.lowWaterMark) else { return }
+        guard awaitingDrain, pipeline.pendingOutputCount <= max(0, options.lowWaterMark) else { return }
         awaitingDrain = false
         var queuedAny = false
         while let pending = pendingSends.first {
@@ -76,20 +77,13 @@ extension WebSocket {
                 break
             }
         }
-        if queuedAny { writeOutput() }
-        if !awaitingDrain {
-            emit(.drained(bufferedAmount: connection.pendingOutputCount))
-            flushBatch()
+        if queuedAny {
+            pipeline.update()
+            writeOutput()
         }
-    }
-}
-
-extension Connection {
-    /// Sends a whole message of either kind.
-    mutating func send(_ message: WebSocketMessage) throws(ConnectionError) {
-        switch message {
-        case .text(let text): try send(text: text)
-        case .binary(let bytes): try send(binary: bytes)
+        if !awaitingDrain {
+            emit(.drained(bufferedAmount: pipeline.pendingOutputCount))
+            flushBatch()
         }
     }
 }

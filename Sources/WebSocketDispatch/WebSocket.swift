@@ -1,29 +1,32 @@
 import Dispatch
-import WebSocketCore
+import WebSocketTransport
 
-/// A WebSocket connection (RFC 6455) over a non-blocking TCP socket, driven by Dispatch: a client from
-/// ``connect(_:configuration:options:queue:handler:)`` or a connection a ``WebSocketServer`` accepted.
+/// A WebSocket connection (RFC 6455) over a non-blocking socket, driven by Dispatch: a client from
+/// one of the `connect` functions, or a connection a ``WebSocketServer`` accepted. `wss://` works
+/// when ``TransportOptions/tls`` is set.
 ///
-/// It moves bytes and time in and out of a core ``Connection``, and holds no protocol logic of its own.
-/// Each socket owns a private serial queue on which its socket's read and write `DispatchSource`s, its
-/// timer (re-armed to ``Connection/nextDeadline``) and every change to its state run.
+/// It moves bytes and time in and out of a core ``Connection`` (through the transport layers under
+/// it), and holds no protocol logic of its own. Each socket owns a private serial queue on which its
+/// socket's read and write `DispatchSource`s, its timer (re-armed to the connection's next deadline)
+/// and every change to its state run.
 ///
 /// **Two faces.** Events go either to an *event handler*, called on a queue you choose (the
-/// delegate-queue model), or, for the async face, to ``messages``:
+/// delegate-queue model), or, for the async face, to ``messages`` and ``receive(timeout:)``:
 ///
 /// ```swift
 /// let socket = try WebSocket.connect(to: "ws://127.0.0.1:9001/chat", queue: .main) { socket, event in
 ///     switch event {
 ///     case .open: try? socket.send(text: "hello")
 ///     case .text(let text): print(text)
-///     case .closed(let status): print("closed", status.code)
+///     case .closed(let status): print("closed", status)
 ///     default: break
 ///     }
 /// }
 ///
-/// let socket = try await WebSocket.connect(to: "ws://127.0.0.1:9001/chat")
+/// let socket = try await WebSocket.connect(to: "wss://example.com/chat", options: options)
 /// try await socket.send(.text("hello"))
 /// for try await message in socket.messages { print(message) }
+/// let status = try await socket.close()
 /// ```
 ///
 /// **Threading.** Every method may be called from any thread. The synchronous methods (``send(text:)``,
@@ -34,9 +37,9 @@ import WebSocketCore
 /// **Lifetime.** A socket keeps itself alive until its connection ends (its last event, ``WebSocketEvent/closed(_:)``
 /// or ``WebSocketEvent/failed(_:)``, has been dispatched); you need not hold a reference to it.
 ///
-/// `@unchecked Sendable`: the stored properties after `queue` and `options` are read and written only
-/// on `queue`, a private serial queue: every public method hops onto it (`sync` or `async`), and every
-/// Dispatch source and waiter the socket creates runs its handlers there.
+/// `@unchecked Sendable`: the stored properties after `system` are read and written only on `queue`,
+/// a private serial queue: every public method hops onto it (`sync` or `async`), and every Dispatch
+/// source and waiter the socket creates runs its handlers there.
 public final class WebSocket: @unchecked Sendable {
     /// The handler of the delegate-queue face: the socket and what happened.
     public typealias EventHandler = @Sendable (WebSocket, WebSocketEvent) -> Void
@@ -48,11 +51,12 @@ public final class WebSocket: @unchecked Sendable {
     /// The output buffer size at which sends are refused: the core's ``Limits/maxBufferedOutput``.
     public let highWaterMark: Int
     let isClient: Bool
+    let system: SystemCalls
 
     // MARK: State confined to `queue`
 
-    /// The protocol engine, changed in place (through `inout`) only on `queue`.
-    var connection: Connection
+    /// The connection and its transport layers, changed in place only on `queue`.
+    var pipeline: ConnectionPipeline
     var transport = TransportPhase.idle
     var sources: SocketSources?
     var timer: (any DispatchSourceTimer)?
@@ -65,9 +69,10 @@ public final class WebSocket: @unchecked Sendable {
     var undeliveredBytes = 0
     /// A send was refused, or the buffer reached the high-water mark: report the drain.
     var awaitingDrain = false
-    /// The transport will give no more input (end of stream, a read or write error).
+    /// The socket will give no more input (end of stream, a read error).
     var inputEnded = false
-    var writeFailed = false
+    /// Since when pending output has waited for the socket to take a byte.
+    var writeStalledSince: Instant?
     var wasCancelled = false
     var handshakeResult: HandshakeResult?
     var handshakeFailure: HandshakeFailure?
@@ -75,76 +80,20 @@ public final class WebSocket: @unchecked Sendable {
     /// How the connection ended, once the socket is closed.
     var ending: Ending?
     var pendingSends: [PendingSend] = []
+    var pendingPings = PingTracker()
     var openWaiters: [Waiter<Void>] = []
     var closeWaiters: [Waiter<CloseStatus>] = []
     var readBuffer: [UInt8]
 
-    init(role: Role, configuration: Configuration, options: TransportOptions, consumer: Consumer) throws(WebSocketError) {
-        do {
-            connection = try Connection(role: role, configuration: configuration)
-        } catch {
-            throw .connection(error)
-        }
+    init(pipeline: ConnectionPipeline, options: TransportOptions, consumer: Consumer, system: SystemCalls) {
+        self.pipeline = pipeline
         self.options = options
         self.consumer = consumer
-        highWaterMark = max(0, configuration.limits.maxBufferedOutput)
-        isClient = role.isClientRole
+        self.system = system
+        highWaterMark = max(0, pipeline.connection.configuration.limits.maxBufferedOutput)
+        isClient = pipeline.connection.role.isClient
         queue = DispatchQueue(label: isClient ? "WebSocket.client" : "WebSocket.server")
-        readBuffer = [UInt8](repeating: 0, count: max(1, options.readChunkSize))
-    }
-
-    // MARK: Connecting (delegate-queue face)
-
-    /// Connects to a `ws://` URL: resolves its host, tries each address in turn (IPv4 and IPv6, with
-    /// ``TransportOptions/connectTimeout`` per attempt), runs the opening handshake, and reports
-    /// everything to `handler` on `queue`, starting with ``WebSocketEvent/open(_:)`` or
-    /// ``WebSocketEvent/failed(_:)``.
-    ///
-    /// Resolution (`getaddrinfo`, which may block on DNS) runs on the socket's own queue, never on yours.
-    ///
-    /// - Parameters:
-    ///   - request: the URL, subprotocols, extensions and headers of the opening handshake.
-    ///   - configuration: the core's limits, timers and delivery; the defaults suit the open internet.
-    ///   - options: transport options; the defaults suit most uses.
-    ///   - queue: where `handler` runs. A concurrent queue is fine: calls for one socket never overlap.
-    ///   - handler: called with every event; the last one is `.closed` or `.failed`.
-    /// - Throws: ``WebSocketError/secureSchemeUnsupported`` for `wss`, ``WebSocketError/connection(_:)``
-    ///   for options the request cannot carry (a header with a control character).
-    ///
-    /// RFC 6455 §4.1: <https://www.rfc-editor.org/rfc/rfc6455#section-4.1>
-    public static func connect(_ request: ClientOptions, configuration: Configuration = Configuration(),
-                               options: TransportOptions = TransportOptions(), queue: DispatchQueue,
-                               handler: @escaping EventHandler) throws(WebSocketError) -> WebSocket {
-        let delivery = DispatchQueue(label: "WebSocket.events", target: queue)
-        return try startClient(request, configuration: configuration, options: options,
-                               consumer: .handler(queue: delivery, handler))
-    }
-
-    /// Connects to a `ws://` URL given as a string; see ``connect(_:configuration:options:queue:handler:)``.
-    ///
-    /// - Throws: ``WebSocketError/invalidURL(_:)`` as well.
-    public static func connect(to url: String, subprotocols: [String] = [], configuration: Configuration = Configuration(),
-                               options: TransportOptions = TransportOptions(), queue: DispatchQueue,
-                               handler: @escaping EventHandler) throws(WebSocketError) -> WebSocket {
-        try connect(ClientOptions(url: parse(url), subprotocols: subprotocols), configuration: configuration,
-                    options: options, queue: queue, handler: handler)
-    }
-
-    static func parse(_ url: String) throws(WebSocketError) -> WebSocketURL {
-        do {
-            return try WebSocketURL(parsing: url)
-        } catch {
-            throw .invalidURL(error)
-        }
-    }
-
-    static func startClient(_ request: ClientOptions, configuration: Configuration, options: TransportOptions,
-                            consumer: Consumer) throws(WebSocketError) -> WebSocket {
-        guard !request.url.isSecure else { throw .secureSchemeUnsupported }
-        let socket = try WebSocket(role: .client(request), configuration: configuration, options: options,
-                                   consumer: consumer)
-        socket.queue.async { socket.startConnecting(host: request.url.host, port: request.url.port) }
-        return socket
+        readBuffer = [UInt8](repeating: 0, count: options.effectiveReadBufferSize)
     }
 
     // MARK: Reading state
@@ -152,17 +101,31 @@ public final class WebSocket: @unchecked Sendable {
     /// The bytes queued for the peer and not yet written to the socket, like a browser's
     /// `bufferedAmount`. Sends are refused once it reaches ``highWaterMark``.
     public var bufferedAmount: Int {
-        queue.sync { connection.pendingOutputCount }
+        queue.sync { pipeline.pendingOutputCount }
     }
 
     /// The connection's state, as the core sees it.
     public var state: State {
-        queue.sync { connection.state }
+        queue.sync { pipeline.connection.state }
     }
 
     /// What the opening handshake agreed on (subprotocol, extensions, the peer's headers), once open.
     public var handshake: HandshakeResult? {
         queue.sync { handshakeResult }
+    }
+
+    /// How the connection ended, once it has (after the last event).
+    public var closeStatus: CloseStatus? {
+        queue.sync {
+            if case .closed(let status)? = ending { return status }
+            return nil
+        }
+    }
+
+    /// The transport failure that ended the connection (a reset, a write timeout, a TLS failure), if
+    /// one did.
+    public var transportFailure: WebSocketError? {
+        queue.sync { pipeline.failure }
     }
 
     // MARK: Sending (synchronous)
@@ -202,10 +165,12 @@ public final class WebSocket: @unchecked Sendable {
         }.get()
     }
 
-    /// Sends a ping (at most 125 bytes); the answer arrives as ``WebSocketEvent/pong(_:)``.
+    /// Sends a ping (at most 125 bytes) and returns at once; the answer arrives as
+    /// ``WebSocketEvent/pong(_:)``. To wait for the answer, use ``ping(_:timeout:)`` or
+    /// ``ping(_:timeout:onPong:)``.
     ///
     /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
-    public func ping(_ payload: [UInt8] = []) throws(WebSocketError) {
+    public func sendPing(_ payload: [UInt8] = []) throws(WebSocketError) {
         try queue.sync {
             perform(isData: false) { (connection: inout Connection) throws(ConnectionError) in
                 try connection.ping(payload)
@@ -213,21 +178,31 @@ public final class WebSocket: @unchecked Sendable {
         }.get()
     }
 
-    /// Starts the closing handshake. The socket is closed when the peer's Close arrives (a server
-    /// closes at once; a client waits for the server to close TCP) or after ``Timeouts/close``, and then
-    /// ``WebSocketEvent/closed(_:)`` is reported.
+    /// Sends an unsolicited pong (at most 125 bytes), or answers a ping yourself when automatic pongs
+    /// are off.
+    ///
+    /// RFC 6455 §5.5.3: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.3>
+    public func sendPong(_ payload: [UInt8] = []) throws(WebSocketError) {
+        try queue.sync {
+            perform(isData: false) { (connection: inout Connection) throws(ConnectionError) in
+                try connection.pong(payload)
+            }
+        }.get()
+    }
+
+    /// Starts the closing handshake and returns at once. The socket is closed when the handshake is
+    /// over (a server half-closes and waits for the client; a client waits for the server to close
+    /// TCP, RFC 6455 §7.1.1) or after ``Timeouts/close``, and then ``WebSocketEvent/closed(_:)`` is
+    /// reported. The async ``close(code:reason:)`` also waits for the end and returns its status.
     ///
     /// - Parameters:
     ///   - code: a code that may be sent (RFC 6455 §7.4); default 1000.
     ///   - reason: at most 123 bytes of UTF-8.
-    /// In an async function, `close` names the async overload, which also waits for the end and
-    /// returns the ``CloseStatus``.
-    ///
     /// - Throws: ``WebSocketError/connection(_:)``: ``ConnectionError/notOpen`` before the handshake
     ///   completes (use ``cancel()``), ``ConnectionError/closeAlreadySent``, an invalid code or reason.
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
-    public func close(code: CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
+    public func sendClose(code: CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
         try queue.sync {
             perform(isData: false) { (connection: inout Connection) throws(ConnectionError) in
                 try connection.close(code: code, reason: reason)
@@ -237,16 +212,9 @@ public final class WebSocket: @unchecked Sendable {
 
     /// Closes the socket at once, without a closing handshake. Before the connection opened it reports
     /// ``WebSocketEvent/failed(_:)`` with ``WebSocketError/cancelled``; once open, the connection is
-    /// lost as if the peer vanished, and ``WebSocketEvent/closed(_:)`` reports 1006. Does nothing once
-    /// the connection has ended.
+    /// aborted, and ``WebSocketEvent/closed(_:)`` reports 1006. Does nothing once the connection has
+    /// ended.
     public func cancel() {
         queue.async { self.abort() }
-    }
-}
-
-extension Role {
-    var isClientRole: Bool {
-        if case .client = self { return true }
-        return false
     }
 }

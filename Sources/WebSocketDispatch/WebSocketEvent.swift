@@ -1,4 +1,4 @@
-import WebSocketCore
+import WebSocketTransport
 
 /// What a ``WebSocket`` reports to its event handler, on the queue you chose.
 ///
@@ -17,7 +17,7 @@ public enum WebSocketEvent: Sendable, Hashable {
     case fragment(Fragment)
     /// A ping; the pong has been sent already, unless automatic pongs are off.
     case ping([UInt8])
-    /// A pong (the answer to ``WebSocket/ping(_:)``, or an unsolicited one).
+    /// A pong (the answer to ``WebSocket/sendPing(_:)``, or an unsolicited one).
     case pong([UInt8])
     /// The peer sent a Close frame; the reply has been queued unless this answers ours.
     case closeReceived(CloseFrame)
@@ -28,15 +28,7 @@ public enum WebSocketEvent: Sendable, Hashable {
     /// The connection ended after it had opened, and the socket is closed. Check
     /// ``CloseStatus/wasClean`` and ``CloseStatus/failure``: 1006 means the connection was lost.
     case closed(CloseStatus)
-    /// The connection never opened (resolution, TCP connect, opening handshake), and the socket is
-    /// closed.
+    /// The connection never opened (resolution, TCP connect, TLS, opening handshake), and the socket
+    /// is closed.
     case failed(WebSocketError)
-}
-
-/// A whole data message, as ``WebSocket/messages`` yields it and the async `send` takes it.
-public enum WebSocketMessage: Sendable, Hashable {
-    /// A text message (valid UTF-8, checked by the core).
-    case text(String)
-    /// A binary message.
-    case binary([UInt8])
 }

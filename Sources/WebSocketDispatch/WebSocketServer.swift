@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Dispatch
-import WebSocketCore
+import WebSocketTransport
 
 /// A WebSocket server: a listening socket whose accept loop runs on Dispatch, serving every
-/// connection at once, each on its own serial queue.
+/// connection at once, each on its own serial queue. With ``TransportOptions/tls`` set it serves
+/// `wss://`.
 ///
 /// Each opening handshake request goes to `handshake`, which accepts it (subprotocol, extensions,
 /// headers) or rejects it (status, headers, body). Requests that are not valid handshakes never reach
@@ -28,47 +24,65 @@ import WebSocketCore
 /// }
 /// ```
 ///
+/// **Every accepted connection is kept.** The async face holds at most `maxPendingConnections`
+/// connections that are in their opening handshake or open and not yet taken from ``connections``;
+/// at that mark the server stops accepting, and further clients wait in the kernel's listen backlog
+/// (their TCP handshake is done; their opening handshake waits) until a task takes a connection. No
+/// connection is ever answered 101 and then dropped.
+///
 /// The server listens until ``stop()``; connections already accepted carry on.
 ///
-/// `@unchecked Sendable`: the stored properties are constants, except `source` and `isPaused`, which
-/// are read and written only on the server's private serial queue `queue`.
+/// `@unchecked Sendable`: the stored properties are constants, except `source` and the pause flags,
+/// which are read and written only on the server's private serial queue `queue`.
 public final class WebSocketServer: @unchecked Sendable {
-    /// The port the server listens on (the one the system chose when you passed 0).
-    public let port: UInt16
-    /// Open connections, for the async face (servers created without a handler). It finishes when the
-    /// server stops. Connections that arrive while `backlog` of them wait unclaimed are closed.
-    public let connections: AsyncStream<WebSocket>
+    /// The address the server listens on; with port 0, the port the system chose is in it.
+    public let localAddress: SocketAddress
+    /// Open connections, for the async face (servers created without a handler); it ends after
+    /// ``stop()``, once the connections already open have been taken. For a server with a handler it
+    /// is empty.
+    public let connections: Connections
 
     private let queue = DispatchQueue(label: "WebSocketServer.accept")
-    private let listenFD: Int32
+    private let listener: Socket
     private let configuration: Configuration
     private let options: TransportOptions
     private let context: ServerContext
-    private let continuation: AsyncStream<WebSocket>.Continuation
+    private let pending: PendingConnections?
+    private let system: SystemCalls
+    private let unixSocketPath: String?
     private var source: (any DispatchSourceRead)?
-    private var isPaused = false
+    private var isSuspended = false
+    /// Out of descriptors: accepting waits a moment.
+    private var isPausedForDescriptors = false
+
+    /// The port the server listens on (IPv4 or IPv6; the one the system chose when you passed 0), or
+    /// 0 for a Unix socket.
+    public var port: UInt16 { localAddress.port ?? 0 }
 
     /// Creates a server whose connections report to `handler` on `queue` (the delegate-queue face).
     ///
     /// - Parameters:
     ///   - host: the address to listen on: `127.0.0.1` (the default), `::1`, `0.0.0.0`, `::`, or a name.
     ///   - port: the port; 0 (the default) lets the system choose one, read it from ``port``.
-    ///   - backlog: the `listen` backlog. Default 128.
+    ///   - backlog: the `listen` backlog (the kernel caps it at `somaxconn`). Default 1024.
     ///   - configuration: the core's limits, timers and delivery for every connection.
-    ///   - options: transport options for every connection.
+    ///   - options: transport options for every connection; ``TransportOptions/tls`` to serve `wss`.
     ///   - queue: where `handshake` and `handler` run. A concurrent queue is fine: calls for one
     ///     connection never overlap.
     ///   - handshake: the decision on each valid opening handshake request. Default: accept without a
     ///     subprotocol.
     ///   - handler: every connection's events, starting with ``WebSocketEvent/open(_:)``.
-    /// - Throws: ``WebSocketError/addressResolutionFailed(code:message:)``, ``WebSocketError/listenFailed(_:)``.
-    public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 128,
+    /// - Throws: ``WebSocketError/addressResolutionFailed(host:reason:)``,
+    ///   ``WebSocketError/bindFailed(_:_:)``, ``WebSocketError/tls(_:)`` for a TLS configuration that
+    ///   cannot serve.
+    public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024,
                             configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
                             queue: DispatchQueue,
                             handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
                             handler: @escaping WebSocket.EventHandler) throws(WebSocketError) {
-        try self.init(host: host, port: port, backlog: backlog, configuration: configuration, options: options,
-                      decisionQueue: queue, handshake: handshake, handler: (queue, handler))
+        try self.init(addresses: Socket.listenAddresses(host: host, port: port), unixSocketPath: nil, backlog: backlog,
+                      configuration: configuration, options: options, decisionQueue: queue, handshake: handshake,
+                      face: .handler(queue, handler), system: .live)
     }
 
     /// Creates a server whose open connections arrive in ``connections`` (the async face); each
@@ -76,106 +90,172 @@ public final class WebSocketServer: @unchecked Sendable {
     ///
     /// `handshake` runs on a private serial queue of the server: keep it quick.
     ///
-    /// - Throws: as the other initializer, and ``WebSocketError/fragmentDeliveryUnsupported`` when
-    ///   `configuration.delivery` is ``Delivery/fragments``.
-    public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 128,
+    /// - Parameter maxPendingConnections: the most connections in their opening handshake or open
+    ///   and not yet taken from ``connections``; at the mark the server stops accepting until a task
+    ///   takes one. Default 128.
+    /// - Throws: as the other initializer.
+    public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024,
+                            maxPendingConnections: Int = 128,
                             configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
                             handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() })
         throws(WebSocketError) {
-        guard configuration.delivery == .messages else { throw .fragmentDeliveryUnsupported }
-        try self.init(host: host, port: port, backlog: backlog, configuration: configuration, options: options,
+        try self.init(addresses: Socket.listenAddresses(host: host, port: port), unixSocketPath: nil, backlog: backlog,
+                      configuration: configuration, options: options,
                       decisionQueue: DispatchQueue(label: "WebSocketServer.handshake"), handshake: handshake,
-                      handler: nil)
+                      face: .stream(maxPendingConnections), system: .live)
     }
 
-    private init(host: String, port: UInt16, backlog: Int32, configuration: Configuration, options: TransportOptions,
-                 decisionQueue: DispatchQueue, handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision,
-                 handler: (DispatchQueue, WebSocket.EventHandler)?) throws(WebSocketError) {
-        let addresses: [SocketAddress]
-        do {
-            addresses = try SocketAddress.resolve(host: host, port: port, passive: true)
-        } catch {
-            throw .addressResolutionFailed(code: error.code, message: error.message)
-        }
-        var lastError = SystemError(EADDRNOTAVAIL)
-        var bound: (fd: Int32, port: UInt16)? = nil
-        for address in addresses {
-            switch Socket.listen(on: address, backlog: backlog) {
-            case .failure(let error):
-                lastError = error
-            case .success(let fd):
-                bound = (fd, Socket.localPort(fd) ?? port)
-            }
-            if bound != nil { break }
-        }
-        guard let bound else { throw .listenFailed(lastError) }
-        listenFD = bound.fd
-        self.port = bound.port
+    /// Creates a server on a Unix domain socket at `path` whose connections report to `handler` on
+    /// `queue`. A stale socket file (one nobody accepts on any more) is replaced; the file is removed
+    /// by ``stop()``.
+    ///
+    /// - Throws: ``WebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
+    ///   ``WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
+    public convenience init(unixSocketPath path: String, backlog: Int32 = 1024,
+                            configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
+                            queue: DispatchQueue,
+                            handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
+                            handler: @escaping WebSocket.EventHandler) throws(WebSocketError) {
+        let addresses = try WebSocketEndpoint.unixSocket(path: path).resolveAddresses()
+        try self.init(addresses: addresses, unixSocketPath: path, backlog: backlog, configuration: configuration,
+                      options: options, decisionQueue: queue, handshake: handshake, face: .handler(queue, handler),
+                      system: .live)
+    }
+
+    enum Face {
+        case handler(DispatchQueue, WebSocket.EventHandler)
+        case stream(Int)
+    }
+
+    init(addresses: [SocketAddress], unixSocketPath: String?, backlog: Int32, configuration: Configuration,
+         options: TransportOptions, decisionQueue: DispatchQueue,
+         handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision, face: Face,
+         system: SystemCalls) throws(WebSocketError) {
+        listener = try Socket.listening(on: addresses, unixSocketPath: unixSocketPath, backlog: backlog, system: system)
+        // A TLS configuration that cannot make server sessions fails here, not per connection.
+        if let tls = options.tls { _ = try tls.makeServerLayer() }
+        localAddress = listener.localAddress ?? addresses[0]
         self.configuration = configuration
         self.options = options
-        (connections, continuation) = AsyncStream.makeStream(of: WebSocket.self,
-                                                             bufferingPolicy: .bufferingOldest(Int(max(1, backlog))))
-        if let handler {
-            context = ServerContext(decisionQueue: decisionQueue, decide: handshake, handOff: .handler(handler.0, handler.1))
-            continuation.finish()
-        } else {
-            context = ServerContext(decisionQueue: decisionQueue, decide: handshake, handOff: .stream(continuation))
+        self.system = system
+        self.unixSocketPath = unixSocketPath
+        switch face {
+        case .handler(let queue, let handler):
+            pending = nil
+            context = ServerContext(decisionQueue: decisionQueue, decide: handshake, handOff: .handler(queue, handler))
+        case .stream(let limit):
+            let pending = PendingConnections(queue: queue, limit: limit)
+            self.pending = pending
+            context = ServerContext(decisionQueue: decisionQueue, decide: handshake, handOff: .stream(pending))
         }
+        connections = Connections(pending: pending)
+        pending?.onRoom = { [weak self] in self?.updateSource() }
         queue.async { self.startAccepting() }
     }
 
-    /// Stops accepting connections and closes the listening socket; accepted connections carry on.
-    /// ``connections`` finishes.
+    /// Stops accepting connections and closes the listening socket (and removes a Unix socket's
+    /// file); accepted connections carry on. ``connections`` ends once those already open are taken.
     public func stop() {
         queue.async { [self] in
-            continuation.finish()
+            pending?.finish()
             guard let source else { return }
             self.source = nil
             source.cancel()
-            if isPaused {
-                isPaused = false
+            if isSuspended {
+                isSuspended = false
                 source.resume()
             }
         }
     }
 
     private func startAccepting() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: listenFD, queue: queue)
-        let fd = listenFD
+        let source = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor, queue: queue)
         source.setEventHandler { [self] in acceptConnections() }
-        source.setCancelHandler { Socket.close(fd) }
+        source.setCancelHandler { [listener, unixSocketPath, system] in
+            listener.close()
+            if let unixSocketPath { _ = system.unlink(unixSocketPath) }
+        }
         self.source = source
         source.resume()
     }
 
-    /// Accepts what is waiting, at most 64 connections per event. When descriptors run out, accepting
-    /// pauses for 100 ms rather than spinning on a listening socket that stays readable.
+    /// Accepts what is waiting, at most 64 connections per event, and no more than the async face
+    /// can hold.
     private func acceptConnections() {
         for _ in 0..<64 {
-            switch Socket.accept(listenFD) {
-            case .accepted(let fd):
-                if Socket.configure(fd, noDelay: options.noDelay) != nil {
-                    Socket.close(fd)
-                    continue
-                }
-                WebSocket.serve(fd: fd, configuration: configuration, options: options, context: context)
-            case .wouldBlock:
+            if pending?.isFull == true {
+                updateSource()
                 return
-            case .failed(let code):
-                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM { pauseAccepting() }
+            }
+            do throws(Errno) {
+                guard let socket = try listener.accept() else { return }
+                if options.noDelay, localAddress.family != .unix {
+                    try? socket.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
+                }
+                pending?.accepted()
+                WebSocket.serve(socket, configuration: configuration, options: options, context: context, system: system)
+            } catch .tooManyOpenFiles {
+                pauseForDescriptors()
+                return
+            } catch {
+                // ENFILE, ENOBUFS, ENOMEM: a passing shortage; pause too. Anything else concerns
+                // one connection (EPROTO, EPERM from a firewall).
+                if error.rawValue == ENFILE || error.rawValue == ENOBUFS || error.rawValue == ENOMEM { pauseForDescriptors() }
                 return
             }
         }
     }
 
-    private func pauseAccepting() {
-        guard let source, !isPaused else { return }
-        isPaused = true
-        source.suspend()
+    /// Out of descriptors: rather than spin on a listening socket that stays readable, accepting
+    /// waits 100 ms.
+    private func pauseForDescriptors() {
+        isPausedForDescriptors = true
+        updateSource()
         queue.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
-            guard isPaused, let source = self.source else { return }
-            isPaused = false
+            isPausedForDescriptors = false
+            updateSource()
+        }
+    }
+
+    /// Suspends the accept source while accepting must wait, and resumes it after (on the queue).
+    private func updateSource() {
+        guard let source else { return }
+        let wanted = !isPausedForDescriptors && pending?.isFull != true
+        if wanted && isSuspended {
+            isSuspended = false
             source.resume()
+        } else if !wanted && !isSuspended {
+            isSuspended = true
+            source.suspend()
+        }
+    }
+
+    /// The open connections of an async-face server, in the order their handshakes completed; see
+    /// ``WebSocketServer/connections``.
+    public struct Connections: AsyncSequence, Sendable {
+        public typealias Element = WebSocket
+        let pending: PendingConnections?
+
+        public func makeAsyncIterator() -> Iterator { Iterator(pending: pending) }
+
+        /// The iterator of ``WebSocketServer/Connections``. Iterators share the server's connections:
+        /// each goes to one `next()` call.
+        public struct Iterator: AsyncIteratorProtocol {
+            let pending: PendingConnections?
+
+            /// The next open connection; `nil` once the server stopped and every open connection was
+            /// taken. Cancelling the waiting task returns `nil` too (no connection is lost).
+            public mutating func next() async -> WebSocket? {
+                guard let pending else { return nil }
+                return try? await wait(on: pending.queue, { (waiter: Waiter<WebSocket?>) in pending.next(waiter) },
+                                       forget: { pending.forgetFinishedWaiters() })
+            }
         }
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

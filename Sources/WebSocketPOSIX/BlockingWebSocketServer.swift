@@ -59,16 +59,13 @@ public final class BlockingWebSocketServer: Sendable {
     ///   - port: the port; 0 (the default) lets the system pick a free one: read it from ``port``.
     ///   - configuration: limits, timers and delivery for every connection.
     ///   - options: socket options for every connection (write and receive timeouts…).
-    ///   - backlog: the `listen` backlog. Default 128.
+    ///   - backlog: the `listen` backlog (the kernel caps it at `somaxconn`). Default 1024, so that a
+    ///     burst of clients waits in the kernel rather than being refused.
     /// - Throws: ``WebSocketError/addressResolutionFailed(host:reason:)``,
     ///   ``WebSocketError/bindFailed(_:_:)`` (address in use…).
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, configuration: Configuration = Configuration(),
-                            options: TransportOptions = TransportOptions(), backlog: Int32 = 128) throws(WebSocketError) {
-        let addresses: [SocketAddress]
-        switch AddressResolution.resolve(host: host, port: port, passive: true) {
-        case .success(let resolved): addresses = resolved
-        case .failure(let failure): throw .addressResolutionFailed(host: host, reason: failure.message)
-        }
+                            options: TransportOptions = TransportOptions(), backlog: Int32 = 1024) throws(WebSocketError) {
+        let addresses = try Socket.listenAddresses(host: host, port: port)
         try self.init(addresses: addresses, unixSocketPath: nil, configuration: configuration, options: options,
                       backlog: backlog, system: .live)
     }
@@ -79,7 +76,7 @@ public final class BlockingWebSocketServer: Sendable {
     /// - Throws: ``WebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
     ///   ``WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
     public convenience init(unixSocketPath path: String, configuration: Configuration = Configuration(),
-                            options: TransportOptions = TransportOptions(), backlog: Int32 = 128) throws(WebSocketError) {
+                            options: TransportOptions = TransportOptions(), backlog: Int32 = 1024) throws(WebSocketError) {
         let address: SocketAddress
         do throws(Errno) {
             address = try SocketAddress.unix(path: path)
@@ -92,17 +89,7 @@ public final class BlockingWebSocketServer: Sendable {
 
     init(addresses: [SocketAddress], unixSocketPath: String?, configuration: Configuration, options: TransportOptions,
          backlog: Int32, system: SystemCalls) throws(WebSocketError) {
-        var lastFailure: WebSocketError = .invalidArgument("no address to listen on")
-        var bound: Socket? = nil
-        for address in addresses {
-            do throws(Errno) {
-                bound = try Self.bind(address, unixSocketPath: unixSocketPath, backlog: backlog, system: system)
-                break
-            } catch {
-                lastFailure = .bindFailed(address, error)
-            }
-        }
-        guard let listener = bound else { throw lastFailure }
+        let listener = try Socket.listening(on: addresses, unixSocketPath: unixSocketPath, backlog: backlog, system: system)
         // A TLS configuration that cannot make server sessions fails here, not per connection.
         if let tls = options.tls { _ = try tls.makeServerLayer() }
         self.listener = listener
@@ -115,22 +102,6 @@ public final class BlockingWebSocketServer: Sendable {
             throw .transport(error)
         }
         state.withLock { $0.ownsSocketFile = unixSocketPath != nil }
-    }
-
-    /// Binds and listens; for a Unix socket whose file is in use, removes it once a connect shows
-    /// that nobody listens there any more, and binds again.
-    private static func bind(_ address: SocketAddress, unixSocketPath: String?, backlog: Int32,
-                             system: SystemCalls) throws(Errno) -> Socket {
-        do throws(Errno) {
-            return try Socket.listening(on: address, backlog: backlog, system: system)
-        } catch .addressInUse where unixSocketPath != nil {
-            if case .failure(.failed(_, .connectionRefused)) = Socket.connect(to: [address], deadline: nil, system: system),
-               let path = unixSocketPath {
-                _ = system.unlink(path)
-                return try Socket.listening(on: address, backlog: backlog, system: system)
-            }
-            throw .addressInUse
-        }
     }
 
     deinit {

@@ -1,6 +1,8 @@
 import Dispatch
 import Testing
 import WebSocketCore
+import WebSocketTransport
+import TransportTestSupport
 @testable import WebSocketDispatch
 
 /// The async face: connect, messages, send, close, cancellation; and the server's connections.

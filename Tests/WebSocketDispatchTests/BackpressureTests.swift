@@ -1,6 +1,8 @@
 import Dispatch
 import Testing
 import WebSocketCore
+import WebSocketTransport
+import TransportTestSupport
 @testable import WebSocketDispatch
 
 /// Backpressure: a peer that stops reading fills the output buffer up to the high-water mark, sends

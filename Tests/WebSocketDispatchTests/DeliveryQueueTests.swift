@@ -6,6 +6,8 @@ import Darwin
 import Dispatch
 import Testing
 import WebSocketCore
+import WebSocketTransport
+import TransportTestSupport
 @testable import WebSocketDispatch
 
 /// The delegate-queue model: every handler call, and the server's handshake decision, runs on the

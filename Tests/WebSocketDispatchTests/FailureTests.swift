@@ -1,6 +1,8 @@
 import Dispatch
 import Testing
 import WebSocketCore
+import WebSocketTransport
+import TransportTestSupport
 @testable import WebSocketDispatch
 
 /// Peers that misbehave: every wait is bounded by the core's timers, driven through the adapter's
@@ -177,13 +179,13 @@ struct FailureTests {
         // A listener that never accepts, with its accept queue filled: the kernel drops further SYNs,
         // so a connect hangs.
         let listener = try RawListener(backlog: 0)
-        let address = try #require(try? SocketAddress.resolve(host: "127.0.0.1", port: listener.port).first)
-        var fillers: [Int32] = []
-        defer { fillers.forEach(Socket.close) }
+        guard case .success(let addresses) = AddressResolution.resolve(host: "127.0.0.1", port: listener.port) else {
+            throw TestFailure("no 127.0.0.1")
+        }
+        var fillers: [Socket] = []
+        defer { fillers.forEach { $0.close() } }
         for _ in 0..<8 {
-            guard case .success(let fd) = Socket.makeStream(family: address.family, noDelay: false) else { continue }
-            fillers.append(fd)
-            _ = Socket.connect(fd, to: address)
+            if let (socket, _) = try? Socket.startConnect(to: addresses[0], system: .live) { fillers.append(socket) }
         }
         try await Task.sleep(for: .milliseconds(100))
         var options = TransportOptions()
@@ -193,7 +195,7 @@ struct FailureTests {
         let start = clock.now
         _ = try connectClient(Loopback.url("127.0.0.1", listener.port), options: options, log: log)
         let end = try await log.waitForEnd(timeout: .seconds(5))
-        #expect(end == .failed(.connectTimedOut))
+        #expect(end == .failed(.timedOut(.connect)))
         #expect(clock.now - start >= .milliseconds(300))
     }
 

@@ -1,13 +1,15 @@
 import Dispatch
 import Testing
 import WebSocketCore
+import WebSocketTransport
+import TransportTestSupport
 @testable import WebSocketDispatch
 
 @Suite("Many connections at once", .timeLimit(.minutes(1)))
 struct ManyClientsTests {
     @Test("200 concurrent clients against one server, each exchanging a few messages")
     func twoHundredClients() async throws {
-        Loopback.raiseDescriptorLimit()
+        raiseDescriptorLimit()
         let server = try makeEchoServer(queue: DispatchQueue(label: "echo", attributes: .concurrent))
         defer { server.stop() }
         let url = Loopback.url("127.0.0.1", server.port)

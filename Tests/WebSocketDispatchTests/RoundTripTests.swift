@@ -6,6 +6,8 @@ import Darwin
 import Dispatch
 import Testing
 import WebSocketCore
+import WebSocketTransport
+import TransportTestSupport
 @testable import WebSocketDispatch
 
 /// Client and server of the delegate-queue face over loopback: messages of every length form, both
@@ -82,7 +84,7 @@ struct RoundTripTests {
         let text = String(repeating: "€", count: 1000)
         let utf8 = Array(text.utf8)
         try client.sendFragment(utf8[0..<1], kind: .text, isFinal: false)
-        try client.ping([1, 2, 3])  // a control frame between fragments
+        try client.sendPing([1, 2, 3])  // a control frame between fragments
         try client.sendFragment(utf8[1..<2000], kind: .text, isFinal: false)
         try client.sendFragment(utf8[2000...], kind: .text, isFinal: true)
         let big = payload(10_000)
@@ -125,7 +127,7 @@ struct RoundTripTests {
         defer { server.stop() }
         let log = EventLog()
         let client = try await openClient(to: server, log: log)
-        try client.ping(Array("are you there".utf8))
+        try client.sendPing(Array("are you there".utf8))
         try await log.wait(for: "the pong") { $0.contains(.pong(Array("are you there".utf8))) }
         try await serverLog.wait(for: "the ping at the server") { $0.contains(.ping(Array("are you there".utf8))) }
         try startClose(client)
@@ -155,7 +157,7 @@ struct RoundTripTests {
         let serverLog = EventLog()
         let server = try WebSocketServer(queue: DispatchQueue(label: "server")) { socket, event in
             serverLog.append(event)
-            if case .text("bye") = event { try? socket.close(code: .goingAway, reason: "shutting down") }
+            if case .text("bye") = event { try? socket.sendClose(code: .goingAway, reason: "shutting down") }
         }
         defer { server.stop() }
         let log = EventLog()
@@ -225,8 +227,10 @@ struct RoundTripTests {
         // `localhost` may resolve to ::1 too; only 127.0.0.1 listens, so a refused ::1 moves on.
         let server = try makeEchoServer(host: "127.0.0.1")
         defer { server.stop() }
-        let addresses = try #require(try? SocketAddress.resolve(host: "localhost", port: server.port))
-        #expect(addresses.contains { $0.family == AF_INET })
+        guard case .success(let addresses) = AddressResolution.resolve(host: "localhost", port: server.port) else {
+            throw TestFailure("localhost did not resolve")
+        }
+        #expect(addresses.contains { $0.family == .ipv4 })
         let log = EventLog()
         let client = try connectClient("ws://localhost:\(server.port)/", log: log)
         try await log.wait(for: "open") { !$0.isEmpty }
@@ -242,13 +246,17 @@ struct RoundTripTests {
         defer { server.stop() }
         let closed = try RawListener()
         closed.close()
-        let refused = try #require(try? SocketAddress.resolve(host: "127.0.0.1", port: closed.port).first)
-        let good = try #require(try? SocketAddress.resolve(host: "127.0.0.1", port: server.port).first)
+        guard case .success(let refused) = AddressResolution.resolve(host: "127.0.0.1", port: closed.port),
+              case .success(let good) = AddressResolution.resolve(host: "127.0.0.1", port: server.port) else {
+            throw TestFailure("no 127.0.0.1")
+        }
         let log = EventLog()
         let request = ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: server.port))
-        let socket = try WebSocket(role: .client(request), configuration: Configuration(), options: TransportOptions(),
-                                   consumer: .handler(queue: DispatchQueue(label: "client")) { _, event in log.append(event) })
-        socket.queue.async { socket.startConnecting(to: [refused, good]) }
+        let pipeline = try ConnectionPipeline.client(request, configuration: Configuration(), transport: TransportOptions())
+        let socket = WebSocket(pipeline: pipeline, options: TransportOptions(),
+                               consumer: .handler(queue: DispatchQueue(label: "client")) { _, event in log.append(event) },
+                               system: .live)
+        socket.queue.async { socket.startConnecting(to: refused + good) }
         try await log.wait(for: "open") { !$0.isEmpty }
         try startClose(socket)
         try await log.waitForEnd()
@@ -262,14 +270,16 @@ struct RoundTripTests {
         let log = EventLog()
         _ = try connectClient(Loopback.url("127.0.0.1", port), log: log)
         let end = try await log.waitForEnd()
-        guard case .failed(.connectFailed(let error)) = end else { throw TestFailure("got \(end.brief)") }
-        #expect(error.code == ECONNREFUSED)
+        guard case .failed(.connectFailed(let address, let error)) = end else { throw TestFailure("got \(end.brief)") }
+        #expect(error == .connectionRefused)
+        #expect(address.port == port)
     }
 
     @Test("Unusable URLs are refused at once")
     func badURLs() throws {
         let log = EventLog()
-        #expect(throws: WebSocketError.secureSchemeUnsupported) {
+        // Never downgraded to ws://: without a TLS layer, wss:// is refused.
+        #expect(throws: WebSocketError.tlsUnavailable) {
             _ = try connectClient("wss://127.0.0.1:1/", log: log)
         }
         #expect {

@@ -1,6 +1,7 @@
 import Testing
 import WebSocketCore
 import WebSocketTransport
+import TransportTestSupport
 @testable import WebSocketPOSIX
 
 /// `ws://` and `ws+unix://` endpoints, and socket addresses.

@@ -6,6 +6,7 @@ import Darwin
 import Testing
 import WebSocketCore
 import WebSocketTransport
+import TransportTestSupport
 @testable import WebSocketPOSIX
 
 /// Peers that vanish, stall or never answer: every wait ends, by the connection's timers or the

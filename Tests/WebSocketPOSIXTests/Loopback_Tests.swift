@@ -6,6 +6,7 @@ import Darwin
 import Testing
 import WebSocketCore
 import WebSocketTransport
+import TransportTestSupport
 import WebSocketDeflate
 @testable import WebSocketPOSIX
 

@@ -6,10 +6,9 @@ import Darwin
 import Testing
 import WebSocketCore
 import WebSocketTransport
+import TransportTestSupport
 @testable import WebSocketPOSIX
 
-/// The monotonic clock the module uses.
-func now() -> Instant { SystemCalls.live.monotonicNow() }
 
 /// Socket options for tests: every wait bounded, so that a broken test fails instead of hanging.
 func testOptions(receiveTimeout: Duration? = .seconds(10)) -> TransportOptions {
@@ -94,31 +93,12 @@ func withServer<Result>(host: String = "127.0.0.1", configuration: Configuration
 }
 
 /// A value one thread sets and another waits for, with a timeout.
-final class Mailbox<Value: Sendable>: Sendable {
-    private let value = Locked<Value?>(nil)
-    init() {}
-    func put(_ newValue: Value) {
-        value.withLock { $0 = newValue }
-        value.broadcast()
-    }
-    /// The value, once put; `nil` after `timeout`.
-    func take(timeout: Duration = .seconds(10)) -> Value? {
-        guard value.wait(until: { $0 != nil }, deadline: now() + timeout, now: now) else { return nil }
-        return value.withLock { $0 }
-    }
-}
-
 /// Whether this machine has an IPv6 loopback (`::1`) to bind to.
 let hasIPv6Loopback: Bool = {
     guard case .success(let addresses) = AddressResolution.resolve(host: "::1", port: 0, passive: true),
           let address = addresses.first else { return false }
     return (try? Socket.listening(on: address, backlog: 1, system: .live)) != nil
 }()
-
-/// Bytes of a deterministic pattern.
-func pattern(_ count: Int, seed: UInt8 = 0) -> [UInt8] {
-    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }
-}
 
 /// A unique path for a Unix socket in the temporary directory.
 func temporarySocketPath(_ name: String) -> String {

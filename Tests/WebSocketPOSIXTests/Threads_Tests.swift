@@ -1,6 +1,7 @@
 import Testing
 import WebSocketCore
 import WebSocketTransport
+import TransportTestSupport
 @testable import WebSocketPOSIX
 
 /// The threading model: sends and closes from any thread, one receiver at a time, server stop.

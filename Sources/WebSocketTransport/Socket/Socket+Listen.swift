@@ -42,3 +42,40 @@ extension Socket {
         }
     }
 }
+
+extension Socket {
+    /// The addresses a server on `host` and `port` binds, in order (`AI_PASSIVE`).
+    ///
+    /// - Throws: ``WebSocketError/addressResolutionFailed(host:reason:)``.
+    package static func listenAddresses(host: String, port: UInt16) throws(WebSocketError) -> [SocketAddress] {
+        switch AddressResolution.resolve(host: host, port: port, passive: true) {
+        case .success(let addresses): return addresses
+        case .failure(let failure): throw .addressResolutionFailed(host: host, reason: failure.message)
+        }
+    }
+
+    /// A listening socket on the first of `addresses` that binds. For a Unix socket whose file is in
+    /// use, the file is removed and bound again once a connect shows that nobody listens there any
+    /// more (a stale file left by a server that died); a live server's file is never taken over.
+    ///
+    /// - Throws: ``WebSocketError/bindFailed(_:_:)`` with the last address tried.
+    package static func listening(on addresses: [SocketAddress], unixSocketPath: String?, backlog: Int32,
+                                  system: SystemCalls) throws(WebSocketError) -> Socket {
+        var lastFailure: WebSocketError = .invalidArgument("no address to listen on")
+        for address in addresses {
+            do throws(Errno) {
+                do throws(Errno) {
+                    return try Socket.listening(on: address, backlog: backlog, system: system)
+                } catch .addressInUse where unixSocketPath != nil {
+                    guard case .failure(.failed(_, .connectionRefused)) = Socket.connect(to: [address], deadline: nil, system: system),
+                          let path = unixSocketPath else { throw Errno.addressInUse }
+                    _ = system.unlink(path)
+                    return try Socket.listening(on: address, backlog: backlog, system: system)
+                }
+            } catch {
+                lastFailure = .bindFailed(address, error)
+            }
+        }
+        throw lastFailure
+    }
+}

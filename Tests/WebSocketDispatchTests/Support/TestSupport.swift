@@ -6,6 +6,8 @@ import Darwin
 import Dispatch
 import Testing
 import WebSocketCore
+import WebSocketTransport
+import TransportTestSupport
 @testable import WebSocketDispatch
 
 struct TestFailure: Error, CustomStringConvertible {
@@ -131,39 +133,16 @@ func payload(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
 enum Loopback {
     /// Whether `::1` can be listened on here.
     static let hasIPv6: Bool = {
-        guard let addresses = try? SocketAddress.resolve(host: "::1", port: 0, passive: true),
+        guard case .success(let addresses) = AddressResolution.resolve(host: "::1", port: 0, passive: true),
               let address = addresses.first else { return false }
-        switch Socket.listen(on: address, backlog: 1) {
-        case .success(let fd):
-            Socket.close(fd)
-            return true
-        case .failure:
-            return false
-        }
+        return (try? Socket.listening(on: address, backlog: 1, system: .live)) != nil
     }()
 
     /// The URL of `path` on a server listening on `host` and `port`.
     static func url(_ host: String, _ port: UInt16, _ path: String = "/") -> String {
         host.contains(":") ? "ws://[\(host)]:\(port)\(path)" : "ws://\(host):\(port)\(path)"
     }
-
-    /// Raises the soft descriptor limit to the hard one (or 4096), for tests with many sockets.
-    static func raiseDescriptorLimit() {
-        var limit = rlimit()
-        guard getrlimit(RLIMIT_NOFILE_VALUE, &limit) == 0 else { return }
-        let wanted = min(limit.rlim_max, 8192)
-        if limit.rlim_cur < wanted {
-            limit.rlim_cur = wanted
-            _ = setrlimit(RLIMIT_NOFILE_VALUE, &limit)
-        }
-    }
 }
-
-#if canImport(Glibc)
-let RLIMIT_NOFILE_VALUE = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-#else
-let RLIMIT_NOFILE_VALUE = RLIMIT_NOFILE
-#endif
 
 /// An echo server of the delegate-queue face: text, binary and pings are echoed; the peer's Close is
 /// answered by the core.
@@ -198,8 +177,7 @@ func openClient(to server: WebSocketServer, configuration: Configuration = Confi
     return client
 }
 
-/// The synchronous close of the delegate-queue face (in an async function, `close` names the async
-/// overload, which waits for the end).
+/// Starts the closing handshake without waiting for its end.
 func startClose(_ socket: WebSocket, code: CloseCode = .normalClosure, reason: String = "") throws {
-    try socket.close(code: code, reason: reason)
+    try socket.sendClose(code: code, reason: reason)
 }

@@ -3,19 +3,17 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
 import WebSocketCore
 import WebSocketTransport
-@testable import WebSocketPOSIX
 
 /// A TCP listener on 127.0.0.1 whose first connection is handed to `body` on its own thread: a peer
 /// that misbehaves on purpose, written with the module's socket layer and a core `Connection`.
-final class RawPeer: Sendable {
-    let listener: Socket
-    let port: UInt16
+package final class RawPeer: Sendable {
+    package let listener: Socket
+    package let port: UInt16
     private let finished = Locked(false)
 
-    init(_ body: @escaping @Sendable (Socket) -> Void) throws {
+    package init(_ body: @escaping @Sendable (Socket) -> Void) throws {
         guard case .success(let addresses) = AddressResolution.resolve(host: "127.0.0.1", port: 0, passive: true) else {
             throw Errno.addressNotAvailable
         }
@@ -34,14 +32,14 @@ final class RawPeer: Sendable {
         }
     }
 
-    var url: String { "ws://127.0.0.1:\(port)/" }
+    package var url: String { "ws://127.0.0.1:\(port)/" }
 
     /// Waits (10 seconds at most) for `body` to return.
-    func join() -> Bool { finished.wait(until: { $0 }, deadline: now() + .seconds(10), now: now) }
+    package func join() -> Bool { finished.wait(until: { $0 }, deadline: now() + .seconds(10), now: now) }
 }
 
 /// A blocking helper: connects to 127.0.0.1:`port` with the socket layer.
-func rawConnect(port: UInt16) throws -> Socket {
+package func rawConnect(port: UInt16) throws -> Socket {
     guard case .success(let addresses) = AddressResolution.resolve(host: "127.0.0.1", port: port) else {
         throw Errno.addressNotAvailable
     }
@@ -53,7 +51,7 @@ func rawConnect(port: UInt16) throws -> Socket {
 
 extension Socket {
     /// Writes everything (test peers: no timeout needed beyond 10 seconds).
-    func writeAll(_ bytes: [UInt8]) throws {
+    package func writeAll(_ bytes: [UInt8]) throws {
         let outcome = try bytes.withUnsafeBytes { raw in
             Result { () throws(Errno) in try write(raw, idleTimeout: .seconds(10)) }
         }.get()
@@ -61,7 +59,7 @@ extension Socket {
     }
 
     /// Reads once, waiting up to `timeout`: the bytes, `[]` at the end of the stream, `nil` on timeout.
-    func readSome(timeout: Duration = .seconds(5)) throws -> [UInt8]? {
+    package func readSome(timeout: Duration = .seconds(5)) throws -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let outcome = try buffer.withUnsafeMutableBytes { raw in
             Result { () throws(Errno) in try read(into: raw, deadline: now() + timeout) }
@@ -74,7 +72,7 @@ extension Socket {
     }
 
     /// Reads until the end of the stream (or `timeout`): everything read, and whether the end came.
-    func readToEnd(timeout: Duration = .seconds(5)) throws -> (bytes: [UInt8], sawEnd: Bool) {
+    package func readToEnd(timeout: Duration = .seconds(5)) throws -> (bytes: [UInt8], sawEnd: Bool) {
         let deadline = now() + timeout
         var all: [UInt8] = []
         while now() < deadline {
@@ -88,7 +86,7 @@ extension Socket {
 
 /// The server side of the opening handshake, by a core `Connection` over a raw socket: returns the
 /// open connection (its input already holds whatever followed the request).
-func acceptHandshake(on socket: Socket) throws -> Connection {
+package func acceptHandshake(on socket: Socket) throws -> Connection {
     var connection = try Connection(role: .server)
     let deadline = now() + .seconds(5)
     while now() < deadline {
@@ -108,7 +106,7 @@ func acceptHandshake(on socket: Socket) throws -> Connection {
 }
 
 /// A server frame (unmasked) with this header byte and payload.
-func serverFrame(_ first: UInt8, _ payload: [UInt8], announcedLength: Int? = nil) -> [UInt8] {
+package func serverFrame(_ first: UInt8, _ payload: [UInt8], announcedLength: Int? = nil) -> [UInt8] {
     let length = announcedLength ?? payload.count
     var frame: [UInt8] = [first]
     if length < 126 {
