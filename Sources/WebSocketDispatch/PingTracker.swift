@@ -20,6 +20,9 @@ struct PingTracker {
     private var pending: [Pending] = []
     private var nextID: UInt64 = 0
 
+    /// Whether no ping waits.
+    var isEmpty: Bool { pending.isEmpty }
+
     /// A payload no other waiting ping of this socket has: `ws` and a 6-byte counter, the one the
     /// next ``add(payload:sentAt:complete:)`` takes.
     mutating func makePayload() -> [UInt8] {

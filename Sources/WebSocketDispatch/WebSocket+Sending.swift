@@ -87,3 +87,10 @@ extension WebSocket {
         }
     }
 }
+
+extension WebSocket {
+    /// How many async sends wait for buffer room (for tests).
+    var waitingSendCount: Int {
+        queue.sync { pendingSends.filter { $0.waiter.isWaiting }.count }
+    }
+}

@@ -26,7 +26,26 @@ package final class Faults: Sendable {
     /// When set, every call of these kinds draws this fault forever.
     private let always = Locked<[Call: Fault]>([:])
 
+    /// The descriptors opened through ``system`` and not closed yet.
+    private let descriptors = Locked<Set<Int32>>([])
+
     package init() {}
+
+    /// The descriptors opened through ``system`` (sockets, accepted connections, pipe ends) that are
+    /// not closed yet: a leak check that other tests running at the same time cannot disturb.
+    package var openDescriptors: Set<Int32> { descriptors.withLock { $0 } }
+
+    /// Waits (checking every few milliseconds, for at most `timeout`) until every descriptor opened
+    /// through ``system`` is closed (sockets close on other threads and queues after a test's last
+    /// event); returns those still open.
+    package func waitForDescriptorsClosed(timeout: Duration = .seconds(10)) -> Set<Int32> {
+        let deadline = SystemCalls.live.monotonicNow() + timeout
+        while true {
+            let open = openDescriptors
+            if open.isEmpty || SystemCalls.live.monotonicNow() >= deadline { return open }
+            usleep(5_000)
+        }
+    }
 
     package func plan(_ call: Call, _ faults: [Fault]) { planned.withLock { $0[call, default: []] += faults } }
     package func always(_ call: Call, _ fault: Fault?) { always.withLock { $0[call] = fault } }
@@ -47,6 +66,21 @@ package final class Faults: Sendable {
     package var system: SystemCalls {
         let live = SystemCalls.live
         var system = live
+        let descriptors = self.descriptors
+        system.socket = { domain, type, proto in
+            let fd = live.socket(domain, type, proto)
+            if fd >= 0 { descriptors.withLock { _ = $0.insert(fd) } }
+            return fd
+        }
+        system.pipe = { fds in
+            let result = live.pipe(fds)
+            if result == 0 { descriptors.withLock { $0.insert(fds[0]); $0.insert(fds[1]) } }
+            return result
+        }
+        system.close = { fd in
+            descriptors.withLock { _ = $0.remove(fd) }
+            return live.close(fd)
+        }
         system.receive = { [self] fd, buffer, count in
             switch next(.receive) {
             case .interrupt?: SystemCalls.setErrno(.interrupted); return -1
@@ -82,7 +116,10 @@ package final class Faults: Sendable {
             case .interrupt?: SystemCalls.setErrno(.interrupted); return -1
             case .wouldBlock?: SystemCalls.setErrno(.wouldBlock); return -1
             case .error(let errno)?: SystemCalls.setErrno(errno); return -1
-            case .short?, .stall?, nil: return live.accept(fd, address, length)
+            case .short?, .stall?, nil:
+                let accepted = live.accept(fd, address, length)
+                if accepted >= 0 { descriptors.withLock { _ = $0.insert(accepted) } }
+                return accepted
             }
         }
         system.poll = { [self] fds, count, timeout in

@@ -100,62 +100,63 @@ struct BackpressureTests {
 
     @Test("The async send waits for room, and a cancelled waiting send is not sent")
     func asyncSendWaits() async throws {
-        let (server, sinkQueue, sinkLog) = try Self.makeSink()
-        defer { server.stop() }
-        let client = try await withTimeout {
-            try await WebSocket.connect(to: Loopback.url("127.0.0.1", server.port),
-                                        configuration: Self.clientConfiguration, options: Self.clientOptions)
+        // A peer that completes the handshake and then reads nothing until told to: once the kernel's
+        // buffers and the client's are full, nothing drains, so a waiting send stays waiting for as
+        // long as the test needs (a peer that reads, however little, would race the cancellation).
+        let listener = try RawListener()
+        let url = Loopback.url("127.0.0.1", listener.port)
+        let connecting = Task {
+            try await WebSocket.connect(to: url, configuration: Self.clientConfiguration, options: Self.clientOptions)
         }
-        try await sinkLog.wait(for: "the server's open") { !$0.isEmpty }
-        sinkQueue.suspend()
-        var resumed = false
-        defer { if !resumed { sinkQueue.resume() } }
+        let peer = try await blocking { Result { try listener.accept() } }.get()
+        let opened = try await blocking { Result { try peer.acceptHandshake() } }.get()
+        let client = try await withTimeout { try await connecting.value }
 
-        // Fill the buffer with sends that complete, until one has to wait.
+        // Fill everything with sends that complete, until one has to wait.
         let message = payload(Self.chunk)
         var sent = 0
+        var waiting: Task<Void, any Error>? = nil
         while sent < 2000 {
             let done = Counter()
-            let waiting = Task {
+            let task = Task {
                 try await client.send(.binary(message))
                 done.increment()
             }
-            // Either the send completes, or the buffer is at the mark and the send waits for room.
-            let settled = await eventually(timeout: .seconds(10)) {
-                done.value == 1 || client.bufferedAmount >= Self.highWaterMark
-            }
+            let settled = await eventually(timeout: .seconds(20)) { done.value == 1 || client.waitingSendCount == 1 }
             #expect(settled)
             if done.value == 1 {
                 sent += 1
                 continue
             }
-            // This send waits for room. Cancel it: it must not be sent.
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(done.value == 0)
-            waiting.cancel()
-            await #expect(throws: CancellationError.self) { try await waiting.value }
+            waiting = task
             break
         }
-        #expect(client.bufferedAmount >= Self.highWaterMark)
+        let waitingTask = try #require(waiting)
+        #expect(client.bufferedAmount >= Self.highWaterMark - Self.lowWaterMark)
         #expect(client.bufferedAmount <= Self.highWaterMark + Self.chunk + 14)
+
+        // Cancelled while it waits: CancellationError, and it is never sent.
+        waitingTask.cancel()
+        await #expect(throws: CancellationError.self) { try await waitingTask.value }
+        #expect(client.waitingSendCount == 0)
 
         // A send that waits, then completes once the peer reads again.
         let last = Task { try await client.send(.binary(payload(100, seed: 1))) }
-        try await Task.sleep(for: .milliseconds(100))
-        sinkQueue.resume()
-        resumed = true
-        try await withTimeout { try await last.value }
-        sent += 1
-
-        try await sinkLog.wait(for: "every message at the server", timeout: .seconds(30)) { events in
-            events.filter { if case .binary = $0 { true } else { false } }.count == sent
+        #expect(await eventually(timeout: .seconds(20)) { client.waitingSendCount == 1 })
+        let received: [Int] = await blocking {
+            var server = opened
+            var sizes: [Int] = []
+            while sizes.last != 100, let bytes = peer.read(timeout: .seconds(20)), !bytes.isEmpty {
+                server.receive(bytes)
+                while let event = server.nextEvent() {
+                    if case .binary(let payload) = event { sizes.append(payload.count) }
+                }
+            }
+            return sizes
         }
-        // The cancelled message never arrived: the count is exact, and the last one is the 100-byte one.
-        try await Task.sleep(for: .milliseconds(100))
-        let binaries = sinkLog.all.compactMap { if case .binary(let b) = $0 { b } else { nil } }
-        #expect(binaries.count == sent)
-        #expect(binaries.last == [payload(100, seed: 1)[0]])
-        let status = try await withTimeout { try await client.close() }
-        #expect(status.wasClean)
+        try await withTimeout { try await last.value }
+        // Every completed send arrived, in order, then the last one: the cancelled one never did.
+        #expect(received == Array(repeating: Self.chunk, count: sent) + [100])
+        client.cancel()
     }
 }

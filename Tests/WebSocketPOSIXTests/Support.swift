@@ -92,7 +92,6 @@ func withServer<Result>(host: String = "127.0.0.1", configuration: Configuration
     return try body(running)
 }
 
-/// A value one thread sets and another waits for, with a timeout.
 /// Whether this machine has an IPv6 loopback (`::1`) to bind to.
 let hasIPv6Loopback: Bool = {
     guard case .success(let addresses) = AddressResolution.resolve(host: "::1", port: 0, passive: true),

@@ -161,3 +161,121 @@ struct SyscallShimTests {
         #expect(faults.calls(.receive) > 100)
     }
 }
+
+/// The blocking adapter under the shim with peers that misbehave: the same cases as the Dispatch
+/// adapter's, each ending in the documented state and close code with every descriptor closed.
+@Suite("POSIX adapter under the system-call shim: resets, broken pipes, stalls")
+struct POSIXShimFailureTests {
+    /// A client through `faults` to a raw peer that runs `body` after the opening handshake.
+    static func client(_ faults: Faults, configuration: Configuration = testConfiguration(),
+                       options: TransportOptions = testOptions(),
+                       peer body: @escaping @Sendable (Socket) -> Void) throws -> (BlockingWebSocket, RawPeer) {
+        let peer = try RawPeer { socket in
+            guard (try? acceptHandshake(on: socket)) != nil else { return }
+            body(socket)
+        }
+        let client = try BlockingWebSocket.connect(to: WebSocketEndpoint(parsing: peer.url), subprotocols: [], headers: [:],
+                                                   configuration: configuration, options: options, system: faults.system)
+        return (client, peer)
+    }
+
+    @Test("ECONNRESET in the middle of a frame: 1006 (aborted), the reset is the transport failure")
+    func resetMidFrame() throws {
+        let faults = Faults()
+        let go = Mailbox<Bool>()
+        do {  // the client (and its wake-up pipe) goes before the count
+            let (client, peer) = try Self.client(faults) { socket in
+                try? socket.writeAll(serverFrame(0x82, pattern(10), announcedLength: 1000))
+                _ = go.take()
+                try? socket.writeAll(pattern(10))
+                _ = try? socket.readToEnd()
+            }
+            // Nothing arrives whole before the reset: the receive times out.
+            #expect(throws: WebSocketError.timedOut(.receive)) { try client.receive(timeout: .milliseconds(200)) }
+            faults.always(.receive, .error(.connectionReset))
+            go.put(true)
+            #expect(try client.receive() == nil)
+            #expect(client.closeStatus?.code == .abnormalClosure)
+            #expect(client.closeStatus?.failure == .aborted)
+            #expect(client.transportFailure == .transport(.connectionReset))
+            #expect(peer.join())
+        }
+        #expect(faults.waitForDescriptorsClosed().isEmpty)
+    }
+
+    @Test("EPIPE on a write: the send throws it, 1006 (aborted)")
+    func brokenPipe() throws {
+        let faults = Faults()
+        do {  // the client (and its wake-up pipe) goes before the count
+            let (client, peer) = try Self.client(faults) { socket in _ = try? socket.readToEnd() }
+            faults.always(.send, .error(.brokenPipe))
+            #expect(throws: WebSocketError.transport(.brokenPipe)) { try client.send(text: "into a broken pipe") }
+            #expect(try client.receive() == nil)
+            #expect(client.closeStatus?.failure == .aborted)
+            #expect(client.transportFailure == .transport(.brokenPipe))
+            #expect(peer.join())
+        }
+        #expect(faults.waitForDescriptorsClosed().isEmpty)
+    }
+
+    @Test("A peer that sends half a frame and stalls: the close timeout ends it (1006), the socket is closed")
+    func halfFrameStall() throws {
+        let faults = Faults()
+        var configuration = testConfiguration()
+        configuration.timeouts.close = .milliseconds(300)
+        let sawEnd = Mailbox<Bool>()
+        do {  // the client (and its wake-up pipe) goes before the count
+            let (client, peer) = try Self.client(faults, configuration: configuration) { socket in
+                try? socket.writeAll(serverFrame(0x82, pattern(50), announcedLength: 256))
+                sawEnd.put((try? socket.readToEnd(timeout: .seconds(10)).sawEnd) ?? false)
+            }
+            let status = try client.close()
+            #expect(status.code == .abnormalClosure)
+            #expect(status.failure == .closeTimeout)
+            #expect(sawEnd.take() == true)
+            #expect(peer.join())
+        }
+        #expect(faults.waitForDescriptorsClosed().isEmpty)
+    }
+
+    @Test("A peer that vanishes with a reset: 1006, not clean, nothing leaked")
+    func peerVanishes() throws {
+        let faults = Faults()
+        do {  // the client (and its wake-up pipe) goes before the count
+            let (client, peer) = try Self.client(faults) { socket in
+                var option = linger(l_onoff: 1, l_linger: 0)
+                _ = setsockopt(socket.descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+                socket.close()
+            }
+            #expect(try client.receive() == nil)
+            #expect(client.closeStatus?.code == .abnormalClosure)
+            #expect(client.closeStatus?.wasClean == false)
+            #expect(peer.join())
+        }
+        #expect(faults.waitForDescriptorsClosed().isEmpty)
+    }
+
+    @Test("The storm's client leaves no descriptor open")
+    func stormLeavesNothing() throws {
+        let faults = Faults()
+        var generator = SeededGenerator(seed: 77)
+        for call in [Faults.Call.receive, .send] {
+            faults.plan(call, (0..<2000).compactMap { _ in
+                switch generator.next() % 3 {
+                case 0: return .interrupt
+                case 1: return .short(Int(generator.next() % 50) + 1)
+                default: return nil
+                }
+            })
+        }
+        try withServer { server in
+            let client = try BlockingWebSocket.connect(to: WebSocketEndpoint(parsing: server.url()), subprotocols: [],
+                                                       headers: [:], configuration: testConfiguration(),
+                                                       options: testOptions(), system: faults.system)
+            try client.send(binary: pattern(200_000, seed: 1))
+            #expect(try client.receive() == .binary(pattern(200_000, seed: 1)))
+            #expect(try client.close().wasClean)
+        }
+        #expect(faults.waitForDescriptorsClosed().isEmpty)
+    }
+}
