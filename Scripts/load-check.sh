@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs the adapters' test suites ROUNDS times in a row (default 10) while a CPU-bound process runs on
+# every core, and fails on the first round that fails. Tests that involve threads, sockets or time must
+# pass on a busy machine: this is how that is checked (docs/guide-transport.md).
+#
+# usage: Scripts/load-check.sh [ROUNDS]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS="${1:-10}"
+FILTER='WebSocketPOSIXTests|WebSocketDispatchTests|WebSocketTransportTests'
+LOGS="$(mktemp -d /tmp/websocket-load-check.XXXXXX)"
+
+swift build --build-tests >"$LOGS/build.log" 2>&1 || { cat "$LOGS/build.log"; exit 2; }
+
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+burners=()
+for _ in $(seq "$cores"); do
+  sh -c 'while :; do :; done' &
+  burners+=($!)
+done
+trap 'kill "${burners[@]}" 2>/dev/null' EXIT
+echo "load: $cores busy loops; $ROUNDS rounds of: swift test --filter '$FILTER'"
+
+for round in $(seq "$ROUNDS"); do
+  start=$(date +%s)
+  if swift test --skip-build --filter "$FILTER" >"$LOGS/round-$round.log" 2>&1; then
+    summary=$(grep -E "Test run with" "$LOGS/round-$round.log" | tail -1)
+    echo "round $round: passed in $(( $(date +%s) - start )) s: ${summary#*Test run with }"
+  else
+    echo "round $round: FAILED after $(( $(date +%s) - start )) s; log: $LOGS/round-$round.log" >&2
+    grep -E "✘|recorded an issue|error:" "$LOGS/round-$round.log" | head -30 >&2
+    exit 1
+  fi
+done
+echo "all $ROUNDS rounds passed under load (logs: $LOGS)"
