@@ -21,8 +21,11 @@ let package = Package(
         // transport layers' protocol (TLS, proxies) and the pipeline that runs a Connection over
         // them, and the adapters' common vocabulary (WebSocketMessage, TransportOptions, WebSocketError).
         .target(name: "WebSocketTransport", dependencies: ["WebSocketCore"]),
-        // The Dispatch adapter: non-blocking sockets on DispatchSources, with an async face.
-        .target(name: "WebSocketDispatch", dependencies: ["WebSocketTransport"]),
+        // System headers the Glibc module lacks (epoll), for the Dispatch adapter's readiness loop.
+        .target(name: "CWebSocketSystem"),
+        // The Dispatch adapter: non-blocking sockets with readiness from epoll (Linux) or
+        // DispatchSources, events on your queue or an async face.
+        .target(name: "WebSocketDispatch", dependencies: ["WebSocketTransport", "CWebSocketSystem"]),
         // Blocking sockets (POSIX threads): moves bytes and time in and out of a Connection.
         .target(name: "WebSocketPOSIX", dependencies: ["WebSocketTransport"]),
         .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX"]),

@@ -21,7 +21,7 @@ extension WebSocket {
             readIntoPipeline(sources.socket)
             pump()
         case .idle, .connecting, .closing, .closed:
-            sources.setReading(false)
+            sources.setInterest(reading: false, writing: false)
         }
     }
 
@@ -65,7 +65,7 @@ extension WebSocket {
         case .open:
             pump()
         case .idle, .closing, .closed:
-            sources.setWriting(false)
+            sources.setInterest(reading: false, writing: false)
         }
     }
 

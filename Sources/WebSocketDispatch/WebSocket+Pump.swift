@@ -115,8 +115,7 @@ extension WebSocket {
         guard let sources else { return }
         switch transport {
         case .connecting:
-            sources.setReading(false)
-            sources.setWriting(true)
+            sources.setInterest(reading: false, writing: true)
         case .open:
             let reading: Bool
             if pipeline.connection.transportDirective != .keepOpen {
@@ -128,8 +127,7 @@ extension WebSocket {
                 reading = !inputEnded && pipeline.connection.pendingHandshakeRequest == nil
                     && heldInputBytes < max(1, options.maxUndeliveredBytes)
             }
-            sources.setReading(reading)
-            sources.setWriting(pipeline.socketOutputCount > 0)
+            sources.setInterest(reading: reading, writing: pipeline.socketOutputCount > 0)
         case .idle, .closing, .closed:
             break
         }

@@ -32,8 +32,8 @@ import WebSocketTransport
 ///
 /// The server listens until ``stop()``; connections already accepted carry on.
 ///
-/// `@unchecked Sendable`: the stored properties are constants, except `source` and the pause flags,
-/// which are read and written only on the server's private serial queue `queue`.
+/// `@unchecked Sendable`: the stored properties are constants, except `source` and the flags, which
+/// are read and written only on the server's private serial queue `queue`.
 public final class WebSocketServer: @unchecked Sendable {
     /// The address the server listens on; with port 0, the port the system chose is in it.
     public let localAddress: SocketAddress
@@ -50,8 +50,9 @@ public final class WebSocketServer: @unchecked Sendable {
     private let pending: PendingConnections?
     private let system: SystemCalls
     private let unixSocketPath: String?
-    private var source: (any DispatchSourceRead)?
-    private var isSuspended = false
+    /// The listening socket's readiness, while the server listens.
+    private var source: SocketSources?
+    private var isStopped = false
     /// Out of descriptors: accepting waits a moment.
     private var isPausedForDescriptors = false
 
@@ -158,25 +159,23 @@ public final class WebSocketServer: @unchecked Sendable {
     public func stop() {
         queue.async { [self] in
             pending?.finish()
+            isStopped = true
             guard let source else { return }
             self.source = nil
-            source.cancel()
-            if isSuspended {
-                isSuspended = false
-                source.resume()
+            source.close { [unixSocketPath, system] in
+                if let unixSocketPath { _ = system.unlink(unixSocketPath) }
             }
         }
     }
 
     private func startAccepting() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor, queue: queue)
-        source.setEventHandler { [self] in acceptConnections() }
-        source.setCancelHandler { [listener, unixSocketPath, system] in
+        guard !isStopped else {
             listener.close()
-            if let unixSocketPath { _ = system.unlink(unixSocketPath) }
+            return
         }
-        self.source = source
-        source.resume()
+        source = SocketSources(socket: listener, queue: queue, onReadable: { [self] in acceptConnections() },
+                               onWritable: {})
+        updateSource()
     }
 
     /// Accepts what is waiting, at most 64 connections per event, and no more than the async face
@@ -217,17 +216,9 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
-    /// Suspends the accept source while accepting must wait, and resumes it after (on the queue).
+    /// Waits for connections to accept unless accepting must wait (on the queue).
     private func updateSource() {
-        guard let source else { return }
-        let wanted = !isPausedForDescriptors && pending?.isFull != true
-        if wanted && isSuspended {
-            isSuspended = false
-            source.resume()
-        } else if !wanted && !isSuspended {
-            isSuspended = true
-            source.suspend()
-        }
+        source?.setInterest(reading: !isPausedForDescriptors && pending?.isFull != true, writing: false)
     }
 
     /// The open connections of an async-face server, in the order their handshakes completed; see

@@ -10,7 +10,7 @@ import WebSocketTransport
 /// while let message = try socket.receive() {
 ///     if case .text(let text) = message { print(text) }
 /// }
-/// print("closed:", socket.closeStatus?.code ?? .abnormalClosure)
+/// if let status = socket.closeStatus { print("closed:", status) }   // "1000 (normal closure)"
 /// ```
 ///
 /// All protocol behaviour comes from the ``Connection`` inside: this type moves bytes between it and
@@ -189,7 +189,7 @@ public final class BlockingWebSocket: Sendable {
                 }
             }
         }
-        return closeStatus ?? driver.shared.withLock { $0.pipeline.closeStatus }
+        return driver.shared.withLock { $0.closeStatus ?? $0.pipeline.closeStatus }
     }
 
     /// Starts the closing handshake and returns at once: sends a Close frame with `code` and `reason`,

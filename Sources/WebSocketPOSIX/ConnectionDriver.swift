@@ -229,8 +229,10 @@ final class ConnectionDriver: Sendable {
     /// The connection's state.
     var state: State { shared.withLock { $0.pipeline.connection.state } }
 
-    /// How the connection ended, once its `.closed` event has been pulled.
-    var closeStatus: CloseStatus? { shared.withLock { $0.closeStatus } }
+    /// How the connection ended, once its `.closed` event has been pulled or the socket is closed.
+    var closeStatus: CloseStatus? {
+        shared.withLock { $0.closeStatus ?? ($0.isSocketClosed ? $0.pipeline.closeStatus : nil) }
+    }
 
     /// The transport failure that ended the connection, if one did.
     var transportFailure: WebSocketError? { shared.withLock { $0.pipeline.failure } }

@@ -82,7 +82,8 @@ enum ConnectCommand {
                 break
             }
         }
-        let status = socket.closeStatus ?? CloseStatus(code: .abnormalClosure, reason: "", wasClean: false)
+        // receive() returned nil: the socket is closed, and the status known.
+        guard let status = socket.closeStatus else { exitProcess(ExitStatus.abnormalClosure.rawValue) }
         var line = "closed: \(describe(status))"
         if let failure = socket.transportFailure { line += " (\(failure))" }
         printError(line)
