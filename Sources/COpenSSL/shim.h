@@ -55,6 +55,8 @@ static inline int shim_BIO_set_mem_eof_return(BIO *bio, int value) {
     return (int)BIO_set_mem_eof_return(bio, value);
 }
 
+static inline int shim_BIO_reset(BIO *bio) { return (int)BIO_reset(bio); }
+
 /// The readable bytes of a memory BIO, in place: their count, and their start in `*data`.
 static inline long shim_BIO_get_mem_data(BIO *bio, char **data) {
     return BIO_get_mem_data(bio, data);

@@ -32,7 +32,7 @@ enum OpenSSLErrorQueue {
             var flags: Int32 = 0
             let code = ERR_get_error_all(nil, nil, nil, &data, &flags)
             guard code != 0 else { break }
-            var text = ERR_reason_error_string(code).map { String(cString: $0) } ?? "OpenSSL error \(code)"
+            var text = ERR_reason_error_string(code).map { String(cString: $0) } ?? fallbackText(code)
             if flags & ERR_TXT_STRING != 0, let data, data.pointee != 0 {
                 text += " (\(String(cString: data)))"
             }
@@ -40,6 +40,17 @@ enum OpenSSLErrorQueue {
         }
         ERR_clear_error()
         return errors
+    }
+
+    /// OpenSSL has no reason string for system errors (a file that does not open): its full line,
+    /// `error:80000002:system library::No such file or directory`, ends with the system's.
+    private static func fallbackText(_ code: UInt) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
+            guard let base = buffer.baseAddress else { return "OpenSSL error \(code)" }
+            ERR_error_string_n(code, base, buffer.count)
+            let line = String(cString: base)
+            return line.split(separator: ":", omittingEmptySubsequences: false).last.map(String.init) ?? line
+        }
     }
 
     /// The queued errors as one line (draining the queue); `fallback` when there are none.

@@ -300,7 +300,9 @@ final class SessionEngine: @unchecked Sendable {
     func fail(_ error: TLSError) {
         if case .failed = status { return }
         status = .failed(.tls(error))
+        // Nothing more is read: what was buffered would only take memory.
         earlyPlaintext = []
+        _ = shim_BIO_reset(input)
     }
 
     /// OpenSSL's handshake state, for telling a peer that never spoke TLS from one that did.
