@@ -34,9 +34,14 @@ struct TestPKI: Sendable {
     var viaIntermediate: TestIdentity
     /// `w*.example.test` (a partial wildcard) and `*.wild.test`.
     var wildcards: TestIdentity
+    /// An address written as a DNS name (`DNS:127.0.0.1`), which is not an IP address entry.
+    var addressAsName: TestIdentity
     /// A client certificate (`CN=test-client`, clientAuth) issued by ``ca``, and one by ``otherCA``.
     var client: TestIdentity
     var clientFromOtherCA: TestIdentity
+
+    /// ``server``'s key encrypted with a password (AES-128-CBC).
+    var encryptedServerKeyPEM: [UInt8]
 
     var intermediateChainPEM: [UInt8] { viaIntermediate.certificatePEM + intermediate.certificatePEM }
 
@@ -47,7 +52,9 @@ struct TestPKI: Sendable {
         let ca = Issued.make(commonName: "WebSocketTLS Test CA", authority: true)
         self.ca = ca.identity
         let localNames = "DNS:localhost,IP:127.0.0.1,IP:::1"
-        server = Issued.make(commonName: "localhost", names: localNames, usage: "serverAuth", issuer: ca).identity
+        let server = Issued.make(commonName: "localhost", names: localNames, usage: "serverAuth", issuer: ca)
+        self.server = server.identity
+        encryptedServerKeyPEM = server.encryptedKeyPEM
         expired = Issued.make(commonName: "localhost", names: localNames, usage: "serverAuth",
                               validFrom: -10 * day, until: -day, issuer: ca).identity
         notYetValid = Issued.make(commonName: "localhost", names: localNames, usage: "serverAuth",
@@ -61,6 +68,7 @@ struct TestPKI: Sendable {
                                       issuer: intermediateCA).identity
         wildcards = Issued.make(commonName: "wildcards", names: "DNS:w*.example.test,DNS:*.wild.test", usage: "serverAuth",
                                 issuer: ca).identity
+        addressAsName = Issued.make(commonName: "127.0.0.1", names: "DNS:127.0.0.1", usage: "serverAuth", issuer: ca).identity
         client = Issued.make(commonName: "test-client", usage: "clientAuth", issuer: ca).identity
         clientFromOtherCA = Issued.make(commonName: "intruder", usage: "clientAuth", issuer: other).identity
     }
@@ -120,6 +128,14 @@ private final class Issued {
         TestIdentity(certificatePEM: Self.pem { PEM_write_bio_X509($0, certificate) },
                      keyPEM: Self.pem { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) },
                      pin: pin)
+    }
+
+    var encryptedKeyPEM: [UInt8] {
+        Self.pem { bio in
+            Array("password".utf8).withUnsafeBufferPointer { password in
+                PEM_write_bio_PrivateKey(bio, key, EVP_aes_128_cbc(), password.baseAddress, Int32(password.count), nil, nil)
+            }
+        }
     }
 
     /// `sha256/` and the base64 of the SHA-256 of the key's DER SubjectPublicKeyInfo.
