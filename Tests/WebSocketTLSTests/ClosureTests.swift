@@ -1,6 +1,6 @@
 import Testing
 import WebSocketCore
-@testable import WebSocketTLS
+@_spi(Testing) @testable import WebSocketTLS
 
 /// How a session's stream ends: close_notify (clean), the stream below ending without it (a
 /// truncation), or ending during the handshake (a failure).

@@ -1,7 +1,7 @@
 import Glibc
 import Testing
 import WebSocketCore
-@testable import WebSocketTLS
+@_spi(Testing) @testable import WebSocketTLS
 
 /// What a TLSContext refuses to load, and how it says so.
 @Suite struct ConfigurationTests {

@@ -1,6 +1,6 @@
 import Testing
 import WebSocketCore
-@testable import WebSocketTLS
+@_spi(Testing) @testable import WebSocketTLS
 
 /// The handshake and application data between a client and a server session, at every split of
 /// the byte stream.

@@ -1,6 +1,6 @@
 import Testing
 import WebSocketCore
-@testable import WebSocketTLS
+@_spi(Testing) @testable import WebSocketTLS
 
 /// The session's memory stays bounded whatever the peer sends: each limit of TLSLimits, and
 /// OpenSSL's own.

@@ -1,6 +1,6 @@
 import Testing
 import WebSocketCore
-@testable import WebSocketTLS
+@_spi(Testing) @testable import WebSocketTLS
 
 /// Client certificates: a server that asks for one, a client that presents one.
 @Suite struct MutualTLSTests {

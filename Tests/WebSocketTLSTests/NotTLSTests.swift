@@ -1,6 +1,6 @@
 import Testing
 import WebSocketCore
-@testable import WebSocketTLS
+@_spi(Testing) @testable import WebSocketTLS
 
 /// Peers that do not speak TLS: plain HTTP to a TLS port, a TLS client meeting a clear-text server,
 /// garbage.

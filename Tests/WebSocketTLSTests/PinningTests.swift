@@ -1,6 +1,6 @@
 import Testing
 import WebSocketCore
-@testable import WebSocketTLS
+@_spi(Testing) @testable import WebSocketTLS
 
 /// Public-key pins (`sha256/BASE64` of the SubjectPublicKeyInfo), checked on top of the chain's
 /// verification.

@@ -1,6 +1,6 @@
 import Testing
 import WebSocketCore
-@testable import WebSocketTLS
+@_spi(Testing) @testable import WebSocketTLS
 
 /// A client's verification of the server: the chain, the validity period, the name or address.
 @Suite struct VerificationTests {

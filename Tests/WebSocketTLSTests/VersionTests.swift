@@ -1,6 +1,6 @@
 import Testing
 import WebSocketCore
-@testable import WebSocketTLS
+@_spi(Testing) @testable import WebSocketTLS
 
 /// TLS 1.2 and 1.3 only, and what happens when the two sides share none.
 @Suite struct VersionTests {

@@ -1,7 +1,7 @@
 import Testing
 @testable import WebSocketCore
 import WebSocketTransport
-@testable import WebSocketTLS
+@_spi(Testing) @testable import WebSocketTLS
 
 /// A WebSocket client and server `Connection` over a pair of TLS sessions, each in a
 /// `ConnectionPipeline` as the adapters run it, the sockets replaced by byte arrays.

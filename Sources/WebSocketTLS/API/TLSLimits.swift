@@ -34,5 +34,5 @@ public struct TLSLimits: Sendable, Hashable {
     static let maxRecordSize = 5 + (1 << 14) + 2048
 
     /// The ciphertext limit actually used.
-    var effectiveMaxBufferedCiphertext: Int { max(Self.maxRecordSize, maxBufferedCiphertext) }
+    @_spi(Testing) public var effectiveMaxBufferedCiphertext: Int { max(Self.maxRecordSize, maxBufferedCiphertext) }
 }

@@ -62,8 +62,8 @@ public struct TLSSession: TransportLayer {
     public var requestedServerName: String? { engine.requestedServerName }
 
     /// Received bytes not yet decrypted (for memory checks in tests and fuzzing).
-    package var bufferedCiphertextCount: Int { engine.bufferedCiphertextCount }
+    @_spi(Testing) public var bufferedCiphertextCount: Int { engine.bufferedCiphertextCount }
 
     /// Bytes sent before the handshake completed, waiting for it.
-    package var bufferedPlaintextCount: Int { engine.bufferedPlaintextCount }
+    @_spi(Testing) public var bufferedPlaintextCount: Int { engine.bufferedPlaintextCount }
 }

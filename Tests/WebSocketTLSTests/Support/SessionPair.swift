@@ -1,5 +1,5 @@
 import WebSocketCore
-@testable import WebSocketTLS
+@_spi(Testing) @testable import WebSocketTLS
 
 /// How bytes in flight are cut before they are delivered: split invariance (STYLE.md §7).
 enum Split: Sendable, CustomStringConvertible {
