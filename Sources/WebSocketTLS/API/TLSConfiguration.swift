@@ -64,9 +64,9 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// that only speak 1.2.
     public var minimumVersion: TLSVersion = .v1_2
 
-    /// The highest version negotiated (`nil`: the highest there is). Only for tests, which need a
-    /// peer that cannot speak 1.3.
-    package var maximumVersion: TLSVersion? = nil
+    /// The highest version negotiated (`nil`: the highest there is). Only for tests and fuzzing,
+    /// which need a peer that cannot speak 1.3.
+    @_spi(Testing) public var maximumVersion: TLSVersion? = nil
 
     /// The session limits. Default ``TLSLimits/init()``.
     public var limits = TLSLimits()
