@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
@@ -135,3 +136,4 @@ import WebSocketCore
         #expect(pair.client.status == .established)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import Glibc
 import Testing
 import WebSocketCore
@@ -137,3 +138,4 @@ import WebSocketCore
         _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import COpenSSL
 import Dispatch
 import Testing
@@ -85,3 +86,4 @@ import WebSocketTransport
         #expect(box.pair.serverRead == Array("across threads".utf8))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
@@ -42,3 +43,4 @@ import WebSocketCore
         #expect(pair.serverRead == Array("early".utf8))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
@@ -143,3 +144,4 @@ import WebSocketCore
         #expect(pair.server.tlsError?.reason.contains("maxPendingOutput") == true)
     }
 }
+#endif

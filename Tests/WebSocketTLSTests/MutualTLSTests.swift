@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
@@ -74,3 +75,4 @@ import WebSocketCore
         #expect(pair.server.peerCertificateSubject == nil)
     }
 }
+#endif

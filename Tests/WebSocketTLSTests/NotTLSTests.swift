@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
@@ -85,3 +86,4 @@ import WebSocketCore
         #expect(server.bufferedCiphertextCount == 0)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
@@ -84,3 +85,4 @@ import WebSocketCore
         _ = try TLSContext(client)
     }
 }
+#endif

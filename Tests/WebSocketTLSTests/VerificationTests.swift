@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
@@ -127,3 +128,4 @@ import WebSocketCore
         #expect(expired.server.requestedServerName == "example.com")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
@@ -51,3 +52,4 @@ import WebSocketCore
         #expect(TLSVersion.v1_3.description == "TLS 1.3")
     }
 }
+#endif

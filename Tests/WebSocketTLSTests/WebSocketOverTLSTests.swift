@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import Testing
 @testable import WebSocketCore
 import WebSocketTransport
@@ -164,3 +165,4 @@ struct PipelinePair {
         }
     }
 }
+#endif

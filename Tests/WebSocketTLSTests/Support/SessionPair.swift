@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
 
@@ -139,3 +140,4 @@ enum Configurations {
         .server(certificateChain: identity.certificate, privateKey: identity.key)
     }
 }
+#endif

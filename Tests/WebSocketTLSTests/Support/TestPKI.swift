@@ -1,3 +1,4 @@
+#if canImport(COpenSSL)
 import COpenSSL
 import WebSocketCore
 import WebSocketTLS
@@ -161,3 +162,4 @@ private final class Issued {
         return Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
     }
 }
+#endif
