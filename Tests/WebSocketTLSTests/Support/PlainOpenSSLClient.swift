@@ -9,12 +9,20 @@ final class PlainOpenSSLClient {
     private let input: OpaquePointer
     private let output: OpaquePointer
 
-    /// - Parameter alpn: the ALPN list in wire form (length-prefixed names), or nil for none.
-    init(alpn: [UInt8]?) {
-        guard let context = SSL_CTX_new(TLS_client_method()), let ssl = SSL_new(context),
-              let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem())
-        else { fatalError("OpenSSL client") }
+    /// - Parameters:
+    ///   - alpn: the ALPN list in wire form (length-prefixed names), or nil for none.
+    ///   - tls12: at most TLS 1.2 (where renegotiation exists), and renegotiation allowed.
+    init(alpn: [UInt8]?, tls12: Bool = false) {
+        guard let context = SSL_CTX_new(TLS_client_method()) else { fatalError("OpenSSL client") }
         SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        if tls12 {
+            _ = shim_SSL_CTX_set_max_proto_version(context, TLS1_2_VERSION)
+            _ = SSL_CTX_clear_options(context, shim_SSL_OP_NO_RENEGOTIATION())
+        }
+        // Made after the context's settings, which it copies.
+        guard let ssl = SSL_new(context), let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
+            fatalError("OpenSSL client")
+        }
         if let alpn { _ = alpn.withUnsafeBufferPointer { SSL_set_alpn_protos(ssl, $0.baseAddress, UInt32($0.count)) } }
         _ = shim_BIO_set_mem_eof_return(input, -1)
         SSL_set_bio(ssl, input, output)
@@ -35,6 +43,26 @@ final class PlainOpenSSLClient {
     func advance() -> Bool {
         defer { ERR_clear_error() }
         return SSL_do_handshake(ssl) == 1
+    }
+
+    /// Starts a renegotiation (TLS 1.2): a new ClientHello on the established connection.
+    func renegotiate() -> Bool {
+        defer { ERR_clear_error() }
+        return SSL_renegotiate(ssl) == 1
+    }
+
+    /// Sends application data.
+    func send(_ bytes: [UInt8]) {
+        defer { ERR_clear_error() }
+        _ = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
+    }
+
+    /// Reads application data (and runs whatever handshake is under way).
+    func read() -> [UInt8] {
+        defer { ERR_clear_error() }
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        let count = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+        return count > 0 ? Array(buffer[..<Int(count)]) : []
     }
 
     func receive(_ bytes: [UInt8]) {
