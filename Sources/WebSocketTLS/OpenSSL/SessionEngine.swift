@@ -67,7 +67,11 @@ final class SessionEngine: @unchecked Sendable {
         guard let ssl = SSL_new(context.pointer) else {
             throw .tls(TLSError(.handshakeFailed, reason: "cannot create a TLS session: " + OpenSSLErrorQueue.drainDescription()))
         }
-        guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
+        let input = BIO_new(BIO_s_mem()), output = BIO_new(BIO_s_mem())
+        guard let input, let output else {
+            // Only out of memory: free what was made.
+            BIO_free(input)
+            BIO_free(output)
             SSL_free(ssl)
             throw .tls(TLSError(.handshakeFailed, reason: "cannot create a TLS session's buffers"))
         }
