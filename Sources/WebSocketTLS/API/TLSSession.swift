@@ -7,10 +7,12 @@ import WebSocketTransport
 ///
 /// ```swift
 /// var session = try context.makeClientSession(serverName: "example.com")
-/// socket.write(session)                   // withPendingOutput: the ClientHello
+/// session.withPendingOutput { bytes in socket.write(bytes) }    // the ClientHello
 /// session.receive(bytesFromSocket)
-/// while case let n = session.read(into: buffer), n > 0 { … }   // plaintext
+/// let count = session.read(into: buffer)       // plaintext; read until it returns 0
 /// ```
+///
+/// docs/guide-tls.md has the whole loop.
 ///
 /// - ``status``: ``TransportLayerStatus/establishing`` during the handshake (bytes sent meanwhile
 ///   wait, up to ``TLSLimits/maxBufferedPlaintext``); ``TransportLayerStatus/established``;
