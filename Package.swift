@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "WebSocketDeflate", targets: ["WebSocketDeflate"]),
         .library(name: "WebSocketDispatch", targets: ["WebSocketDispatch"]),
         .library(name: "WebSocketPOSIX", targets: ["WebSocketPOSIX"]),
+        .library(name: "WebSocketTLS", targets: ["WebSocketTLS"]),
         .executable(name: "websocket", targets: ["websocket"]),
         .executable(name: "websocket-bench", targets: ["websocket-bench"]),
     ],
@@ -21,6 +22,12 @@ let package = Package(
         // transport layers' protocol (TLS, proxies) and the pipeline that runs a Connection over
         // them, and the adapters' common vocabulary (WebSocketMessage, TransportOptions, WebSocketError).
         .target(name: "WebSocketTransport", dependencies: ["WebSocketCore"]),
+        // TLS for wss:// as a transport layer: sans-I/O sessions over memory BIOs of the OpenSSL 3 the
+        // OS ships. Linux only for now: elsewhere the module builds without OpenSSL and its contexts
+        // throw `.unavailable`.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .target(name: "WebSocketTLS", dependencies: ["WebSocketTransport",
+                                                    .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         // System headers the Glibc module lacks (epoll), for the Dispatch adapter's readiness loop.
         .target(name: "CWebSocketSystem"),
         // The Dispatch adapter: non-blocking sockets with readiness from epoll (Linux) or
@@ -38,6 +45,9 @@ let package = Package(
         .testTarget(name: "WebSocketDispatchTests", dependencies: ["WebSocketDispatch", "WebSocketTransport", "WebSocketCore", "TransportTestSupport"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "WebSocketCore", "TransportTestSupport"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
+        // COpenSSL for the test PKI, made at test time with the C API.
+        .testTarget(name: "WebSocketTLSTests", dependencies: ["WebSocketTLS", "WebSocketTransport", "WebSocketCore",
+                                                             .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketTransport", "WebSocketCore", "WebSocketDeflate", "TransportTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

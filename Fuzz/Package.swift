@@ -20,6 +20,8 @@ let fuzzTargets = [
     "connection-server",  // a whole server Connection after the handshake: bytes, sends, pings, closes, time
     "connection-client",  // the same, client role
     "deflate",            // permessage-deflate: arbitrary compressed frames, and round trips, against a reference zlib decoder
+    "tls-server",         // a TLS server session: arbitrary bytes, or a real client's altered on the way
+    "tls-client",         // a TLS client session: arbitrary bytes, or a real server's altered on the way
 ]
 
 let package = Package(
@@ -33,11 +35,15 @@ let package = Package(
         // feedback. swiftc keeps the last -sanitize= flag, and target flags come after run.sh's.
         .target(name: "FuzzSupport", dependencies: [.product(name: "WebSocketCore", package: rootIdentity),
                                                     .product(name: "WebSocketDeflate", package: rootIdentity),
-                                                    "CZlibReference"],
+                                                    .product(name: "WebSocketTLS", package: rootIdentity),
+                                                    "CZlibReference", "CFuzzOpenSSL"],
                 swiftSettings: [.unsafeFlags(["-sanitize=address"])]),
         // The system zlib for the harness's reference decoder (the library's own zlib module is not
         // a product of the root package).
         .systemLibrary(name: "CZlibReference", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // The system OpenSSL for the TLS targets' certificates, made at start-up (the library's own
+        // OpenSSL module is not a product of the root package either).
+        .systemLibrary(name: "CFuzzOpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
     ] + fuzzTargets.map { name in
         .executableTarget(name: name, dependencies: ["FuzzSupport"],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])])

@@ -34,6 +34,8 @@ public enum Seeds {
         case "http-response": return httpResponse
         case "connection-server", "connection-client": return connection
         case "deflate": return deflate
+        case "tls-server": return TLSSeeds.server
+        case "tls-client": return TLSSeeds.client
         default: return []
         }
     }

@@ -7,7 +7,7 @@
 /// ```swift
 /// var options = TransportOptions()
 /// options.connectTimeout = .seconds(3)
-/// options.tls = try TLSContext(.client)          // import WebSocketTLS; for wss://
+/// options.tls = try TLSContext(.client())        // import WebSocketTLS; for wss://
 /// ```
 public struct TransportOptions: Sendable {
     /// (Client) How long connecting may take, over every address the host resolves to in turn.

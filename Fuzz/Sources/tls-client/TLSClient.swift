@@ -1,0 +1,19 @@
+// libFuzzer target `tls-client`: a TLS client session fed arbitrary bytes, or a real peer's bytes altered on
+// the way. Build and run with `Fuzz/run.sh tls-client SECONDS`; see Fuzz/README.md.
+import FuzzSupport
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    TLSTarget.run(data, size, server: false)
+    return 0
+}
+
+/// With WEBSOCKET_FUZZ_WRITE_SEEDS=DIR in the environment, writes this target's seed corpus to DIR and
+/// exits (`Fuzz/run.sh --write-seeds`).
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>,
+                           _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+    Seeds.writeIfRequested(target: "tls-client")
+    TLSTarget.prepare()
+    return 0
+}

@@ -1,0 +1,71 @@
+import WebSocketTransport
+
+/// One connection's TLS session: a ``TransportLayer`` that takes ciphertext from the socket and
+/// gives plaintext to the layer above, and takes the layer above's bytes and gives ciphertext for
+/// the socket. Made by a ``TLSContext``. It owns no socket and no thread, so it runs over anything
+/// that moves bytes, and two sessions talk to each other in memory.
+///
+/// ```swift
+/// var session = try context.makeClientSession(serverName: "example.com")
+/// session.withPendingOutput { bytes in socket.write(bytes) }    // the ClientHello
+/// session.receive(bytesFromSocket)
+/// let count = session.read(into: buffer)       // plaintext; read until it returns 0
+/// ```
+///
+/// docs/guide-tls.md has the whole loop.
+///
+/// - ``status``: ``TransportLayerStatus/establishing`` during the handshake (bytes sent meanwhile
+///   wait, up to ``TLSLimits/maxBufferedPlaintext``); ``TransportLayerStatus/established``;
+///   ``TransportLayerStatus/ended(clean:)`` once the peer's close_notify was read (`clean: true`) or
+///   the stream ended without one after the handshake (`clean: false`: a truncation, which an
+///   attacker can cause); ``TransportLayerStatus/failed(_:)`` with ``WebSocketError/tls(_:)``.
+/// - ``finishSending()`` sends close_notify, once, after everything sent before it.
+///
+/// A session is used by one thread at a time, and it is a reference: a copy of a `TLSSession` is the
+/// same session (TLS state cannot be duplicated).
+public struct TLSSession: TransportLayer {
+    let engine: SessionEngine
+
+    init(engine: SessionEngine) {
+        self.engine = engine
+    }
+
+    public var status: TransportLayerStatus { engine.status }
+
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer) { engine.receive(bytes) }
+
+    public mutating func receiveEOF() { engine.receiveEOF() }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Int { engine.read(into: buffer) }
+
+    public mutating func send(_ bytes: UnsafeRawBufferPointer) { engine.send(bytes) }
+
+    public mutating func finishSending() { engine.finishSending() }
+
+    public var pendingOutputCount: Int { engine.pendingOutputCount }
+
+    public mutating func withPendingOutput(_ write: (UnsafeRawBufferPointer) -> Int) { engine.withPendingOutput(write) }
+
+    /// The protocol ALPN agreed on (`"http/1.1"`), once established; `nil` when the peer sent or
+    /// selected none.
+    public var negotiatedApplicationProtocol: String? { engine.negotiatedApplicationProtocol }
+
+    /// The version agreed on, once established.
+    public var negotiatedVersion: TLSVersion? { engine.negotiatedVersion }
+
+    /// The subject of the peer's verified certificate (RFC 2253, e.g. `CN=alice,O=Example`), once
+    /// established: for a server with ``ClientCertificatePolicy/optional(trustRoots:)`` or
+    /// ``ClientCertificatePolicy/required(trustRoots:)``, who the client is; for a verifying client,
+    /// the server. `nil` when the peer sent no certificate or it was not verified.
+    public var peerCertificateSubject: String? { engine.peerCertificateSubject }
+
+    /// (Server) The host name the client asked for (SNI, RFC 6066 §3), once its ClientHello was read;
+    /// `nil` when it sent none (as when it connected to an IP address).
+    public var requestedServerName: String? { engine.requestedServerName }
+
+    /// Received bytes not yet decrypted (for memory checks in tests and fuzzing).
+    @_spi(Testing) public var bufferedCiphertextCount: Int { engine.bufferedCiphertextCount }
+
+    /// Bytes sent before the handshake completed, waiting for it.
+    @_spi(Testing) public var bufferedPlaintextCount: Int { engine.bufferedPlaintextCount }
+}

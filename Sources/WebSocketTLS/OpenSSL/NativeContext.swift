@@ -1,0 +1,202 @@
+#if canImport(COpenSSL)
+import WebSocketTransport
+internal import COpenSSL
+
+/// An `SSL_CTX` made from a ``TLSConfiguration``: certificates, key, trust store, versions, ALPN and
+/// the verification callback, loaded once and shared by every session of a ``TLSContext``.
+///
+/// `@unchecked Sendable`: nothing changes the `SSL_CTX` after `init`, and OpenSSL makes what
+/// sessions do with a shared context (`SSL_new`, trust-store lookups) safe across threads with its
+/// own locks.
+final class NativeContext: @unchecked Sendable {
+    let pointer: OpaquePointer
+    let role: TLSConfiguration.Role
+    /// Whether sessions verify the peer's certificate (and so check the server's name).
+    let verifiesPeer: Bool
+    let limits: TLSLimits
+    /// Kept alive for the verification callback, which is given its address.
+    private let pins: PublicKeyPins
+
+    init(_ configuration: TLSConfiguration) throws(WebSocketError) {
+        OpenSSLErrorQueue.clear()
+        defer { OpenSSLErrorQueue.clear() }
+        try Self.validate(configuration)
+        let pins = try PublicKeyPins(parsing: configuration.pinnedPublicKeys)
+        let method = configuration.role == .client ? TLS_client_method() : TLS_server_method()
+        guard let context = SSL_CTX_new(method) else {
+            throw .tlsConfiguration("cannot create an OpenSSL context")
+        }
+        do throws(WebSocketError) {
+            try Self.configureProtocol(context, configuration)
+            try Self.configureIdentity(context, configuration)
+            try Self.configureVerification(context, configuration, pins: pins)
+        } catch {
+            SSL_CTX_free(context)
+            throw error
+        }
+        pointer = context
+        role = configuration.role
+        verifiesPeer = switch configuration.role {
+        case .client: configuration.certificateVerification == .full
+        case .server: configuration.clientCertificates != .none
+        }
+        limits = configuration.limits
+        self.pins = pins
+    }
+
+    deinit {
+        SSL_CTX_free(pointer)
+    }
+
+    /// Settings that belong to the other role, or that contradict each other, are refused rather
+    /// than ignored: someone who set them expects them to act.
+    private static func validate(_ configuration: TLSConfiguration) throws(WebSocketError) {
+        func refuse(_ reason: String) -> WebSocketError { .tls(TLSError(.configuration, reason: reason)) }
+        switch configuration.role {
+        case .client:
+            guard configuration.clientCertificates == .none else {
+                throw refuse("clientCertificates is a server setting (a client presents certificateChain)")
+            }
+            if configuration.certificateVerification == .disabledInsecurely, !configuration.pinnedPublicKeys.isEmpty {
+                throw refuse("pinnedPublicKeys need certificate verification: pins are checked on a verified chain")
+            }
+        case .server:
+            guard configuration.pinnedPublicKeys.isEmpty else {
+                throw refuse("pinnedPublicKeys is a client setting")
+            }
+            guard configuration.certificateVerification == .full, configuration.trustRoots == .system else {
+                throw refuse("certificateVerification and trustRoots are client settings "
+                                 + "(a server verifies clients as clientCertificates says)")
+            }
+            guard configuration.certificateChain != nil, configuration.privateKey != nil else {
+                throw refuse("a server needs a certificate chain and its private key")
+            }
+        }
+        if let maximum = configuration.maximumVersion, maximum < configuration.minimumVersion {
+            throw refuse("maximum version \(maximum) is below the minimum version \(configuration.minimumVersion)")
+        }
+    }
+
+    private static func configureProtocol(_ context: OpaquePointer, _ configuration: TLSConfiguration) throws(WebSocketError) {
+        guard shim_SSL_CTX_set_min_proto_version(context, configuration.minimumVersion.wireValue) == 1,
+              shim_SSL_CTX_set_max_proto_version(context, configuration.maximumVersion?.wireValue ?? 0) == 1
+        else { throw .tlsConfiguration("cannot set the TLS versions") }
+        // Renegotiation is a past source of attacks and nothing here needs it; compression leaks
+        // secrets (CRIME).
+        var options = shim_SSL_OP_NO_RENEGOTIATION() | shim_SSL_OP_NO_COMPRESSION()
+        if configuration.role == .server { options |= shim_SSL_OP_CIPHER_SERVER_PREFERENCE() }
+        _ = SSL_CTX_set_options(context, options)
+        // No resumption: nothing keeps sessions between connections, so the tickets a TLS 1.3
+        // server sends after its handshake would only cost bytes and work.
+        _ = shim_SSL_CTX_set_session_cache_mode(context, Int(SSL_SESS_CACHE_OFF))
+        if configuration.role == .server { _ = SSL_CTX_set_num_tickets(context, 0) }
+        _ = shim_SSL_CTX_set_max_cert_list(context, max(0, configuration.limits.maxCertificateChainBytes))
+        switch configuration.role {
+        case .client:
+            let status = ALPN.clientOffer.withUnsafeBufferPointer {
+                SSL_CTX_set_alpn_protos(context, $0.baseAddress, UInt32($0.count))
+            }
+            // This one returns 0 on success.
+            guard status == 0 else { throw .tlsConfiguration("cannot set ALPN") }
+        case .server:
+            SSL_CTX_set_alpn_select_cb(context, selectHTTP11, nil)
+        }
+    }
+
+    /// The certificate chain and key presented to the peer.
+    private static func configureIdentity(_ context: OpaquePointer, _ configuration: TLSConfiguration) throws(WebSocketError) {
+        switch (configuration.certificateChain, configuration.privateKey) {
+        case (nil, nil):
+            return
+        case (nil, .some):
+            throw .tls(TLSError(.configuration, reason: "a private key without a certificate chain"))
+        case (.some, nil):
+            throw .tls(TLSError(.configuration, reason: "a certificate chain without its private key"))
+        case (let chainSource?, let keySource?):
+            let chain = try PEMLoading.certificates(from: chainSource, purpose: "the certificate chain")
+            defer { chain.forEach { X509_free($0) } }
+            guard SSL_CTX_use_certificate(context, chain[0]) == 1 else {
+                throw .tlsConfiguration("cannot use the certificate of \(chainSource)")
+            }
+            for intermediate in chain.dropFirst() where shim_SSL_CTX_add1_chain_cert(context, intermediate) != 1 {
+                throw .tlsConfiguration("cannot add an intermediate certificate of \(chainSource)")
+            }
+            let key = try PEMLoading.privateKey(from: keySource)
+            defer { EVP_PKEY_free(key) }
+            guard SSL_CTX_use_PrivateKey(context, key) == 1, SSL_CTX_check_private_key(context) == 1 else {
+                throw .tlsConfiguration("the private key \(keySource) does not match the certificate of \(chainSource)")
+            }
+        }
+    }
+
+    /// Whom the peer's chain must lead to, and whether it is asked for at all.
+    private static func configureVerification(_ context: OpaquePointer, _ configuration: TLSConfiguration,
+                                              pins: PublicKeyPins) throws(WebSocketError) {
+        let roots: TLSTrustRoots
+        let mode: Int32
+        switch configuration.role {
+        case .client:
+            guard configuration.certificateVerification == .full else {
+                SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+                return
+            }
+            roots = configuration.trustRoots
+            mode = SSL_VERIFY_PEER
+        case .server:
+            switch configuration.clientCertificates {
+            case .none:
+                SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+                return
+            case .optional(let trustRoots):
+                roots = trustRoots
+                mode = SSL_VERIFY_PEER
+            case .required(let trustRoots):
+                roots = trustRoots
+                mode = SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT
+            }
+        }
+        try loadTrustRoots(context, roots, advertise: configuration.role == .server)
+        SSL_CTX_set_verify(context, mode, nil)
+        // No partial wildcards (`w*.example.com`): RFC 6125 §7.2 advises against them.
+        if let parameters = SSL_CTX_get0_param(context) {
+            X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+        }
+        if !pins.digests.isEmpty {
+            SSL_CTX_set_cert_verify_callback(context, verifyChainThenPins, Unmanaged.passUnretained(pins).toOpaque())
+        }
+    }
+
+    /// - Parameter advertise: (server) also name the custom roots in the CertificateRequest, so that
+    ///   a client with several certificates picks one these roots issued.
+    private static func loadTrustRoots(_ context: OpaquePointer, _ roots: TLSTrustRoots, advertise: Bool) throws(WebSocketError) {
+        if roots.includesSystemRoots, SSL_CTX_set_default_verify_paths(context) != 1 {
+            throw .tlsConfiguration("cannot load the system's trust store")
+        }
+        guard let store = SSL_CTX_get_cert_store(context) else {
+            throw .tlsConfiguration("no trust store")
+        }
+        for source in roots.customRoots {
+            let certificates = try PEMLoading.certificates(from: source, purpose: "trust roots")
+            defer { certificates.forEach { X509_free($0) } }
+            for certificate in certificates {
+                guard X509_STORE_add_cert(store, certificate) == 1 else {
+                    throw .tlsConfiguration("cannot add a trust root of \(source)")
+                }
+                if advertise, SSL_CTX_add_client_CA(context, certificate) != 1 {
+                    throw .tlsConfiguration("cannot name a trust root of \(source) to clients")
+                }
+            }
+        }
+    }
+}
+
+extension TLSVersion {
+    /// The protocol version number OpenSSL takes (RFC 8446 §5.1).
+    var wireValue: Int32 {
+        switch self {
+        case .v1_2: return TLS1_2_VERSION
+        case .v1_3: return TLS1_3_VERSION
+        }
+    }
+}
+#endif

@@ -1,0 +1,26 @@
+#if !canImport(COpenSSL)
+import WebSocketTransport
+/// Where OpenSSL is missing, no ``TLSContext`` can be created, so no session exists: this engine
+/// only lets ``TLSSession`` compile, and reports the one thing it could.
+final class SessionEngine: Sendable {
+    private init() {}
+
+    var status: TransportLayerStatus {
+        .failed(.tls(TLSError(.unavailable, reason: "WebSocketTLS was built without OpenSSL")))
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) {}
+    func receiveEOF() {}
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int { 0 }
+    func send(_ bytes: UnsafeRawBufferPointer) {}
+    func finishSending() {}
+    var pendingOutputCount: Int { 0 }
+    func withPendingOutput(_ write: (UnsafeRawBufferPointer) -> Int) {}
+    var negotiatedApplicationProtocol: String? { nil }
+    var negotiatedVersion: TLSVersion? { nil }
+    var peerCertificateSubject: String? { nil }
+    var requestedServerName: String? { nil }
+    var bufferedCiphertextCount: Int { 0 }
+    var bufferedPlaintextCount: Int { 0 }
+}
+#endif

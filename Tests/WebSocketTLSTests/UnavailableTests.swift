@@ -1,0 +1,16 @@
+#if !canImport(COpenSSL)
+import Testing
+import WebSocketTLS
+
+/// Where this build has no OpenSSL (Apple platforms, for now), the types exist and say so.
+@Suite struct UnavailableTests {
+    @Test func contextsAreUnavailable() {
+        #expect {
+            try TLSContext(.client())
+        } throws: { error in
+            guard case WebSocketError.tls(let tls) = error else { return false }
+            return tls.kind == .unavailable && !tls.reason.isEmpty
+        }
+    }
+}
+#endif
