@@ -42,13 +42,16 @@ let package = Package(
         // Test support for both adapters: the fault-injecting syscall shim, raw peers, descriptor counts.
         .target(name: "TransportTestSupport", dependencies: ["WebSocketTransport"], path: "Tests/TransportTestSupport"),
         .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore", "AllocationCounter"]),
-        .testTarget(name: "WebSocketDispatchTests", dependencies: ["WebSocketDispatch", "WebSocketTransport", "WebSocketCore", "TransportTestSupport"]),
+        .testTarget(name: "WebSocketDispatchTests", dependencies: ["WebSocketDispatch", "WebSocketTransport", "WebSocketCore", "TransportTestSupport", "WebSocketTLS", "TLSTestSupport"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "WebSocketCore", "TransportTestSupport"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
-        // COpenSSL for the test PKI, made at test time with the C API.
-        .testTarget(name: "WebSocketTLSTests", dependencies: ["WebSocketTLS", "WebSocketTransport", "WebSocketCore",
+        // Test support: the test PKI (a CA, leaves, expired and foreign ones, client certificates),
+        // made at test time with OpenSSL's C API.
+        .target(name: "TLSTestSupport", dependencies: ["WebSocketTLS", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
+                path: "Tests/TLSTestSupport"),
+        .testTarget(name: "WebSocketTLSTests", dependencies: ["WebSocketTLS", "WebSocketTransport", "WebSocketCore", "TLSTestSupport",
                                                              .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
-        .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketTransport", "WebSocketCore", "WebSocketDeflate", "TransportTestSupport"]),
+        .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketTransport", "WebSocketCore", "WebSocketDeflate", "TransportTestSupport", "WebSocketTLS", "TLSTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

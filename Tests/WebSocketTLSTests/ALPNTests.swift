@@ -1,6 +1,7 @@
 #if canImport(COpenSSL)
 import Testing
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// ALPN (RFC 7301): the client offers `http/1.1`; the server selects it when offered and goes on
 /// without ALPN otherwise.

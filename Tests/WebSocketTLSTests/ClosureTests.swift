@@ -2,6 +2,7 @@
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// How a session's stream ends: close_notify (clean), the stream below ending without it (a
 /// truncation), or ending during the handshake (a failure).

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// What a TLSContext refuses to load, and how it says so.
 @Suite struct ConfigurationTests {

@@ -5,6 +5,7 @@ import Testing
 import WebSocketCore
 import WebSocketTransport
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// OpenSSL's error queue is per thread: a session must neither be misled by errors that other code
 /// left on the thread nor leave its own behind, and it must work when its calls move between

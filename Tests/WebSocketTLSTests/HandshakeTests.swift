@@ -2,6 +2,7 @@
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// The handshake and application data between a client and a server session, at every split of
 /// the byte stream.

@@ -2,6 +2,7 @@
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// The session's memory stays bounded whatever the peer sends: each limit of TLSLimits, and
 /// OpenSSL's own.

@@ -2,6 +2,7 @@
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// Client certificates: a server that asks for one, a client that presents one.
 @Suite struct MutualTLSTests {

@@ -2,6 +2,7 @@
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// Peers that do not speak TLS: plain HTTP to a TLS port, a TLS client meeting a clear-text server,
 /// garbage.

@@ -2,6 +2,7 @@
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// Public-key pins (`sha256/BASE64` of the SubjectPublicKeyInfo), checked on top of the chain's
 /// verification.

@@ -1,6 +1,7 @@
 #if canImport(COpenSSL)
 import Testing
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// Renegotiation is off (SSL_OP_NO_RENEGOTIATION): a TLS 1.2 client that asks for a new handshake
 /// on an established connection gets a refusal, not a ServerHello.

@@ -1,5 +1,6 @@
 #if !canImport(COpenSSL)
 import Testing
+import TLSTestSupport
 import WebSocketTLS
 
 /// Where this build has no OpenSSL (Apple platforms, for now), the types exist and say so.

@@ -2,6 +2,7 @@
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// A client's verification of the server: the chain, the validity period, the name or address.
 @Suite struct VerificationTests {

@@ -2,6 +2,7 @@
 import Testing
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// TLS 1.2 and 1.3 only, and what happens when the two sides share none.
 @Suite struct VersionTests {

@@ -3,6 +3,7 @@ import Testing
 @testable import WebSocketCore
 import WebSocketTransport
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// A WebSocket client and server `Connection` over a pair of TLS sessions, each in a
 /// `ConnectionPipeline` as the adapters run it, the sockets replaced by byte arrays.

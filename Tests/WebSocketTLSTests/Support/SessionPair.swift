@@ -1,6 +1,7 @@
 #if canImport(COpenSSL)
 import WebSocketCore
 @_spi(Testing) @testable import WebSocketTLS
+import TLSTestSupport
 
 /// How bytes in flight are cut before they are delivered: split invariance (STYLE.md §7).
 enum Split: Sendable, CustomStringConvertible {

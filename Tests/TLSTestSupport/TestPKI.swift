@@ -6,47 +6,47 @@ import WebSocketTLS
 /// A certificate and its private key, as PEM, with the key's pin computed apart from the library's
 /// own code (`i2d_PUBKEY` of the key and the one-shot `SHA256`, not the certificate's
 /// `X509_PUBKEY`).
-struct TestIdentity: Sendable {
-    var certificatePEM: [UInt8]
-    var keyPEM: [UInt8]
-    var pin: String
+package struct TestIdentity: Sendable {
+    package var certificatePEM: [UInt8]
+    package var keyPEM: [UInt8]
+    package var pin: String
 
-    var certificate: PEMSource { .bytes(certificatePEM) }
-    var key: PEMSource { .bytes(keyPEM) }
+    package var certificate: PEMSource { .bytes(certificatePEM) }
+    package var key: PEMSource { .bytes(keyPEM) }
 }
 
 /// The test certificates, made once per test process with OpenSSL's C API (no key is checked in,
 /// and no `openssl` command runs): P-256 keys, SHA-256 signatures.
-struct TestPKI: Sendable {
+package struct TestPKI: Sendable {
     /// The root every good certificate chains to.
-    var ca: TestIdentity
+    package var ca: TestIdentity
     /// `localhost`, 127.0.0.1 and ::1, issued by ``ca``: the server's certificate.
-    var server: TestIdentity
+    package var server: TestIdentity
     /// The same names, expired yesterday.
-    var expired: TestIdentity
+    package var expired: TestIdentity
     /// The same names, valid from tomorrow.
-    var notYetValid: TestIdentity
+    package var notYetValid: TestIdentity
     /// Another root, and a `localhost` certificate it issued.
-    var otherCA: TestIdentity
-    var fromOtherCA: TestIdentity
+    package var otherCA: TestIdentity
+    package var fromOtherCA: TestIdentity
     /// An intermediate CA under ``ca``, and a `localhost` certificate it issued (served with the
     /// intermediate: ``intermediateChainPEM``).
-    var intermediate: TestIdentity
-    var viaIntermediate: TestIdentity
+    package var intermediate: TestIdentity
+    package var viaIntermediate: TestIdentity
     /// `w*.example.test` (a partial wildcard) and `*.wild.test`.
-    var wildcards: TestIdentity
+    package var wildcards: TestIdentity
     /// An address written as a DNS name (`DNS:127.0.0.1`), which is not an IP address entry.
-    var addressAsName: TestIdentity
+    package var addressAsName: TestIdentity
     /// A client certificate (`CN=test-client`, clientAuth) issued by ``ca``, and one by ``otherCA``.
-    var client: TestIdentity
-    var clientFromOtherCA: TestIdentity
+    package var client: TestIdentity
+    package var clientFromOtherCA: TestIdentity
 
     /// ``server``'s key encrypted with a password (AES-128-CBC).
-    var encryptedServerKeyPEM: [UInt8]
+    package var encryptedServerKeyPEM: [UInt8]
 
-    var intermediateChainPEM: [UInt8] { viaIntermediate.certificatePEM + intermediate.certificatePEM }
+    package var intermediateChainPEM: [UInt8] { viaIntermediate.certificatePEM + intermediate.certificatePEM }
 
-    static let shared = TestPKI()
+    package static let shared = TestPKI()
 
     private init() {
         let day = 86_400
