@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "WebSocketDispatch", dependencies: ["WebSocketTransport", "CWebSocketSystem"]),
         // Blocking sockets (POSIX threads): moves bytes and time in and out of a Connection.
         .target(name: "WebSocketPOSIX", dependencies: ["WebSocketTransport"]),
-        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX"]),
+        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS"]),
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX"], path: "Benchmarks/websocket-bench"),
         // Test support: counts the calling thread's heap allocations (glibc), for allocation tests.
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),

@@ -3,8 +3,9 @@
 # (`websocket autobahn-client`), and fails unless every case is OK (INFORMATIONAL where the case is
 # informational by design) with a clean close: no NON-STRICT, FAILED, UNIMPLEMENTED or UNCLEAN.
 #
-# usage: Scripts/conformance.sh [server|client|both] [CASES]
-#   CASES defaults to '*' (all 517 cases, 1.* to 13.*).
+# usage: Scripts/conformance.sh [server|client|both|wss-server] [CASES]
+#   CASES defaults to '*' (all 517 cases, 1.* to 13.*). wss-server runs the server role over TLS
+#   (`websocket serve --tls-cert`, certificates made at run time by Scripts/interop/make-certs.sh).
 # env:   AUTOBAHN_DIR    the suite (default: ../shared/autobahn beside the project)
 #        CONFORMANCE_OUT where reports go (default: a fresh directory under /tmp, outside the tree)
 #        CONFORMANCE_EXCLUDE  case patterns to leave out (e.g. '9.*')
@@ -53,6 +54,21 @@ run_server() {
   return 0
 }
 
+run_wss_server() {
+  local port
+  port=$(pick_port)
+  "$ROOT/Scripts/interop/make-certs.sh" "$OUT/pki" >/dev/null || { echo "conformance: certificates" >&2; exit 2; }
+  echo "== server role over TLS: websocket serve --echo --tls-cert on 127.0.0.1:$port"
+  "$BIN" serve --echo --host 127.0.0.1 --port "$port" --deflate --tls-cert "$OUT/pki/server.pem" \
+      --tls-key "$OUT/pki/server.key" --max-message-size 64M --max-frame-size 64M --max-fragments 1000000 \
+      >"$OUT/wss-server.log" 2>&1 &
+  local server_pid=$!
+  "$SUITE/run.sh" server-under-test "wss://127.0.0.1:$port" "$CASES" -o "$OUT/wss-server" -a swift-websocket \
+      --strict-close --no-fail "${exclude_args[@]}" >"$OUT/wss-server-run.log" 2>&1
+  kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null
+  return 0
+}
+
 run_client() {
   local port
   port=$(pick_port)
@@ -68,7 +84,8 @@ case "$ROLE" in
   server) run_server ;;
   client) run_client ;;
   both) run_server & server_job=$!; run_client & client_job=$!; wait "$server_job"; wait "$client_job" ;;
-  *) echo "usage: conformance.sh [server|client|both] [CASES]" >&2; exit 2 ;;
+  wss-server) run_wss_server ;;
+  *) echo "usage: conformance.sh [server|client|both|wss-server] [CASES]" >&2; exit 2 ;;
 esac
 
 # With every case asked for, a case missing from a report is a failure too.
@@ -76,6 +93,9 @@ expected=()
 [ "$CASES" = "*" ] && [ -z "$EXCLUDE" ] && expected=(--expected 517)
 if [ "$ROLE" = server ] || [ "$ROLE" = both ]; then
   python3 "$ROOT/Scripts/conformance_verdict.py" "$OUT/server" server "${expected[@]}" || status=1
+fi
+if [ "$ROLE" = wss-server ]; then
+  python3 "$ROOT/Scripts/conformance_verdict.py" "$OUT/wss-server" server "${expected[@]}" || status=1
 fi
 if [ "$ROLE" = client ] || [ "$ROLE" = both ]; then
   python3 "$ROOT/Scripts/conformance_verdict.py" "$OUT/client" client "${expected[@]}" || status=1

@@ -10,9 +10,13 @@ struct Arguments {
     private(set) var flags: Set<String> = []
     private(set) var positional: [String] = []
 
+    /// Short spellings of long flags.
+    static let shortFlags: [String: String] = ["-k": "--insecure", "-1": "--one-message"]
+
     init(_ arguments: some Sequence<String>, flags knownFlags: Set<String>, options knownOptions: Set<String>) throws(UsageError) {
         var iterator = arguments.makeIterator()
-        while let argument = iterator.next() {
+        while var argument = iterator.next() {
+            if let long = Self.shortFlags[argument], knownFlags.contains(long) { argument = long }
             guard argument.hasPrefix("--"), argument.count > 2 else {
                 positional.append(argument)
                 continue
@@ -58,5 +62,18 @@ struct Arguments {
             throw UsageError(message: "\(name): expected a size in bytes (like 1048576, 64K or 16M), got \(String(reflecting: text))")
         }
         return count * multiplier
+    }
+
+    /// The last value given for `name`, as a duration in seconds (`2`, `0.5`), or milliseconds with
+    /// an `ms` suffix (`500ms`).
+    func seconds(_ name: String) throws(UsageError) -> Duration? {
+        guard let text = value(name) else { return nil }
+        if text.hasSuffix("ms"), let milliseconds = Int(text.dropLast(2)), milliseconds >= 0 {
+            return .milliseconds(milliseconds)
+        }
+        guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 * 365 else {
+            throw UsageError(message: "\(name): expected seconds (like 2, 0.5 or 500ms), got \(String(reflecting: text))")
+        }
+        return .milliseconds(Int(seconds * 1000))
     }
 }

@@ -7,13 +7,18 @@ import Dispatch
 import WebSocketCore
 import WebSocketDeflate
 import WebSocketPOSIX
+import WebSocketTransport
+
+/// The monotonic clock, for the tool's own waits.
+func monotonicNow() -> Instant { SystemCalls.live.monotonicNow() }
 
 /// `websocket connect URL`: standard input lines become text messages, received messages go to
 /// standard output; the exit status tells how the connection ended (``ExitStatus``).
 enum ConnectCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> Never {
-        let parsed = try Arguments(arguments, flags: ["--echo", "--deflate"],
-                                   options: ["--subprotocol", "--header", "--max-message-size", "--max-frame-size"])
+        let parsed = try Arguments(arguments, flags: Set(["--echo", "--deflate", "--one-message"]).union(TLSOptions.clientFlags),
+                                   options: Set(["--subprotocol", "--header", "--max-message-size", "--max-frame-size",
+                                                 "--linger", "--max-messages"]).union(TLSOptions.clientOptions))
         guard parsed.positional.count == 1, let url = parsed.positional.first else {
             throw UsageError(message: parsed.positional.isEmpty ? "connect needs a URL" : "connect takes one URL")
         }
@@ -29,11 +34,23 @@ enum ConnectCommand {
         if let size = try parsed.size("--max-message-size") { configuration.limits.maxMessageSize = size }
         if let size = try parsed.size("--max-frame-size") { configuration.limits.maxFrameSize = size }
         if parsed.flags.contains("--deflate") { configuration.extensions = [PerMessageDeflate()] }
+        let linger = try parsed.seconds("--linger") ?? .seconds(2)
+        let messageLimit = parsed.flags.contains("--one-message") ? 1 : try parsed.size("--max-messages")
+
+        var options = TransportOptions()
+        let endpoint: WebSocketEndpoint
+        do throws(WebSocketError) {
+            endpoint = try WebSocketEndpoint(parsing: url)
+        } catch {
+            printError("websocket: \(error)")
+            exitProcess(ExitStatus(error).rawValue)
+        }
+        options.tls = try TLSOptions.client(parsed, isSecure: endpoint.url.isSecure)
 
         let socket: BlockingWebSocket
         do throws(WebSocketError) {
-            socket = try BlockingWebSocket.connect(to: url, subprotocols: parsed.values("--subprotocol"),
-                                                   headers: headers, configuration: configuration)
+            socket = try BlockingWebSocket.connect(to: endpoint, subprotocols: parsed.values("--subprotocol"),
+                                                   headers: headers, configuration: configuration, options: options)
         } catch {
             printError("websocket: \(error)")
             exitProcess(ExitStatus(error).rawValue)
@@ -43,10 +60,13 @@ enum ConnectCommand {
         for ext in socket.handshake.extensions { connected += ", extension \(ext.name)" }
         printError(connected)
 
+        let progress = Locked(Progress())
         if parsed.flags.contains("--echo") {
-            receiveUntilClosed(socket, echo: true)
+            receiveUntilClosed(socket, echo: true, limit: messageLimit, progress: progress)
         }
-        DispatchQueue.global().async { @Sendable in receiveUntilClosed(socket, echo: false) }
+        DispatchQueue.global().async { @Sendable in
+            receiveUntilClosed(socket, echo: false, limit: messageLimit, progress: progress)
+        }
         while let line = readLine(strippingNewline: true) {
             do throws(WebSocketError) {
                 try socket.send(text: line)
@@ -54,15 +74,32 @@ enum ConnectCommand {
                 break   // the connection is ending: the receiving side reports how, and exits
             }
         }
-        // End of input: start the closing handshake; the receiving side prints what still arrives,
-        // and exits the process once the handshake is over and the socket closed.
+        // End of input: the peer's answers to what was sent may still be on their way. Wait while
+        // they keep coming (at most `linger` between two), then start the closing handshake; the
+        // receiving side prints what still arrives, and exits once the handshake is over.
+        while true {
+            let last = progress.withLock { $0.lastMessage ?? $0.start }
+            let quiet = progress.wait(until: { $0.lastMessage != last && $0.lastMessage != nil || $0.isDone },
+                                      deadline: last + linger, now: monotonicNow)
+            if !quiet || progress.withLock({ $0.isDone }) { break }
+        }
         _ = try? socket.sendClose()
         while true { pause() }
     }
 
+    /// What the receiving side has seen, for the main thread's linger.
+    struct Progress: Sendable {
+        var start = monotonicNow()
+        var lastMessage: Instant? = nil
+        var count = 0
+        /// The message limit was reached, or the connection is ending.
+        var isDone = false
+    }
+
     /// Prints (and with `echo`, sends back) every message; at the end prints how the connection
     /// ended and exits with the matching status.
-    private static func receiveUntilClosed(_ socket: BlockingWebSocket, echo: Bool) -> Never {
+    private static func receiveUntilClosed(_ socket: BlockingWebSocket, echo: Bool, limit: Int?,
+                                           progress: Locked<Progress>) -> Never {
         while true {
             let message: WebSocketMessage?
             do throws(WebSocketError) {
@@ -71,6 +108,12 @@ enum ConnectCommand {
                 continue   // only a receive timeout lands here, and none is set
             }
             guard let message else { break }
+            let count = progress.withLock { state in
+                state.count += 1
+                state.lastMessage = monotonicNow()
+                return state.count
+            }
+            progress.broadcast()
             switch message {
             case .text(let text):
                 printOut(text)
@@ -81,7 +124,14 @@ enum ConnectCommand {
             case .fragment, .ping, .pong, .close:
                 break
             }
+            if let limit, count >= limit {
+                progress.withLock { $0.isDone = true }
+                progress.broadcast()
+                _ = try? socket.sendClose()
+            }
         }
+        progress.withLock { $0.isDone = true }
+        progress.broadcast()
         // receive() returned nil: the socket is closed, and the status known.
         guard let status = socket.closeStatus else { exitProcess(ExitStatus.abnormalClosure.rawValue) }
         var line = "closed: \(describe(status))"

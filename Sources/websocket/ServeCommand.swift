@@ -21,8 +21,8 @@ enum ServeCommand {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
         let parsed = try Arguments(arguments, flags: ["--echo", "--deflate"],
-                                   options: ["--host", "--port", "--unix", "--max-message-size", "--max-frame-size",
-                                             "--max-fragments", "--subprotocol"])
+                                   options: Set(["--host", "--port", "--unix", "--max-message-size", "--max-frame-size",
+                                                 "--max-fragments", "--subprotocol"]).union(TLSOptions.serverOptions))
         guard parsed.positional.isEmpty else { throw UsageError(message: "serve takes no argument \(parsed.positional[0])") }
         var configuration = Configuration()
         if let size = try parsed.size("--max-message-size") { configuration.limits.maxMessageSize = size }
@@ -36,22 +36,24 @@ enum ServeCommand {
         } else {
             port = 9001
         }
+        var options = TransportOptions()
+        options.tls = try TLSOptions.server(parsed)
         let isEcho = parsed.flags.contains("--echo")
         let subprotocols = parsed.values("--subprotocol")
 
         let server: BlockingWebSocketServer
         do throws(WebSocketError) {
             if let path = parsed.value("--unix") {
-                server = try BlockingWebSocketServer(unixSocketPath: path, configuration: configuration)
+                server = try BlockingWebSocketServer(unixSocketPath: path, configuration: configuration, options: options)
             } else {
                 server = try BlockingWebSocketServer(host: parsed.value("--host") ?? "127.0.0.1", port: port,
-                                                     configuration: configuration)
+                                                     configuration: configuration, options: options)
             }
         } catch {
             printError("websocket: \(error)")
             exitProcess(ExitStatus(error).rawValue)
         }
-        printOut("listening on \(url(of: server.localAddress))")
+        printOut("listening on \(url(of: server.localAddress, secure: options.tls != nil))")
 
         stopOnSignals(stopSignals, server)
         do throws(WebSocketError) {
@@ -108,12 +110,13 @@ enum ServeCommand {
         }
     }
 
-    /// `ws://127.0.0.1:9001/`, `ws://[::1]:9001/`, `ws+unix:///path:/`.
-    static func url(of address: SocketAddress) -> String {
+    /// `ws://127.0.0.1:9001/`, `wss://[::1]:9001/`, `ws+unix:///path:/`.
+    static func url(of address: SocketAddress, secure: Bool = false) -> String {
+        let scheme = secure ? "wss" : "ws"
         switch address.family {
-        case .ipv4: return "ws://\(address.host ?? ""):\(address.port ?? 0)/"
-        case .ipv6: return "ws://[\(address.host ?? "")]:\(address.port ?? 0)/"
-        case .unix: return "ws+unix://\(address.unixPath ?? ""):/"
+        case .ipv4: return "\(scheme)://\(address.host ?? ""):\(address.port ?? 0)/"
+        case .ipv6: return "\(scheme)://[\(address.host ?? "")]:\(address.port ?? 0)/"
+        case .unix: return "\(scheme)+unix://\(address.unixPath ?? ""):/"
         case .other: return "\(address)"
         }
     }

@@ -3,18 +3,30 @@ let usage = """
                                    then the same over real sockets on 127.0.0.1
            websocket serve [--host H] [--port P | --unix PATH] [--echo] [--subprotocol P]...
                            [--max-message-size N] [--max-frame-size N] [--max-fragments N] [--deflate]
+                           [--tls-cert FILE --tls-key FILE [--client-ca FILE]...]
                                    a server (default 127.0.0.1:9001; port 0 picks a free one) that prints
                                    every message, or with --echo sends it back (text as text, binary as
                                    binary); it accepts the first subprotocol the client offers among
                                    those given. SIGINT or SIGTERM stop it (connections get 1001).
+                                   With --tls-cert and --tls-key (PEM: the chain, leaf first, and its
+                                   key) it serves wss://; with --client-ca, clients must present a
+                                   certificate issued by that CA.
            websocket connect URL [--subprotocol P]... [--header 'Name: value']... [--echo]
                              [--max-message-size N] [--max-frame-size N] [--deflate]
-                                   a client: each line of standard input is sent as a text message;
-                                   end of input sends a Close (1000) and waits for the closing
-                                   handshake. Received text messages are printed as they are, one per
+                             [--cacert FILE]... [--pin sha256/BASE64]... [--cert FILE --key FILE]
+                             [-k | --insecure] [--linger SECONDS] [-1 | --one-message] [--max-messages N]
+                                   a client: each line of standard input is sent as a text message.
+                                   At the end of input it waits while the peer's messages keep coming
+                                   (at most --linger, default 2 s, between two), then sends a Close
+                                   (1000) and waits for the closing handshake; -1 or --max-messages N
+                                   close after the first or the N-th message received. Received text messages are printed as they are, one per
                                    line; binary ones as "binary: " and lowercase hex. With --echo,
                                    every message received is also sent back, and standard input is
                                    not read. Status lines go to standard error.
+                                   wss:// verifies the server against the system's trusted CAs, or
+                                   only those of --cacert; --pin also requires the SHA-256 of a public
+                                   key of the verified chain; --cert and --key present a client
+                                   certificate; -k turns verification off (with a warning).
            websocket autobahn-client [--url ws://127.0.0.1:9001] [--agent NAME] [--deflate]
                                    drives an Autobahn|Testsuite fuzzing server (wstest -m
                                    fuzzingserver): /getCaseCount, /runCase for each case (echoing),
@@ -23,7 +35,8 @@ let usage = """
            websocket help          this text
 
     --deflate negotiates permessage-deflate (RFC 7692) when the peer agrees.
-    URLs: ws://host[:port]/resource (IPv6 as ws://[::1]:9001/), or ws+unix://PATH[:RESOURCE] for a
-    Unix domain socket (ws+unix:///tmp/ws.sock:/chat). Sizes: bytes, or with a K, M or G suffix.
+    URLs: ws://host[:port]/resource or wss://… (IPv6 as ws://[::1]:9001/), or ws+unix://PATH[:RESOURCE]
+    for a Unix domain socket (ws+unix:///tmp/ws.sock:/chat; wss+unix:// for TLS over it). Sizes: bytes,
+    or with a K, M or G suffix.
 
     """ + ExitStatus.table

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# TLS interop with a third-party WebSocket implementation, both directions, over real sockets:
+# Python `websockets` with the `ssl` module (installed into a venv by this script) as a wss server
+# against `websocket connect`, and as a client against `websocket serve --tls-cert`. Also: an
+# untrusted server, pins that match and that do not, and mutual TLS. Certificates are made here
+# (Scripts/interop/make-certs.sh, the openssl command), at run time.
+#
+# usage: Scripts/interop-tls.sh        env: INTEROP_VENV (default /tmp/websocket-interop-venv)
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${INTEROP_VENV:-/tmp/websocket-interop-venv}"
+WORK="$(mktemp -d /tmp/websocket-interop.XXXXXX)"
+PIDS=()
+cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done; }
+trap cleanup EXIT
+fail() { echo "interop: FAILED: $*" >&2; exit 1; }
+
+command -v openssl >/dev/null || fail "the openssl command is missing (Debian package openssl)"
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import websockets' 2>/dev/null; then
+  python3 -m venv "$VENV" && "$VENV/bin/pip" install -q 'websockets>=13,<18' || fail "cannot install websockets from PyPI"
+fi
+PY="$VENV/bin/python"
+echo "interop: websockets $("$PY" -c 'import websockets; print(websockets.__version__)'), $(openssl version)"
+
+(cd "$ROOT" && swift build -c release --product websocket >"$WORK/build.log" 2>&1) || { cat "$WORK/build.log"; fail "build"; }
+BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/websocket"
+"$ROOT/Scripts/interop/make-certs.sh" "$WORK/pki" || fail "certificates"
+PKI="$WORK/pki"
+
+wait_for_file() { for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
+
+start_python_server() {  # portfile cert key [client-ca]
+  "$PY" "$ROOT/Scripts/interop/peer.py" server "$@" >"$WORK/pyserver-$$.log" 2>&1 &
+  PIDS+=($!)
+  wait_for_file "$1" || fail "the Python server did not start"
+  cat "$1"
+}
+
+# 1. Python websockets serves wss; our client connects, verifying with the test CA.
+port=$(start_python_server "$WORK/port1" "$PKI/server.pem" "$PKI/server.key")
+out=$(printf 'one\ntwo\nκόσμε\n' | "$BIN" connect "wss://localhost:$port/" --cacert "$PKI/ca.pem" --max-messages 3 --linger 30 2>"$WORK/c1.err")
+status=$?
+[ "$status" = 0 ] || { cat "$WORK/c1.err"; fail "our client against Python's wss server exited with $status"; }
+[ "$out" = "$(printf 'one\ntwo\nκόσμε')" ] || fail "our client got $(printf '%q' "$out")"
+echo "interop: our client -> websockets wss server: 3 echoes, exit 0"
+
+# 2. The same by IP address, with the server key's pin.
+out=$(printf 'pinned\n' | "$BIN" connect "wss://127.0.0.1:$port/" --cacert "$PKI/ca.pem" --pin "$(cat "$PKI/server.pin")" -1 --linger 30 2>"$WORK/c2.err")
+[ $? = 0 ] && [ "$out" = "pinned" ] || { cat "$WORK/c2.err"; fail "pinned connection by address"; }
+echo "interop: our client -> websockets, by address, pin matches: ok"
+
+# 3. A pin that does not match: refused, exit 4, and the reason said.
+printf 'x\n' | "$BIN" connect "wss://localhost:$port/" --cacert "$PKI/ca.pem" \
+    --pin "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=" >/dev/null 2>"$WORK/c3.err"
+status=$?
+[ "$status" = 4 ] && grep -q "pinned public keys" "$WORK/c3.err" || { cat "$WORK/c3.err"; fail "a wrong pin gave $status"; }
+echo "interop: a wrong pin is refused (exit 4): $(tail -1 "$WORK/c3.err")"
+
+# 4. The system roots do not know the test CA: refused.
+printf 'x\n' | "$BIN" connect "wss://localhost:$port/" >/dev/null 2>"$WORK/c4.err"
+status=$?
+[ "$status" = 4 ] && grep -q "not signed by a trusted authority" "$WORK/c4.err" || { cat "$WORK/c4.err"; fail "an untrusted server gave $status"; }
+echo "interop: an untrusted server is refused (exit 4): $(tail -1 "$WORK/c4.err")"
+
+# 5. -k connects anyway, with a warning.
+out=$(printf 'insecure\n' | "$BIN" connect "wss://localhost:$port/" -k -1 --linger 30 2>"$WORK/c5.err")
+[ $? = 0 ] && [ "$out" = "insecure" ] && grep -q "NOT verified" "$WORK/c5.err" || { cat "$WORK/c5.err"; fail "-k"; }
+echo "interop: -k connects, and warns"
+
+# 6. Our server serves wss; Python's client verifies it and checks four echoes and a clean close.
+"$BIN" serve --echo --port 0 --tls-cert "$PKI/server.pem" --tls-key "$PKI/server.key" >"$WORK/s1.out" 2>"$WORK/s1.err" &
+PIDS+=($!)
+for _ in $(seq 200); do grep -q "listening on" "$WORK/s1.out" && break; sleep 0.1; done
+url=$(sed -n 's/^listening on //p' "$WORK/s1.out" | head -1)
+case "$url" in wss://127.0.0.1:*) ;; *) cat "$WORK/s1.err"; fail "our server printed '$url'";; esac
+port=${url#wss://127.0.0.1:}; port=${port%/}
+"$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port/" "$PKI/ca.pem" || fail "websockets client against our wss server"
+
+# 7. Python's client does not trust another CA's certificate on our server (our server is fine).
+"$BIN" serve --echo --port 0 --tls-cert "$PKI/other.pem" --tls-key "$PKI/other.key" >"$WORK/s2.out" 2>"$WORK/s2.err" &
+PIDS+=($!)
+for _ in $(seq 200); do grep -q "listening on" "$WORK/s2.out" && break; sleep 0.1; done
+port2=$(sed -n 's/^listening on wss:\/\/127.0.0.1:\([0-9]*\)\/$/\1/p' "$WORK/s2.out")
+if "$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port2/" "$PKI/ca.pem" 2>"$WORK/p7.err"; then
+  fail "Python trusted a certificate of another CA"
+fi
+grep -q "CERTIFICATE_VERIFY_FAILED" "$WORK/p7.err" || { cat "$WORK/p7.err"; fail "unexpected Python failure"; }
+"$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port/" "$PKI/ca.pem" >/dev/null || fail "our server after a refused client"
+echo "interop: websockets refuses our server's foreign certificate; the server goes on"
+
+# 8. Mutual TLS: our server requires a client certificate from the CA; Python presents one, then none.
+"$BIN" serve --echo --port 0 --tls-cert "$PKI/server.pem" --tls-key "$PKI/server.key" --client-ca "$PKI/ca.pem" \
+    >"$WORK/s3.out" 2>"$WORK/s3.err" &
+PIDS+=($!)
+for _ in $(seq 200); do grep -q "listening on" "$WORK/s3.out" && break; sleep 0.1; done
+port3=$(sed -n 's/^listening on wss:\/\/127.0.0.1:\([0-9]*\)\/$/\1/p' "$WORK/s3.out")
+"$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port3/" "$PKI/ca.pem" "$PKI/client.pem" "$PKI/client.key" \
+    || fail "mutual TLS with a client certificate"
+if "$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port3/" "$PKI/ca.pem" >/dev/null 2>&1; then
+  fail "our server accepted a client without a certificate"
+fi
+echo "interop: mutual TLS: a client certificate is required and accepted"
+
+# 9. And our client presents one to Python's server that requires it.
+port4=$(start_python_server "$WORK/port4" "$PKI/server.pem" "$PKI/server.key" "$PKI/ca.pem")
+out=$(printf 'mutual\n' | "$BIN" connect "wss://localhost:$port4/" --cacert "$PKI/ca.pem" --cert "$PKI/client.pem" --key "$PKI/client.key" -1 --linger 30 2>"$WORK/c9.err")
+[ $? = 0 ] && [ "$out" = "mutual" ] || { cat "$WORK/c9.err"; fail "our client certificate to Python's server"; }
+echo "interop: our client certificate is accepted by websockets"
+echo "interop: all checks passed"

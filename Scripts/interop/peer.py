@@ -1,0 +1,64 @@
+"""Third-party WebSocket peers for the interop checks: Python `websockets` over the `ssl` module.
+
+    peer.py server PORTFILE CERT KEY [CLIENT_CA]   an echo server on 127.0.0.1 (port 0: written to
+                                                   PORTFILE); with CLIENT_CA, clients must present a
+                                                   certificate it issued
+    peer.py client URL CAFILE [CERT KEY]           connects, sends text and binary messages, checks
+                                                   the echoes and the clean close; exits 0 if all held
+"""
+import os
+import ssl
+import sys
+
+from websockets.sync.client import connect
+from websockets.sync.server import serve
+
+
+def run_server(port_file, cert, key, client_ca=None):
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    if client_ca:
+        context.verify_mode = ssl.CERT_REQUIRED
+        context.load_verify_locations(client_ca)
+
+    def echo(websocket):
+        for message in websocket:
+            websocket.send(message)
+
+    with serve(echo, "127.0.0.1", 0, ssl=context, max_size=None) as server:
+        port = server.socket.getsockname()[1]
+        with open(port_file + ".tmp", "w") as f:
+            f.write(str(port))
+        os.rename(port_file + ".tmp", port_file)
+        server.serve_forever()
+
+
+def run_client(url, cafile, cert=None, key=None):
+    context = ssl.create_default_context(cafile=cafile)
+    if cert:
+        context.load_cert_chain(cert, key)
+    payloads = ["hello over TLS", "κόσμε 🎉", bytes(range(256)) * 300, "x" * 70000]
+    with connect(url, ssl=context, max_size=None, open_timeout=20, close_timeout=10) as websocket:
+        for payload in payloads:
+            websocket.send(payload)
+            echo = websocket.recv(timeout=20)
+            if echo != payload:
+                print(f"interop client: echo mismatch for a {type(payload).__name__} of {len(payload)}", file=sys.stderr)
+                return 1
+        websocket.close()
+    code = websocket.close_code
+    if code != 1000:
+        print(f"interop client: closed with {code}", file=sys.stderr)
+        return 1
+    print("interop client: 4 echoes, clean close 1000")
+    return 0
+
+
+if __name__ == "__main__":
+    mode, *rest = sys.argv[1:]
+    if mode == "server":
+        run_server(*rest)
+    elif mode == "client":
+        sys.exit(run_client(*rest))
+    else:
+        sys.exit(f"unknown mode {mode}")
