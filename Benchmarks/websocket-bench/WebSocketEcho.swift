@@ -11,16 +11,20 @@ final class WebSocketEcho: EchoSystem {
     let payload: [UInt8]
     let clientOptions: TransportOptions
 
-    init(size: Int) {
+    /// - Parameter tls: `wss://`, with the TLS workloads' contexts (``BenchTLS``).
+    init(size: Int, tls: Bool = false) {
         do throws(WebSocketError) {
-            server = try BlockingWebSocketServer(host: "127.0.0.1", port: 0)
+            var serverOptions = TransportOptions()
+            if tls { serverOptions.tls = BenchTLS.server }
+            server = try BlockingWebSocketServer(host: "127.0.0.1", port: 0, options: serverOptions)
         } catch {
             fail("WebSocket echo server: \(error)")
         }
-        url = "ws://127.0.0.1:\(server.port ?? 0)/echo"
+        url = tls ? "wss://localhost:\(server.port ?? 0)/echo" : "ws://127.0.0.1:\(server.port ?? 0)/echo"
         payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         var options = TransportOptions()
         options.receiveTimeout = .seconds(10)  // a lost echo ends the benchmark instead of hanging it
+        if tls { options.tls = BenchTLS.client }
         clientOptions = options
         let server = self.server
         serving = JoinableThread {

@@ -31,6 +31,7 @@ enum Workloads {
         list.append(roundTrip(name: "roundtrip-1KiB", size: 1024))
         list.append(deflateRoundTrip(name: "deflate-roundtrip-64KiB", size: 64 << 10))
         list += echo
+        list += tls
         return list
     }
 
