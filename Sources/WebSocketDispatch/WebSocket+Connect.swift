@@ -90,7 +90,7 @@ extension WebSocket {
         let address = attempt.addresses[attempt.index]
         do throws(Errno) {
             let (socket, isConnected) = try Socket.startConnect(to: address, system: system)
-            sources = makeSources(socket)
+            sources = try makeSources(socket)
             transport = .connecting(attempt)
             if isConnected {
                 didConnect()
@@ -147,7 +147,15 @@ extension WebSocket {
     func startServing(_ socket: Socket) {
         guard case .idle = transport else { return }
         makeTimer()
-        sources = makeSources(socket)
+        do throws(Errno) {
+            sources = try makeSources(socket)
+        } catch {
+            // Nothing can watch the socket: the connection is given up before it starts.
+            socket.close()
+            pipeline.fail(.transport(error))
+            finish()
+            return
+        }
         transport = .open
         pump()
     }

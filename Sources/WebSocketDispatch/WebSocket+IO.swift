@@ -4,9 +4,9 @@ import WebSocketTransport
 extension WebSocket {
     /// The sources of `socket`, whose handlers run on the socket's queue. A handler ignores events
     /// from a socket the WebSocket no longer uses (a failed connect attempt's).
-    func makeSources(_ socket: Socket) -> SocketSources {
+    func makeSources(_ socket: Socket) throws(Errno) -> SocketSources {
         let descriptor = socket.descriptor
-        return SocketSources(socket: socket, queue: queue,
+        return try SocketSources(socket: socket, queue: queue,
                              onReadable: { [self] in handleReadable(descriptor: descriptor) },
                              onWritable: { [self] in handleWritable(descriptor: descriptor) })
     }

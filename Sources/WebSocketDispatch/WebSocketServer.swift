@@ -135,6 +135,9 @@ public final class WebSocketServer: @unchecked Sendable {
         listener = try Socket.listening(on: addresses, unixSocketPath: unixSocketPath, backlog: backlog, system: system)
         // A TLS configuration that cannot make server sessions fails here, not per connection.
         if let tls = options.tls { _ = try tls.makeServerLayer() }
+        #if os(Linux)
+        if case .failure(let error) = EpollLoop.shared { throw .transport(error) }
+        #endif
         localAddress = listener.localAddress ?? addresses[0]
         self.configuration = configuration
         self.options = options
@@ -173,8 +176,14 @@ public final class WebSocketServer: @unchecked Sendable {
             listener.close()
             return
         }
-        source = SocketSources(socket: listener, queue: queue, onReadable: { [self] in acceptConnections() },
-                               onWritable: {})
+        do throws(Errno) {
+            source = try SocketSources(socket: listener, queue: queue, onReadable: { [self] in acceptConnections() },
+                                       onWritable: {})
+        } catch {
+            // The loop was checked when the server was made: this does not happen.
+            listener.close()
+            return
+        }
         updateSource()
     }
 

@@ -23,8 +23,22 @@ import WebSocketTransport
 /// `@unchecked Sendable`: `entries` is guarded by its lock; the epoll descriptor is used only through
 /// `epoll_ctl` and `epoll_wait`, which the kernel makes safe from any thread.
 final class EpollLoop: @unchecked Sendable {
-    /// The loop of the process, started on first use.
-    static let shared = EpollLoop()
+    /// The loop of the process, started on first use, or why it could not be (no descriptor or
+    /// thread left at that moment): then no socket of this adapter can be watched, and each reports
+    /// why instead of trapping.
+    static let shared: Result<EpollLoop, Errno> = {
+        let descriptor = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard descriptor >= 0 else { return .failure(.current) }
+        let loop = EpollLoop(epollDescriptor: descriptor)
+        let entries = loop.entries
+        do throws(Errno) {
+            try spawnDetachedThread { EpollLoop.run(epoll: descriptor, entries: entries) }
+        } catch {
+            _ = close(descriptor)
+            return .failure(error)
+        }
+        return .success(loop)
+    }()
 
     /// What the kernel reported for a registration.
     struct Readiness: OptionSet, Sendable {
@@ -44,18 +58,8 @@ final class EpollLoop: @unchecked Sendable {
     private let entries = Locked<[UInt64: Entry]>([:])
     private let nextID = Locked<UInt64>(1)
 
-    private init() {
-        epollDescriptor = epoll_create1(Int32(EPOLL_CLOEXEC))
-        // Without an epoll descriptor (out of descriptors at start-up) nothing can be watched; that is
-        // not recoverable, and the sockets that would use it cannot exist either.
-        precondition(epollDescriptor >= 0, "epoll_create1 failed: \(Errno.current)")
-        let descriptor = epollDescriptor
-        let entries = self.entries
-        do {
-            try spawnDetachedThread { Self.run(epoll: descriptor, entries: entries) }
-        } catch {
-            preconditionFailure("cannot start the epoll thread: \(error)")
-        }
+    private init(epollDescriptor: Int32) {
+        self.epollDescriptor = epollDescriptor
     }
 
     /// Watches nothing yet: returns the registration number that ``update(_:descriptor:reading:writing:isArmed:)``

@@ -20,6 +20,7 @@ final class SocketSources: @unchecked Sendable {
     private var wantsWriting = false
     private var isCancelled = false
     #if os(Linux)
+    private let loop: EpollLoop
     private var registration: UInt64 = 0
     /// An event was handed out and its re-arm is still to come.
     private var isArmed = false
@@ -33,15 +34,19 @@ final class SocketSources: @unchecked Sendable {
     #endif
 
     /// Watches `socket`; nothing is wanted until ``setInterest(reading:writing:)``.
+    ///
+    /// - Throws: the error that kept the readiness loop from starting (Linux; no descriptor or thread
+    ///   was left when the first socket was made).
     init(socket: Socket, queue: DispatchQueue, onReadable: @escaping @Sendable () -> Void,
-         onWritable: @escaping @Sendable () -> Void) {
+         onWritable: @escaping @Sendable () -> Void) throws(Errno) {
         self.socket = socket
         self.onReadable = onReadable
         self.onWritable = onWritable
         #if os(Linux)
+        loop = try EpollLoop.shared.get()
         // The loop holds this object until close(then:) forgets the registration, as a dispatch
         // source holds its handlers until it is cancelled. No event comes before the first arm.
-        registration = EpollLoop.shared.add(queue: queue) { [self] readiness in deliver(readiness) }
+        registration = loop.add(queue: queue) { [self] readiness in deliver(readiness) }
         #else
         readSource = DispatchSource.makeReadSource(fileDescriptor: socket.descriptor, queue: queue)
         writeSource = DispatchSource.makeWriteSource(fileDescriptor: socket.descriptor, queue: queue)
@@ -74,7 +79,7 @@ final class SocketSources: @unchecked Sendable {
 
     #if os(Linux)
     private func rearm() {
-        EpollLoop.shared.arm(registration, descriptor: socket.descriptor, reading: wantsReading, writing: wantsWriting,
+        loop.arm(registration, descriptor: socket.descriptor, reading: wantsReading, writing: wantsWriting,
                              inEpoll: &inEpoll)
         isArmed = wantsReading || wantsWriting
     }
@@ -98,7 +103,7 @@ final class SocketSources: @unchecked Sendable {
         #if os(Linux)
         // Forgotten before the descriptor closes: a late event for it, or for a new socket given the
         // same number, finds no registration.
-        EpollLoop.shared.remove(registration, descriptor: socket.descriptor, inEpoll: inEpoll)
+        loop.remove(registration, descriptor: socket.descriptor, inEpoll: inEpoll)
         inEpoll = false
         socket.close()
         completion()
