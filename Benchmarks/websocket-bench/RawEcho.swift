@@ -47,15 +47,8 @@ final class RawEcho: EchoSystem {
         self.replySize = replySize
         let stopping = StopFlag()
         self.stopping = stopping
-        accepting = JoinableThread {
-            var connections: [JoinableThread] = []
-            while !stopping.isRaised {
-                guard let fd = RawSocket.accepted(from: listener, waitingAtMost: 20) else { continue }
-                connections.append(JoinableThread { RawEcho.serve(fd, requestSize: requestSize, replySize: replySize) })
-            }
-            RawSocket.closeDescriptor(listener)
-            // Each ends when its client closes.
-            for connection in connections { connection.join() }
+        accepting = RawSocket.acceptLoop(listener, until: stopping) { fd in
+            RawEcho.serve(fd, requestSize: requestSize, replySize: replySize)
         }
     }
 

@@ -41,6 +41,22 @@ enum RawSocket {
     }
 
     /// A connection to 127.0.0.1:`port`, with `TCP_NODELAY`.
+    /// A thread that accepts connections on `listener` until `stopping` is raised, serving each on a
+    /// thread of its own with `serve`, then closes the listener and waits for every connection (each
+    /// ends when its client closes).
+    static func acceptLoop(_ listener: Int32, until stopping: StopFlag,
+                           serve: @escaping @Sendable (Int32) -> Void) -> JoinableThread {
+        JoinableThread {
+            var connections: [JoinableThread] = []
+            while !stopping.isRaised {
+                guard let fd = accepted(from: listener, waitingAtMost: 20) else { continue }
+                connections.append(JoinableThread { serve(fd) })
+            }
+            closeDescriptor(listener)
+            for connection in connections { connection.join() }
+        }
+    }
+
     static func connected(port: UInt16) -> Int32 {
         let fd = stream()
         var address = loopback(port: port)

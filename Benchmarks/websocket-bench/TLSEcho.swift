@@ -161,14 +161,8 @@ final class RawTLSEcho: EchoSystem {
         request = (0..<requestSize).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let stopping = StopFlag()
         self.stopping = stopping
-        accepting = JoinableThread {
-            var connections: [JoinableThread] = []
-            while !stopping.isRaised {
-                guard let fd = RawSocket.accepted(from: listener, waitingAtMost: 20) else { continue }
-                connections.append(JoinableThread { RawTLSEcho.serve(fd, requestSize: requestSize, replySize: replySize) })
-            }
-            RawSocket.closeDescriptor(listener)
-            for connection in connections { connection.join() }
+        accepting = RawSocket.acceptLoop(listener, until: stopping) { fd in
+            RawTLSEcho.serve(fd, requestSize: requestSize, replySize: replySize)
         }
     }
 
