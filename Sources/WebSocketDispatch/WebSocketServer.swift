@@ -117,8 +117,7 @@ public final class WebSocketServer: @unchecked Sendable {
                             queue: DispatchQueue,
                             handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
                             handler: @escaping WebSocket.EventHandler) throws(WebSocketError) {
-        let addresses = try WebSocketEndpoint.unixSocket(path: path).resolveAddresses()
-        try self.init(addresses: addresses, unixSocketPath: path, backlog: backlog, configuration: configuration,
+        try self.init(addresses: [SocketAddress.unixSocket(path: path)], unixSocketPath: path, backlog: backlog, configuration: configuration,
                       options: options, decisionQueue: queue, handshake: handshake, face: .handler(queue, handler),
                       system: .live)
     }

@@ -77,13 +77,7 @@ public final class BlockingWebSocketServer: Sendable {
     ///   ``WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
     public convenience init(unixSocketPath path: String, configuration: Configuration = Configuration(),
                             options: TransportOptions = TransportOptions(), backlog: Int32 = 1024) throws(WebSocketError) {
-        let address: SocketAddress
-        do throws(Errno) {
-            address = try SocketAddress.unix(path: path)
-        } catch {
-            throw .invalidArgument("unusable Unix socket path \(String(reflecting: path)): \(error)")
-        }
-        try self.init(addresses: [address], unixSocketPath: path, configuration: configuration, options: options,
+        try self.init(addresses: [SocketAddress.unixSocket(path: path)], unixSocketPath: path, configuration: configuration, options: options,
                       backlog: backlog, system: .live)
     }
 

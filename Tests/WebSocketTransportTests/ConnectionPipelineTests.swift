@@ -10,8 +10,6 @@ struct ToyLayer: TransportLayer {
     private(set) var status = TransportLayerStatus.establishing
     private var inbound: [UInt8] = []
     private var output: [UInt8] = Array("H".utf8)
-    private(set) var finishCalls = 0
-    private(set) var sentBeforeEstablished = false
     private var escaped = false
 
     mutating func receive(_ bytes: UnsafeRawBufferPointer) {
@@ -57,12 +55,10 @@ struct ToyLayer: TransportLayer {
     }
 
     mutating func send(_ bytes: UnsafeRawBufferPointer) {
-        if case .establishing = status { sentBeforeEstablished = true }
         for byte in bytes { output += [0, byte ^ 0x5A] }
     }
 
     mutating func finishSending() {
-        finishCalls += 1
         output.append(UInt8(ascii: "F"))
     }
 

@@ -53,16 +53,24 @@ extension WebSocketEndpoint {
     /// - Throws: ``WebSocketError/invalidArgument(_:)`` for a Unix socket path that does not fit
     ///   `sun_path`, ``WebSocketError/addressResolutionFailed(host:reason:)``.
     package func resolveAddresses() throws(WebSocketError) -> [SocketAddress] {
-        if let path = unixSocketPath {
-            do throws(Errno) {
-                return [try SocketAddress.unix(path: path)]
-            } catch {
-                throw .invalidArgument("unusable Unix socket path \(String(reflecting: path)): \(error)")
-            }
-        }
+        if let path = unixSocketPath { return [try SocketAddress.unixSocket(path: path)] }
         switch AddressResolution.resolve(urlHost: url.host, port: url.port) {
         case .success(let addresses): return addresses
         case .failure(let failure): throw .addressResolutionFailed(host: url.host, reason: failure.message)
+        }
+    }
+}
+
+extension SocketAddress {
+    /// The address of the Unix domain socket at `path`, for clients and servers alike.
+    ///
+    /// - Throws: ``WebSocketError/invalidArgument(_:)`` for a path that is empty, holds a NUL byte or
+    ///   does not fit `sun_path`.
+    package static func unixSocket(path: String) throws(WebSocketError) -> SocketAddress {
+        do throws(Errno) {
+            return try SocketAddress.unix(path: path)
+        } catch {
+            throw .invalidArgument("unusable Unix socket path \(String(reflecting: path)): \(error)")
         }
     }
 }
