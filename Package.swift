@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "WebSocketDeflate", targets: ["WebSocketDeflate"]),
         .library(name: "WebSocketDispatch", targets: ["WebSocketDispatch"]),
         .library(name: "WebSocketPOSIX", targets: ["WebSocketPOSIX"]),
+        .library(name: "WebSocketEventLoop", targets: ["WebSocketEventLoop"]),
         .library(name: "WebSocketTLS", targets: ["WebSocketTLS"]),
         .executable(name: "websocket", targets: ["websocket"]),
         .executable(name: "websocket-bench", targets: ["websocket-bench"]),
@@ -33,9 +34,12 @@ let package = Package(
         // The Dispatch adapter: non-blocking sockets with readiness from epoll (Linux) or
         // DispatchSources, events on your queue or an async face.
         .target(name: "WebSocketDispatch", dependencies: ["WebSocketTransport", "CWebSocketSystem"]),
+        // The server for many connections: one epoll loop per CPU, each owning its connections, with
+        // handlers on the loop or async tasks whose executor is the loop (Linux for now).
+        .target(name: "WebSocketEventLoop", dependencies: ["WebSocketTransport", "CWebSocketSystem"]),
         // Blocking sockets (POSIX threads): moves bytes and time in and out of a Connection.
         .target(name: "WebSocketPOSIX", dependencies: ["WebSocketTransport"]),
-        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS"]),
+        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "WebSocketEventLoop"]),
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "TLSTestSupport"],
                           path: "Benchmarks/websocket-bench"),
         // Test support: counts the calling thread's heap allocations (glibc), for allocation tests.
@@ -52,6 +56,7 @@ let package = Package(
                 path: "Tests/TLSTestSupport"),
         .testTarget(name: "WebSocketTLSTests", dependencies: ["WebSocketTLS", "WebSocketTransport", "WebSocketCore", "TLSTestSupport",
                                                              .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
+        .testTarget(name: "WebSocketEventLoopTests", dependencies: ["WebSocketEventLoop", "WebSocketTransport", "WebSocketCore", "WebSocketPOSIX", "TransportTestSupport", "WebSocketTLS", "TLSTestSupport"]),
         .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketTransport", "WebSocketCore", "WebSocketDeflate", "TransportTestSupport", "WebSocketTLS", "TLSTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

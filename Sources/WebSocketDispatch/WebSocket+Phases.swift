@@ -89,15 +89,3 @@ struct PendingSend {
     var message: WebSocketMessage
     var waiter: Waiter<Void>
 }
-
-extension WebSocketEvent {
-    /// The payload bytes the event holds, counted against ``TransportOptions/maxUndeliveredBytes``.
-    var payloadSize: Int {
-        switch self {
-        case .text(let text): return text.utf8.count
-        case .binary(let bytes), .ping(let bytes), .pong(let bytes): return bytes.count
-        case .fragment(let fragment): return fragment.bytes.count
-        case .open, .closeReceived, .drained, .closed, .failed: return 0
-        }
-    }
-}

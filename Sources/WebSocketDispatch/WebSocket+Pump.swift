@@ -200,18 +200,3 @@ extension WebSocket {
         return .nanoseconds(Int(nanoseconds))
     }
 }
-
-extension WebSocketEvent {
-    /// The message of the async face that the event carries, if any.
-    func message(receivesControlFrames: Bool) -> WebSocketMessage? {
-        switch self {
-        case .text(let text): return .text(text)
-        case .binary(let bytes): return .binary(bytes)
-        case .fragment(let fragment): return .fragment(fragment)
-        case .ping(let payload) where receivesControlFrames: return .ping(payload)
-        case .pong(let payload) where receivesControlFrames: return .pong(payload)
-        case .closeReceived(let frame) where receivesControlFrames: return .close(frame)
-        case .ping, .pong, .closeReceived, .open, .drained, .closed, .failed: return nil
-        }
-    }
-}

@@ -1,10 +1,15 @@
-// System headers that Swift's Glibc module does not bring: epoll (Linux), for the Dispatch adapter's
-// readiness loop. Nothing here is compiled on other platforms.
+// System headers that Swift's Glibc module does not bring: epoll and eventfd (Linux), for the readiness
+// loops of the Dispatch and event-loop adapters.
+// Nothing here is compiled on other platforms.
 #ifndef C_WEBSOCKET_SYSTEM_H
 #define C_WEBSOCKET_SYSTEM_H
 
 #if defined(__linux__)
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
+
+/// The CPUs the calling process may run on (its affinity mask), or -1 if it cannot be read.
+int cwebsocket_available_cpus(void);
 #endif
 
 #endif

@@ -6,11 +6,15 @@ import Darwin
 
 extension Socket {
     /// A listening socket bound to `address` (with `SO_REUSEADDR` for IP addresses, so that a
-    /// restarted server can bind while old connections linger in TIME_WAIT).
-    package static func listening(on address: SocketAddress, backlog: Int32, system: SystemCalls) throws(Errno) -> Socket {
+    /// restarted server can bind while old connections linger in TIME_WAIT). With `reusePort`, an IP
+    /// socket also sets `SO_REUSEPORT`, so that several sockets of the process listen on one port
+    /// and the kernel spreads the connections over them (one per event loop).
+    package static func listening(on address: SocketAddress, backlog: Int32, reusePort: Bool = false,
+                                  system: SystemCalls) throws(Errno) -> Socket {
         let socket = try Socket.stream(family: address.familyNumber, system: system)
         if address.family != .unix {
             try socket.setOption(level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
+            if reusePort { try socket.setOption(level: SOL_SOCKET, name: SO_REUSEPORT, value: 1) }
         }
         guard address.withSockaddr({ system.bind(socket.descriptor, $0, $1) }) == 0 else { throw .current }
         guard system.listen(socket.descriptor, backlog) == 0 else { throw .current }
@@ -60,12 +64,12 @@ extension Socket {
     ///
     /// - Throws: ``WebSocketError/bindFailed(_:_:)`` with the last address tried.
     package static func listening(on addresses: [SocketAddress], unixSocketPath: String?, backlog: Int32,
-                                  system: SystemCalls) throws(WebSocketError) -> Socket {
+                                  reusePort: Bool = false, system: SystemCalls) throws(WebSocketError) -> Socket {
         var lastFailure: WebSocketError = .invalidArgument("no address to listen on")
         for address in addresses {
             do throws(Errno) {
                 do throws(Errno) {
-                    return try Socket.listening(on: address, backlog: backlog, system: system)
+                    return try Socket.listening(on: address, backlog: backlog, reusePort: reusePort, system: system)
                 } catch .addressInUse where unixSocketPath != nil {
                     guard case .failure(.failed(_, .connectionRefused)) = Socket.connect(to: [address], deadline: nil, system: system),
                           let path = unixSocketPath else { throw Errno.addressInUse }

@@ -1,0 +1,44 @@
+import WebSocketTransport
+
+/// The loop's timers: a binary min-heap of (deadline, token).
+///
+/// Entries are never removed early. A connection whose deadline moves later leaves its entry, which
+/// fires early and harmlessly (the connection finds nothing due and schedules again); one whose
+/// deadline moves earlier adds an entry. So each connection has a bounded number of entries, and no
+/// operation needs to find one.
+struct DeadlineHeap {
+    private var entries: [(deadline: Instant, token: UInt64)] = []
+
+    var earliest: Instant? { entries.first?.deadline }
+    var count: Int { entries.count }
+
+    mutating func push(_ deadline: Instant, token: UInt64) {
+        entries.append((deadline, token))
+        var child = entries.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard entries[child].deadline < entries[parent].deadline else { break }
+            entries.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// Removes and returns the token of the earliest entry due at `now`, if any.
+    mutating func popDue(now: Instant) -> UInt64? {
+        guard let first = entries.first, first.deadline <= now else { return nil }
+        let last = entries.removeLast()
+        guard !entries.isEmpty else { return first.token }
+        entries[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            guard left < entries.count else { break }
+            let right = left + 1
+            let smaller = right < entries.count && entries[right].deadline < entries[left].deadline ? right : left
+            guard entries[smaller].deadline < entries[parent].deadline else { break }
+            entries.swapAt(parent, smaller)
+            parent = smaller
+        }
+        return first.token
+    }
+}

@@ -1,0 +1,134 @@
+#if os(Linux)
+import WebSocketTransport
+
+extension EventLoopWebSocket {
+    // MARK: Receiving (async face)
+
+    /// The connection's messages, for sockets of a server without an event handler (the async
+    /// face): whole messages (or fragments, with ``Delivery/fragments``), and pings, pongs and the
+    /// peer's Close frame when ``TransportOptions/receivesControlFrames`` is on. The sequence ends
+    /// after a clean close and throws ``WebSocketError/closed(_:)`` when the connection ended
+    /// otherwise.
+    ///
+    /// Messages cross from the loop in batches: one resumption of the reading task brings every
+    /// message that one read parsed. Read it from one task at a time. While the messages taken from
+    /// the loop and not yet read reach ``TransportOptions/maxUndeliveredBytes``, the connection stops
+    /// reading, and TCP slows the peer down.
+    ///
+    /// On a socket of a server with an event handler, the sequence throws
+    /// ``WebSocketError/eventHandlerInUse``.
+    public var messages: Messages { Messages(socket: self) }
+
+    /// The async sequence of a connection's messages; see ``EventLoopWebSocket/messages``.
+    public struct Messages: AsyncSequence, Sendable {
+        public typealias Element = WebSocketMessage
+        public typealias Failure = WebSocketError
+        let socket: EventLoopWebSocket
+
+        public func makeAsyncIterator() -> Iterator { Iterator(batches: socket.batches) }
+
+        /// The iterator of ``EventLoopWebSocket/Messages``.
+        public struct Iterator: AsyncIteratorProtocol {
+            public typealias Element = WebSocketMessage
+            public typealias Failure = WebSocketError
+            let batches: MessageBatches?
+            private var batch: [WebSocketMessage] = []
+            private var index = 0
+
+            init(batches: MessageBatches?) {
+                self.batches = batches
+            }
+
+            /// The next message; `nil` after a clean close.
+            public mutating func next() async throws(WebSocketError) -> WebSocketMessage? {
+                if index < batch.count {
+                    defer { index += 1 }
+                    return batch[index]
+                }
+                guard let batches else { throw .eventHandlerInUse }
+                batch = []
+                index = 0
+                switch await batches.take() {
+                case .messages(let messages):
+                    batch = messages
+                    index = 1
+                    return messages.first
+                case .end(nil):
+                    return nil
+                case .end(let error?):
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The batches of an async-face socket, `nil` for a handler's.
+    var batches: MessageBatches? { shared.withLock { $0.batches } }
+
+    // MARK: Sending (async face)
+
+    /// Queues `message`, waiting first while the output buffer is at the high-water mark
+    /// (``Limits/maxBufferedOutput``) until it falls to ``TransportOptions/lowWaterMark``. Returns
+    /// once the message is in the output buffer; it is written at the end of the loop's turn, with
+    /// everything else sent in that turn. From a task on the connection's loop (see ``executor``)
+    /// nothing hops between threads.
+    ///
+    /// - Throws: ``WebSocketError/connection(_:)`` when the connection is not open (or the message is
+    ///   invalid: a ping over 125 bytes…); ``WebSocketError/closed(_:)`` when it ended first.
+    public func send(_ message: WebSocketMessage) async throws(WebSocketError) {
+        if loop.inLoop, waitingSends.isEmpty {
+            do throws(WebSocketError) {
+                try sendNow(message)
+                return
+            } catch .bufferFull {
+                // Wait for room below.
+            }
+        }
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
+            if loop.inLoop {
+                sendOrWait(message, continuation)
+            } else {
+                loop.execute { [self] in sendOrWait(message, continuation) }
+            }
+        }
+        try result.get()
+    }
+
+    /// (On the loop) Sends `message` now if there is room and nobody waits, otherwise waits in line.
+    private func sendOrWait(_ message: WebSocketMessage,
+                            _ continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) {
+        if waitingSends.isEmpty || !message.isData {
+            do throws(WebSocketError) {
+                try sendNow(message)
+                continuation.resume(returning: .success(()))
+                return
+            } catch .bufferFull {
+                // Waits below.
+            } catch {
+                continuation.resume(returning: .failure(error))
+                return
+            }
+        }
+        awaitingDrain = true
+        waitingSends.append((message, continuation))
+    }
+
+    /// Starts the closing handshake (unless it has started) and returns how the connection ended,
+    /// once its socket is closed.
+    @discardableResult
+    public func close(code: CloseCode = .normalClosure, reason: String = "") async -> CloseStatus {
+        await withCheckedContinuation { (continuation: CheckedContinuation<CloseStatus, Never>) in
+            let start: @Sendable () -> Void = { [self] in
+                if case .finished(let status) = phase {
+                    continuation.resume(returning: status)
+                    return
+                }
+                closeWaiters.append(continuation)
+                try? sendNow(.close(CloseFrame(code: code, reason: reason)))
+                markDirty()
+            }
+            if loop.inLoop { start() } else { loop.execute(start) }
+        }
+    }
+}
+#endif

@@ -1,0 +1,194 @@
+#if os(Linux)
+import Glibc
+import WebSocketTransport
+
+/// One connection of an ``EventLoopServer``, on the event loop that accepted it.
+///
+/// Everything about the connection happens on its loop's thread: reading, writing, its timers, and
+/// the calls to your event handler. From the handler (or a task whose executor is the loop, see
+/// ``executor``), a send goes straight into the connection's output buffer and is written at the
+/// end of the loop's turn, together with everything else sent in that turn. From any other thread,
+/// a send is queued to the loop first.
+///
+/// ```swift
+/// // Handler face: on the loop, no lock, no hop.
+/// let server = try EventLoopServer(port: 9001) { socket, event in
+///     if case .text(let text) = event { try? socket.send(text: text) }
+/// }
+///
+/// // Async face: each connection's task runs on its loop.
+/// let server = try EventLoopServer(port: 9001)
+/// await server.run { socket in
+///     for try await message in socket.messages { try await socket.send(message) }
+/// }
+/// ```
+///
+/// `@unchecked Sendable`: the mutable state is touched only on the loop's thread (every public
+/// method checks where it runs and hops to the loop when needed); `shared` is behind its lock.
+public final class EventLoopWebSocket: @unchecked Sendable {
+    /// The handler of the handler face: every event of every connection of a server, on the
+    /// connection's loop. Keep it quick: the loop's other connections wait while it runs.
+    public typealias EventHandler = @Sendable (EventLoopWebSocket, WebSocketEvent) -> Void
+
+    let loop: EventLoop
+    let server: ServerCore
+    let socket: Socket
+    var pipeline: ConnectionPipeline
+    /// The loop's name for this connection (its slot and generation).
+    var token: UInt64 = 0
+
+    /// Where the connection is in its life.
+    enum Phase {
+        /// The opening handshake (and TLS's) is under way.
+        case handshaking
+        /// Open: its events go to a handler, or to an async face's batches.
+        case open(Consumer)
+        /// The socket is closed.
+        case finished(CloseStatus)
+    }
+
+    enum Consumer {
+        case handler(EventHandler)
+        case batches(MessageBatches)
+    }
+
+    var phase = Phase.handshaking
+    /// Edge-triggered readiness the socket has not used up yet.
+    var readable = false
+    var writable = false
+    var inputEnded = false
+    /// In the loop's dirty list for this turn.
+    var isDirty = false
+    /// The earliest deadline the loop's timers hold for this connection.
+    var scheduledDeadline: Instant? = nil
+    /// Output waits for room, since this instant plus the write timeout.
+    var writeStallDeadline: Instant? = nil
+    /// A send was refused, or the buffer reached the high-water mark: report (or resume senders)
+    /// once it falls to the low-water mark.
+    var awaitingDrain = false
+    /// Async sends waiting for room, in order.
+    var waitingSends: [(message: WebSocketMessage, continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>)] = []
+    /// Async closes waiting for the end.
+    var closeWaiters: [CheckedContinuation<CloseStatus, Never>] = []
+
+    /// What other threads may read.
+    struct Shared {
+        var handshake: HandshakeResult? = nil
+        var closeStatus: CloseStatus? = nil
+        /// The async face's messages, once open.
+        var batches: MessageBatches? = nil
+    }
+    let shared = Locked(Shared())
+
+    /// The peer's address.
+    public let remoteAddress: SocketAddress?
+
+    init(loop: EventLoop, server: ServerCore, socket: Socket, pipeline: ConnectionPipeline) {
+        self.loop = loop
+        self.server = server
+        self.socket = socket
+        self.pipeline = pipeline
+        remoteAddress = socket.peerAddress
+    }
+
+    // MARK: What the connection is
+
+    /// The opening handshake's outcome: the subprotocol and extensions agreed, the request's
+    /// resource and headers. Set before the socket reaches you.
+    public var handshake: HandshakeResult? { shared.withLock { $0.handshake } }
+
+    /// The subprotocol agreed in the opening handshake, if any.
+    public var subprotocol: String? { handshake?.subprotocol }
+
+    /// How the connection ended, once its socket is closed; `nil` before.
+    public var closeStatus: CloseStatus? { shared.withLock { $0.closeStatus } }
+
+    /// The connection's loop, as an executor: a task that prefers it
+    /// (`Task(executorPreference: socket.executor)`) runs beside the connection's I/O, and its sends
+    /// and receives take no hop between threads. ``EventLoopServer/run(_:)`` starts every
+    /// connection's task this way.
+    public var executor: any TaskExecutor { loop }
+
+    // MARK: Sending (both faces)
+
+    /// Queues a text message. On the loop it is in the output buffer when this returns; from another
+    /// thread it is queued to the loop, and an error there (the connection closed meanwhile) is
+    /// dropped.
+    ///
+    /// - Throws: ``WebSocketError/connection(_:)`` when the connection is not open,
+    ///   ``WebSocketError/bufferFull(bufferedAmount:)`` at the high-water mark (then a
+    ///   ``WebSocketEvent/drained(bufferedAmount:)`` follows), ``WebSocketError/closed(_:)`` after
+    ///   the end.
+    public func send(text: String) throws(WebSocketError) {
+        try perform(.text(text))
+    }
+
+    /// Queues a binary message; see ``send(text:)``.
+    public func send(binary: [UInt8]) throws(WebSocketError) {
+        try perform(.binary(binary))
+    }
+
+    /// Sends a ping (at most 125 bytes); see ``send(text:)``.
+    public func sendPing(_ payload: [UInt8] = []) throws(WebSocketError) {
+        try perform(.ping(payload))
+    }
+
+    /// Sends an unsolicited pong; see ``send(text:)``.
+    public func sendPong(_ payload: [UInt8] = []) throws(WebSocketError) {
+        try perform(.pong(payload))
+    }
+
+    /// Starts the closing handshake; the socket closes once the peer answers (or the close timeout
+    /// passes), and ``WebSocketEvent/closed(_:)`` follows. See ``send(text:)``.
+    public func sendClose(code: CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
+        try perform(.close(CloseFrame(code: code, reason: reason)))
+    }
+
+    /// Runs `message` on the loop: now when called there, queued otherwise.
+    private func perform(_ message: WebSocketMessage) throws(WebSocketError) {
+        if loop.inLoop {
+            try sendNow(message)
+        } else {
+            loop.execute { [self] in try? sendNow(message) }
+        }
+    }
+
+    /// (On the loop) Puts `message` into the connection; it is written at the end of the turn.
+    func sendNow(_ message: WebSocketMessage) throws(WebSocketError) {
+        if case .finished(let status) = phase { throw .closed(status) }
+        if let failure = pipeline.failure { throw failure }
+        if message.isData, !waitingSends.isEmpty {
+            // Async sends wait for room: nothing overtakes them.
+            throw .bufferFull(bufferedAmount: pipeline.pendingOutputCount)
+        }
+        pipeline.advanceTime(to: loop.now)
+        do throws(ConnectionError) {
+            try pipeline.connection.send(message)
+        } catch .outputBufferFull {
+            awaitingDrain = true
+            throw .bufferFull(bufferedAmount: pipeline.pendingOutputCount)
+        } catch {
+            throw .connection(error)
+        }
+        if pipeline.connection.pendingOutputCount >= server.highWaterMark { awaitingDrain = true }
+        markDirty()
+    }
+
+    /// (On the loop) The connection has something to write or a state to act on this turn.
+    func markDirty() {
+        guard !isDirty else { return }
+        isDirty = true
+        loop.markDirty(self)
+    }
+}
+
+extension WebSocketMessage {
+    /// A message, not a control frame: what waits behind async sends for room.
+    var isData: Bool {
+        switch self {
+        case .text, .binary, .fragment: return true
+        case .ping, .pong, .close: return false
+        }
+    }
+}
+#endif

@@ -1,0 +1,117 @@
+#if os(Linux)
+import Glibc
+import Testing
+import WebSocketCore
+import WebSocketTransport
+import WebSocketPOSIX
+import TransportTestSupport
+@testable import WebSocketEventLoop
+
+@Suite struct AsyncFaceTests {
+    /// An async-face echo server whose connection tasks record which thread they ran on.
+    func asyncEchoServer(onLoop: Locked<Int>? = nil, maxPendingConnections: Int = 128,
+                         options: TransportOptions = TransportOptions()) throws -> EventLoopServer {
+        let server = try EventLoopServer(maxPendingConnections: maxPendingConnections, configuration: clientConfiguration(),
+                                         options: options)
+        Task {
+            await server.run { socket in
+                if socket.loop.inLoop { onLoop?.withLock { $0 += 1 } }
+                do {
+                    for try await message in socket.messages { try await socket.send(message) }
+                } catch {}
+            }
+        }
+        return server
+    }
+
+    @Test func echoesOverTheAsyncFaceWithTasksOnTheConnectionsLoop() async throws {
+        try await offPool {
+            let onLoop = Locked(0)
+            let server = try asyncEchoServer(onLoop: onLoop)
+            let messages: [WebSocketMessage] = [.text("hello"), .binary(pattern(200_000)), .text("")]
+            #expect(echoRoundTrip(port: server.port, messages: messages) == nil)
+            #expect(server.waitUntilIdle(timeout: .seconds(30)))
+            #expect(onLoop.withLock { $0 } == 1)
+            server.stop()
+        }
+    }
+
+    @Test func manyClientsBeyondThePendingLimitAreAllServed() async throws {
+        try await offPool {
+            raiseDescriptorLimit()
+            // A limit far below the clients: accepting pauses and resumes as tasks take connections.
+            let server = try asyncEchoServer(maxPendingConnections: 4)
+            let failures = try onThreads(150) { index in
+                echoRoundTrip(port: server.port, messages: (0..<4).map { .text("client \(index) message \($0)") })
+            }
+            #expect(failures.compactMap { $0 } == [])
+            #expect(server.waitUntilIdle(timeout: .seconds(60)))
+            server.stop()
+        }
+    }
+
+    @Test func aReaderThatFallsBehindStopsTheSocketReadingAndLosesNothing() async throws {
+        var options = TransportOptions()
+        options.maxUndeliveredBytes = 4 << 10
+        let server = try EventLoopServer(configuration: clientConfiguration(), options: options)
+        let received = Locked<[WebSocketMessage]>([])
+        let release = Locked(false)
+        let task = Task {
+            await server.run { socket in
+                do {
+                    for try await message in socket.messages {
+                        // Hold the first message until the client has sent everything.
+                        while !release.withLock({ $0 }) { await Task.yield() }
+                        received.withLock { $0.append(message) }
+                    }
+                } catch {}
+            }
+        }
+        let port = server.port
+        let sent = (0..<400).map { WebSocketMessage.binary(pattern(1024, seed: UInt8(truncatingIfNeeded: $0))) }
+        let client = try await offPool {
+            try BlockingWebSocket.connect(to: "ws://127.0.0.1:\(port)/", configuration: clientConfiguration(), options: clientOptions())
+        }
+        try await offPool { for message in sent { try client.send(message) } }
+        release.withLock { $0 = true }
+        let deadline = now() + .seconds(60)
+        while received.withLock({ $0.count }) < sent.count, now() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(received.withLock { $0 } == sent)
+        _ = try await offPool { try client.close() }
+        server.stop()
+        await task.value
+    }
+
+    @Test func closeReturnsTheStatusOnceTheSocketIsClosed() async throws {
+        let server = try EventLoopServer(configuration: clientConfiguration())
+        let statuses = Locked<[CloseStatus]>([])
+        let task = Task {
+            await server.run { socket in
+                statuses.withLock { $0.append(CloseStatus(code: .noStatusReceived, reason: "", wasClean: false, failure: nil)) }
+                let status = await socket.close(code: .goingAway, reason: "bye")
+                statuses.withLock { $0[0] = status }
+            }
+        }
+        let port = server.port
+        let closeStatus = try await offPool { () throws -> CloseStatus? in
+            let client = try BlockingWebSocket.connect(to: "ws://127.0.0.1:\(port)/", configuration: clientConfiguration(),
+                                                       options: clientOptions())
+            _ = try client.receive()
+            return client.closeStatus
+        }
+        #expect(closeStatus?.code == .goingAway)
+        #expect(closeStatus?.reason == "bye")
+        #expect(server.waitUntilIdle(timeout: .seconds(30)))
+        server.stop()
+        await task.value
+        #expect(statuses.withLock { $0.first?.wasClean } == true)
+    }
+
+    @Test func theConnectionsSequenceEndsAfterStop() async throws {
+        let server = try EventLoopServer(configuration: clientConfiguration())
+        server.stop()
+        var iterator = server.connections.makeAsyncIterator()
+        #expect(await iterator.next() == nil)
+    }
+}
+#endif
