@@ -3,10 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import WebSocketCore
 import WebSocketDeflate
-import WebSocketPOSIX
+import WebSocketEventLoop
 
 /// `websocket serve`: a server that prints (or, with `--echo`, echoes) every message, until SIGINT or
 /// SIGTERM.
@@ -41,13 +40,20 @@ enum ServeCommand {
         let isEcho = parsed.flags.contains("--echo")
         let subprotocols = parsed.values("--subprotocol")
 
-        let server: BlockingWebSocketServer
+        let handshake: @Sendable (HandshakeRequest) -> HandshakeDecision = { request in
+            // The first subprotocol in the client's order of preference that this server speaks.
+            .accept(subprotocol: request.subprotocols.first { subprotocols.contains($0) })
+        }
+        let handler: EventLoopWebSocket.EventHandler = { socket, event in serve(socket, event, echo: isEcho) }
+        let server: EventLoopServer
         do throws(WebSocketError) {
             if let path = parsed.value("--unix") {
-                server = try BlockingWebSocketServer(unixSocketPath: path, configuration: configuration, options: options)
+                server = try EventLoopServer(unixSocketPath: path, configuration: configuration, options: options,
+                                             handshake: handshake, handler: handler)
             } else {
-                server = try BlockingWebSocketServer(host: parsed.value("--host") ?? "127.0.0.1", port: port,
-                                                     configuration: configuration, options: options)
+                server = try EventLoopServer(host: parsed.value("--host") ?? "127.0.0.1", port: port,
+                                             configuration: configuration, options: options,
+                                             handshake: handshake, handler: handler)
             }
         } catch {
             printError("websocket: \(error)")
@@ -55,59 +61,42 @@ enum ServeCommand {
         }
         printOut("listening on \(url(of: server.localAddress, secure: options.tls != nil))")
 
-        stopOnSignals(stopSignals, server)
-        do throws(WebSocketError) {
-            try server.serve(handshake: { request in
-                // The first subprotocol in the client's order of preference that this server speaks.
-                .accept(subprotocol: request.subprotocols.first { subprotocols.contains($0) })
-            }, handler: { socket in
-                serve(socket, echo: isEcho)
-            })
-        } catch {
-            printError("websocket: \(error)")
-            exitProcess(1)
-        }
+        // SIGINT and SIGTERM (blocked in every thread) stop the server, so that open connections get
+        // 1001, instead of killing the process.
+        var waitedFor = stopSignals
+        var number: Int32 = 0
+        while sigwait(&waitedFor, &number) != 0 {}
+        printError("stopping (signal \(number))")
+        server.stop(closing: .goingAway)
+        // The clients' answers, within the close timeout and the linger after it.
+        _ = server.waitUntilIdle(timeout: (configuration.timeouts.close ?? .seconds(5)) + (configuration.timeouts.linger ?? .zero))
         printError("stopped")
         exitProcess(0)
     }
 
-    /// One connection: print or echo each message, log its start and end on standard error.
-    private static func serve(_ socket: BlockingWebSocket, echo: Bool) {
-        let peer = socket.remoteAddress.map { "\($0)" } ?? "peer"
-        var opened = "\(peer): connected, resource \(socket.handshake.resource)"
-        if let subprotocol = socket.subprotocol { opened += ", subprotocol \(subprotocol)" }
-        printError(opened)
-        while true {
-            let message: WebSocketMessage?
-            do throws(WebSocketError) {
-                message = try socket.receive()
-            } catch {
-                printError("\(peer): \(error)")
-                break
-            }
-            guard let message else { break }
-            switch message {
-            case .text(let text):
-                if echo { try? socket.send(text: text) } else { printOut(text) }
-            case .binary(let bytes):
-                if echo { try? socket.send(binary: bytes) } else { printOut("binary: " + hex(bytes)) }
-            case .fragment, .ping, .pong, .close:
-                break
-            }
+    /// One event of a connection, on its loop: print or echo each message, log its start and end on
+    /// standard error.
+    private static func serve(_ socket: EventLoopWebSocket, _ event: WebSocketEvent, echo: Bool) {
+        switch event {
+        case .open(let result):
+            var opened = "\(peer(socket)): connected, resource \(result.resource)"
+            if let subprotocol = result.subprotocol { opened += ", subprotocol \(subprotocol)" }
+            printError(opened)
+        case .text(let text):
+            if echo { try? socket.send(text: text) } else { printOut(text) }
+        case .binary(let bytes):
+            if echo { try? socket.send(binary: bytes) } else { printOut("binary: " + hex(bytes)) }
+        case .closed(let status):
+            printError("\(peer(socket)): closed \(describe(status))")
+        case .failed(let error):
+            printError("\(peer(socket)): \(error)")
+        case .fragment, .ping, .pong, .closeReceived, .drained:
+            break
         }
-        printError("\(peer): closed \(socket.closeStatus.map(describe) ?? "")")
     }
 
-    /// SIGINT and SIGTERM (blocked in every thread) stop the server, so that open connections get
-    /// 1001, instead of killing the process.
-    private static func stopOnSignals(_ signals: sigset_t, _ server: BlockingWebSocketServer) {
-        DispatchQueue.global().async { @Sendable in
-            var waitedFor = signals
-            var number: Int32 = 0
-            while sigwait(&waitedFor, &number) != 0 {}
-            printError("stopping (signal \(number))")
-            server.stop(code: .goingAway)
-        }
+    private static func peer(_ socket: EventLoopWebSocket) -> String {
+        socket.remoteAddress.map { "\($0)" } ?? "peer"
     }
 
     /// `ws://127.0.0.1:9001/`, `wss://[::1]:9001/`, `ws+unix:///path:/`.

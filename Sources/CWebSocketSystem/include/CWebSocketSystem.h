@@ -1,4 +1,4 @@
-// System headers that Swift's Glibc module does not bring: epoll and eventfd (Linux), for the readiness
+// System headers that Swift's Glibc module does not bring: epoll, eventfd and malloc_trim (Linux), for the readiness
 // loops of the Dispatch and event-loop adapters.
 // Nothing here is compiled on other platforms.
 #ifndef C_WEBSOCKET_SYSTEM_H
@@ -7,6 +7,7 @@
 #if defined(__linux__)
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <malloc.h>
 
 /// The CPUs the calling process may run on (its affinity mask), or -1 if it cannot be read.
 int cwebsocket_available_cpus(void);

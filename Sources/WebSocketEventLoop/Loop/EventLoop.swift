@@ -87,6 +87,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var sockets: [EventLoopWebSocket?] = []
     private var generations: [UInt32] = []
     private var freeSlots: [Int] = []
+    /// Live connections, and the most since the heap was last trimmed.
+    private var liveCount = 0
+    private var peakSinceTrim = 0
     private var listeners: [Listener?] = []
     private var local: [Work] = []
     private var dirty: [EventLoopWebSocket] = []
@@ -170,6 +173,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
         sockets[slot] = socket
         socket.token = token
+        liveCount += 1
+        peakSinceTrim = max(peakSinceTrim, liveCount)
     }
 
     /// Forgets `socket`: call before closing its descriptor.
@@ -180,6 +185,18 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         sockets[slot] = nil
         generations[slot] = (generations[slot] &+ 1) & 0x7fff_ffff
         freeSlots.append(slot)
+        liveCount -= 1
+        trimIfMostlyFreed()
+    }
+
+    /// Gives freed memory back to the system once the loop has lost most of its connections: glibc
+    /// keeps what `free` returns in its arenas, so a server that held 10,000 connections would
+    /// otherwise keep their memory for good. Rare (at most once per halving), and cheap next to the
+    /// closes that led to it.
+    private func trimIfMostlyFreed() {
+        guard peakSinceTrim >= 256 ? liveCount <= peakSinceTrim / 2 : (liveCount == 0 && peakSinceTrim > 0) else { return }
+        peakSinceTrim = liveCount
+        _ = malloc_trim(0)
     }
 
     /// The live connection with `token`, if any.
