@@ -22,14 +22,15 @@ let package = Package(
         // What both adapters share: the typed socket layer over a replaceable syscall shim, the
         // transport layers' protocol (TLS, proxies) and the pipeline that runs a Connection over
         // them, and the adapters' common vocabulary (WebSocketMessage, TransportOptions, WebSocketError).
-        .target(name: "WebSocketTransport", dependencies: ["WebSocketCore"]),
+        .target(name: "WebSocketTransport", dependencies: ["WebSocketCore", "CWebSocketSystem"]),
         // TLS for wss:// as a transport layer: sans-I/O sessions over memory BIOs of the OpenSSL 3 the
         // OS ships. Linux only for now: elsewhere the module builds without OpenSSL and its contexts
         // throw `.unavailable`.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(name: "WebSocketTLS", dependencies: ["WebSocketTransport",
                                                     .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
-        // System headers the Glibc module lacks (epoll), for the Dispatch adapter's readiness loop.
+        // System headers the Glibc module lacks (epoll, eventfd, accept4, malloc_trim), for the
+        // readiness loops and the socket layer.
         .target(name: "CWebSocketSystem"),
         // The Dispatch adapter: non-blocking sockets with readiness from epoll (Linux) or
         // DispatchSources, events on your queue or an async face.

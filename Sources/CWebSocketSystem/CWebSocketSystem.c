@@ -1,14 +1,22 @@
-// sched_getaffinity and CPU_COUNT are GNU extensions: defined here, before any header.
+// sched_getaffinity, CPU_COUNT and accept4 are GNU extensions: _GNU_SOURCE is defined here, before any
+// header.
 #define _GNU_SOURCE
 #include "CWebSocketSystem.h"
 
 #if defined(__linux__)
 #include <sched.h>
+#include <sys/socket.h>
 
 int cwebsocket_available_cpus(void) {
     cpu_set_t set;
     CPU_ZERO(&set);
     if (sched_getaffinity(0, sizeof(set), &set) != 0) return -1;
     return CPU_COUNT(&set);
+}
+#endif
+
+#if defined(__linux__)
+int cwebsocket_accept_configured(int fd, struct sockaddr *address, socklen_t *length) {
+    return accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 #endif

@@ -305,8 +305,10 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             let timeout: Int32
             if !local.isEmpty || !dirty.isEmpty || !again.isEmpty {
                 timeout = 0
+            } else if let earliest = timers.earliest {
+                timeout = Poller.milliseconds(until: earliest, now: system.monotonicNow())
             } else {
-                timeout = Poller.milliseconds(until: timers.earliest, now: system.monotonicNow())
+                timeout = -1
             }
             let count = epoll.wait(into: events, timeoutMilliseconds: timeout)
             now = system.monotonicNow()

@@ -77,18 +77,23 @@ public final class EventLoopWebSocket: @unchecked Sendable {
         var closeStatus: CloseStatus? = nil
         /// The async face's messages, once open.
         var batches: MessageBatches? = nil
+        var remoteAddress: SocketAddress?? = nil
     }
     let shared = Locked(Shared())
 
-    /// The peer's address.
-    public let remoteAddress: SocketAddress?
+    /// The peer's address (asked of the kernel on first use).
+    public var remoteAddress: SocketAddress? {
+        if let known = shared.withLock({ $0.remoteAddress }) { return known }
+        let address = socket.peerAddress
+        shared.withLock { $0.remoteAddress = .some(address) }
+        return address
+    }
 
     init(loop: EventLoop, server: ServerCore, socket: Socket, pipeline: ConnectionPipeline) {
         self.loop = loop
         self.server = server
         self.socket = socket
         self.pipeline = pipeline
-        remoteAddress = socket.peerAddress
     }
 
     // MARK: What the connection is

@@ -34,7 +34,7 @@ extension Socket {
             }
             if fd >= 0 {
                 let socket = Socket(adopting: fd, system: system)
-                try socket.configureNewDescriptor()
+                if !Self.acceptedDescriptorsAreConfigured { try socket.configureNewDescriptor() }
                 return socket
             }
             let error = Errno.current
@@ -45,6 +45,16 @@ extension Socket {
             }
         }
     }
+}
+
+extension Socket {
+    /// Whether ``SystemCalls/accept`` gives descriptors that are non-blocking and close-on-exec
+    /// already (`accept4` on Linux): four `fcntl` calls fewer per connection.
+    #if os(Linux)
+    package static let acceptedDescriptorsAreConfigured = true
+    #else
+    package static let acceptedDescriptorsAreConfigured = false
+    #endif
 }
 
 extension Socket {

@@ -4,6 +4,9 @@ import Glibc
 import Darwin
 #endif
 import WebSocketCore
+#if os(Linux)
+import CWebSocketSystem
+#endif
 
 /// The system calls this module makes, as replaceable closures: every socket, poll, pipe and clock
 /// call goes through one of these, so that tests can force `EINTR`, `EAGAIN` and short writes (as
@@ -17,6 +20,8 @@ package struct SystemCalls: Sendable {
     package var connect: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
     package var bind: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
     package var listen: @Sendable (_ fd: Int32, _ backlog: Int32) -> Int32
+    /// `accept`; on Linux `accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC)`, so that the new
+    /// descriptor needs no `fcntl` calls (``Socket/acceptedDescriptorsAreConfigured``).
     package var accept: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
     /// `recv(fd, buffer, count, 0)`.
     package var receive: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
@@ -90,7 +95,11 @@ private func sys_connect(_ fd: Int32, _ a: UnsafePointer<sockaddr>, _ l: socklen
 private func sys_bind(_ fd: Int32, _ a: UnsafePointer<sockaddr>, _ l: socklen_t) -> Int32 { bind(fd, a, l) }
 private func sys_listen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }
 private func sys_accept(_ fd: Int32, _ a: UnsafeMutablePointer<sockaddr>, _ l: UnsafeMutablePointer<socklen_t>) -> Int32 {
+    #if os(Linux)
+    cwebsocket_accept_configured(fd, a, l)
+    #else
     accept(fd, a, l)
+    #endif
 }
 private func sys_recv(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int, _ flags: Int32) -> Int { recv(fd, b, n, flags) }
 private func sys_send(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int, _ flags: Int32) -> Int { send(fd, b, n, flags) }
