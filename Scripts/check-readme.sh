@@ -33,6 +33,7 @@ PY
     echo '  .executableTarget(name: "snippet'"$i"'", dependencies: ['
     echo '    .product(name: "WebSocketCore", package: "swift-websocket"), .product(name: "WebSocketPOSIX", package: "swift-websocket"),'
     echo '    .product(name: "WebSocketDispatch", package: "swift-websocket"), .product(name: "WebSocketDeflate", package: "swift-websocket"),'
+    echo '    .product(name: "WebSocketEventLoop", package: "swift-websocket"),'
     if grep -q '"WebSocketTLS"' "$ROOT/Package.swift"; then
       echo '    .product(name: "WebSocketTLS", package: "swift-websocket"),'
     fi
