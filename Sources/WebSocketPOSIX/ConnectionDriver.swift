@@ -148,8 +148,11 @@ final class ConnectionDriver: Sendable {
 
     /// Runs the connection until it produces an event, the socket is closed, or `limit` passes:
     /// pulls events, writes automatic replies, obeys the pipeline's ``ConnectionPipeline/SocketDirective``
-    /// (half-close, drain, close), and otherwise waits (poll) for bytes, a wake-up, or the next
-    /// deadline, whichever comes first. Call with the read role held; `buffer` is its buffer.
+    /// (half-close, drain, close), and otherwise reads; only when nothing has arrived does it wait
+    /// (poll) for bytes, a wake-up, or the next deadline, whichever comes first. `limit` and the
+    /// timers' deadlines are checked after every read as after every wait, so input that never stops
+    /// coming cannot hold `receive` past its timeout. Call with the read role held; `buffer` is its
+    /// buffer.
     func pump(_ buffer: inout [UInt8], until limit: Instant?) -> PumpOutcome {
         while true {
             let (event, directive, isClosed, deadline) = shared.withLock { state in
@@ -178,33 +181,50 @@ final class ConnectionDriver: Sendable {
             }
             let now = system.monotonicNow()
             if let limit, now >= limit { return .limitReached }
-            waitForInput(&buffer, until: [deadline, limit].compactMap { $0 }.min())
+            readOrWait(&buffer, until: [deadline, limit].compactMap { $0 }.min())
             let later = system.monotonicNow()
             shared.withLock { $0.pipeline.advanceTime(to: later) }
         }
     }
 
-    /// Waits for bytes or a wake-up until `deadline`, and feeds what one read gives to the pipeline.
-    private func waitForInput(_ buffer: inout [UInt8], until deadline: Instant?) {
-        var fds = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
+    /// Feeds the pipeline what one read gives, reading first: only when the socket has nothing for now
+    /// (`EAGAIN`) does it wait in `poll`, for bytes or a wake-up until `deadline`, and then read once
+    /// more. Input that has already arrived (a burst of frames, the peer's answer that came while we
+    /// were writing) thus costs one system call per read, not two.
+    ///
+    /// A wake-up that comes while bytes keep arriving stays in the self-pipe until the next poll;
+    /// `pump` looks at the pipeline again after every read anyway, so nothing it signals is missed.
+    private func readOrWait(_ buffer: inout [UInt8], until deadline: Instant?) {
         do throws(Errno) {
+            if try readOnce(&buffer) { return }
+            var fds = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
             guard try Poller.poll(&fds, deadline: deadline, system: system) > 0 else { return }
             if fds[1].revents != 0 { wake.drain() }
             guard fds[0].revents != 0 else { return }
-            let outcome = try buffer.withUnsafeMutableBytes { raw in
-                Swift.Result { () throws(Errno) in try socket.read(into: raw) }
-            }.get()
-            switch outcome {
-            case .bytes(let count):
-                buffer.withUnsafeBytes { raw in
-                    shared.withLock { $0.pipeline.receive(UnsafeRawBufferPointer(rebasing: raw[..<count])) }
-                }
-            case .endOfStream: shared.withLock { $0.pipeline.receiveEOF() }
-            case .nothing: break
-            }
+            _ = try readOnce(&buffer)
         } catch {
             fail(.transport(error))
+        }
+    }
+
+    /// One read without waiting: bytes or the end of the stream go to the pipeline. Returns `false`
+    /// when there was nothing to read (`EAGAIN`).
+    private func readOnce(_ buffer: inout [UInt8]) throws(Errno) -> Bool {
+        let outcome = try buffer.withUnsafeMutableBytes { raw in
+            Swift.Result { () throws(Errno) in try socket.read(into: raw) }
+        }.get()
+        switch outcome {
+        case .bytes(let count):
+            buffer.withUnsafeBytes { raw in
+                shared.withLock { $0.pipeline.receive(UnsafeRawBufferPointer(rebasing: raw[..<count])) }
+            }
+            return true
+        case .endOfStream:
+            shared.withLock { $0.pipeline.receiveEOF() }
+            return true
+        case .nothing:
+            return false
         }
     }
 
