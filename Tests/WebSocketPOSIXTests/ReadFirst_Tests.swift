@@ -9,8 +9,9 @@ import WebSocketTransport
 import TransportTestSupport
 @testable import WebSocketPOSIX
 
-/// The blocking adapter reads and writes first, and waits in `poll` only when the socket would block
-/// (EAGAIN): counted through the system-call shim.
+/// The blocking adapter writes first and waits in `poll` only when the socket would block (EAGAIN);
+/// it reads first after a read that filled its buffer (more has probably arrived), and waits first
+/// otherwise (an answer to what was just sent is not there yet). Counted through the system-call shim.
 @Suite("Read first, write first: poll only when the socket would block")
 struct ReadFirstTests {
     /// A client through `faults` to an echo server (live system calls) whose handler first sends
@@ -48,23 +49,41 @@ struct ReadFirstTests {
             }
             let pollsMade = faults.calls(.poll) - polls
             let readsMade = faults.calls(.receive) - reads
-            // Polling before every read made one poll per read, about 100 here.
+            // Polling before every read made one poll per read, about 100 here: each of these reads
+            // fills the buffer, so the next one is tried at once.
             #expect(readsMade >= count / 2, "\(readsMade) reads")
             #expect(pollsMade <= count / 10, "\(pollsMade) polls for \(readsMade) reads")
         }
     }
 
-    @Test("A read that would block waits in poll, then reads: one poll for the EAGAIN")
-    func readWouldBlockPollsOnce() throws {
+    @Test("Waiting for an answer polls first: a round trip makes one poll and one read at the client")
+    func roundTripsPollFirst() throws {
+        let faults = Faults()
+        try Self.client(faults) { client in
+            let (polls, reads) = (faults.calls(.poll), faults.calls(.receive))
+            let rounds = 20
+            for index in 0..<rounds {
+                try client.send(text: "round \(index)")
+                let message = try client.receive()
+                #expect(message == .text("round \(index)"))
+            }
+            // Each echo is read whole by a read that does not fill the buffer, so the next wait
+            // polls first instead of trying a read that would find nothing (EAGAIN).
+            #expect(faults.calls(.poll) - polls == rounds)
+            #expect(faults.calls(.receive) - reads == rounds)
+        }
+    }
+
+    @Test("A read that would block after a wait (spurious readiness) waits again, then reads")
+    func readWouldBlockWaitsAgain() throws {
         let faults = Faults()
         try Self.client(faults) { client in
             let (polls, reads) = (faults.calls(.poll), faults.calls(.receive))
             faults.plan(.receive, [.wouldBlock])
             try client.send(text: "after an EAGAIN")
             #expect(try client.receive() == .text("after an EAGAIN"))
-            // The read that would block (faked, or real when the echo is late), one wait in poll
-            // until the echo is readable, and the read that gets it.
-            #expect(faults.calls(.poll) - polls == 1)
+            // poll (ready), the read that would block, poll (ready at once), the read that gets it.
+            #expect(faults.calls(.poll) - polls == 2)
             #expect(faults.calls(.receive) - reads == 2)
         }
     }
