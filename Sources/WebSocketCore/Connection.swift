@@ -298,11 +298,15 @@ public struct Connection: Sendable {
     public mutating func takeOutput() -> [UInt8] {
         if outboxStart == 0 {
             let bytes = outbox
-            // After a prepared message adopted as the output (handed over as it is), our own buffer
-            // comes back for the next frames.
-            outbox = outboxIsShared ? spareOutbox : []
-            spareOutbox = []
-            outboxIsShared = false
+            if outboxIsShared {
+                // A prepared message adopted as the output is handed over as it is; our own buffer
+                // comes back for the next frames.
+                outbox = spareOutbox
+                spareOutbox = []
+                outboxIsShared = false
+            } else {
+                outbox = []
+            }
             return bytes
         }
         let bytes = Array(outbox[outboxStart...])
