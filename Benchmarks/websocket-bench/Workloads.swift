@@ -30,6 +30,7 @@ enum Workloads {
         }
         list.append(roundTrip(name: "roundtrip-1KiB", size: 1024))
         list.append(deflateRoundTrip(name: "deflate-roundtrip-64KiB", size: 64 << 10))
+        list.append(broadcast(name: "broadcast-1KiB-1000", size: 1024, connections: 1000))
         list += echo
         list += tls
         return list
@@ -183,6 +184,43 @@ enum Workloads {
                 blackHole(copy)
             }
             report(name, ours: formatRate(ours), baselineName: "memcpy", theirs: formatRate(baseline), ratio: ours / baseline)
+        }, frames: nil)
+    }
+
+    /// One text message to `connections` open server connections, in memory: framed once as a
+    /// `PreparedMessage` and sent to each (ours), against `send(text:)` on each (the baseline), each
+    /// connection's output taken after its send. Measured in alternation; rates in broadcasts per
+    /// second (one broadcast: one message to every connection, the preparation included).
+    static func broadcast(name: String, size: Int, connections count: Int) -> Workload {
+        Workload(name: name, run: {
+            let text = String(repeating: "b", count: size)
+            // Copies of one open connection: each gets buffers of its own on its first send.
+            let server = Fixtures.openPair().server
+            var (one, other) = (server, server)
+            try? one.send(PreparedMessage(text: text))
+            try? other.send(text: text)
+            precondition(one.pendingOutputCount > size && one.takeOutput() == other.takeOutput(), "\(name): different frames")
+            var prepared = [Connection](repeating: server, count: count)
+            var plain = prepared
+            var taken = 0
+            let (ours, theirs) = Measure.interleaved(work: 1, {
+                let message = PreparedMessage(text: text)
+                for index in prepared.indices {
+                    try? prepared[index].send(message)
+                    taken &+= prepared[index].takeOutput().count
+                }
+            }, {
+                for index in plain.indices {
+                    try? plain[index].send(text: text)
+                    taken &+= plain[index].takeOutput().count
+                }
+            })
+            blackHole(taken)
+            func describe(_ rate: Double) -> String {
+                "\(Int(rate.rounded())) broadcasts/s (\(format3(rate * Double(count) / 1e6)) M sends/s)"
+            }
+            report(name, ours: describe(ours), baselineName: "send(text:) to each", theirs: describe(theirs),
+                   ratio: ours / theirs)
         }, frames: nil)
     }
 

@@ -29,9 +29,35 @@ extension Connection {
         try result.get()
     }
 
+    /// Sends a message prepared once for many server connections: appends its frames to the output.
+    /// When nothing else is pending, the output adopts the prepared bytes themselves (shared,
+    /// copy-on-write) instead of copying them, and ``takeOutput()`` returns that same storage.
+    ///
+    /// The frames go out as they were prepared: no extension transforms them, and with
+    /// permessage-deflate negotiated they are valid uncompressed messages (RSV1 clear, RFC 7692 §6),
+    /// as with ``send(text:compress:)`` and `compress: false`. Only a server may send one; the state
+    /// checks are those of ``send(text:compress:)``. Throwing leaves the connection unchanged.
+    ///
+    /// - Throws: ``ConnectionError/preparedMessageFromClient`` for a client (its frames must be
+    ///   masked, each with a fresh key); ``ConnectionError/notOpen``,
+    ///   ``ConnectionError/closeAlreadySent``, ``ConnectionError/messageInProgress`` while a
+    ///   fragmented message is being sent, ``ConnectionError/outputBufferFull``;
+    ///   ``ConnectionError/preparedFrameTooLarge(_:)`` when ``Configuration/fragmentationSize`` is
+    ///   set and one of the message's frames holds more payload than it (prepare the message with
+    ///   that `fragmentationSize`).
+    ///
+    /// RFC 6455 §5.1, §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
+    public mutating func send(_ prepared: PreparedMessage) throws(ConnectionError) {
+        guard !isClient else { throw .preparedMessageFromClient }
+        try checkCanSendMessage()
+        if configuration.fragmentationSize != nil, prepared.largestFramePayload > Self.frameSize(configuration.fragmentationSize) {
+            throw .preparedFrameTooLarge(prepared.largestFramePayload)
+        }
+        appendSharedOutput(prepared.wireBytes)
+    }
+
     private mutating func sendMessage(_ kind: MessageKind, _ payload: UnsafeRawBufferPointer, compress: Bool) throws(ConnectionError) {
-        try checkCanSendData()
-        guard case .none = outgoing else { throw .messageInProgress }
+        try checkCanSendMessage()
         if compress, var transformer = transform.take() {
             defer { transform = transformer }
             if transformer.shouldEncode(messageOfSize: payload.count) {
@@ -47,17 +73,34 @@ extension Connection {
 
     /// Writes a whole message's payload, split at ``Configuration/fragmentationSize``.
     private mutating func writeMessageFrames(_ kind: MessageKind, _ payload: UnsafeRawBufferPointer, reservedBits: UInt8) {
-        let size = max(1, configuration.fragmentationSize ?? Int.max)
+        let size = Self.frameSize(configuration.fragmentationSize)
         if payload.count <= size {
             writeFrame(kind.opcode, fin: true, reservedBits: reservedBits, payload: payload)
+            return
+        }
+        Self.forEachFrame(of: kind, payload, reservedBits: reservedBits, size: size) { opcode, fin, bits, piece in
+            writeFrame(opcode, fin: fin, reservedBits: bits, payload: piece)
+        }
+    }
+
+    /// The most payload bytes per frame for a ``Configuration/fragmentationSize`` (at least 1).
+    static func frameSize(_ fragmentationSize: Int?) -> Int { max(1, fragmentationSize ?? Int.max) }
+
+    /// Cuts a whole message's payload into frames of at most `size` bytes (one frame, possibly empty,
+    /// when it fits): calls `body` with each frame's opcode, FIN bit, reserved bits (`reservedBits` on
+    /// the first frame only, RFC 7692 §6.1) and payload, in order. Sends and prepared messages both
+    /// frame their messages here.
+    static func forEachFrame(of kind: MessageKind, _ payload: UnsafeRawBufferPointer, reservedBits: UInt8, size: Int,
+                             _ body: (Opcode, Bool, UInt8, UnsafeRawBufferPointer) -> Void) {
+        if payload.count <= size {
+            body(kind.opcode, true, reservedBits, payload)
             return
         }
         var offset = 0
         while offset < payload.count {
             let end = payload.count - offset <= size ? payload.count : offset + size
-            writeFrame(offset == 0 ? kind.opcode : .continuation, fin: end == payload.count,
-                       reservedBits: offset == 0 ? reservedBits : 0,
-                       payload: UnsafeRawBufferPointer(rebasing: payload[offset..<end]))
+            body(offset == 0 ? kind.opcode : .continuation, end == payload.count, offset == 0 ? reservedBits : 0,
+                 UnsafeRawBufferPointer(rebasing: payload[offset..<end]))
             offset = end
         }
     }
@@ -198,6 +241,13 @@ extension Connection {
         try checkOutputRoom()
     }
 
+    /// The checks before a whole message (a send or a prepared message): those of a data frame, and
+    /// no fragmented message of ours unfinished.
+    private func checkCanSendMessage() throws(ConnectionError) {
+        try checkCanSendData()
+        guard case .none = outgoing else { throw .messageInProgress }
+    }
+
     private func checkCanContinueMessage() throws(ConnectionError) {
         switch phase {
         case .open, .closingRemotely: break
@@ -241,18 +291,25 @@ extension Connection {
     /// masking key MUST be derived from a strong source of entropy").
     mutating func writeFrame(_ opcode: Opcode, fin: Bool, reservedBits: UInt8 = 0, payload: UnsafeRawBufferPointer) {
         let key: MaskingKey? = isClient ? MaskingKey(random: random.next()) : nil
-        let header = FrameHeader(fin: fin, reservedBits: reservedBits, opcodeValue: opcode.rawValue, maskingKey: key,
-                                 payloadLength: UInt64(payload.count))
         // Room for the whole frame at once: after `takeOutput()` the output is a new, empty array, and
         // growing it for the header and again for the payload cost two allocations per frame sent.
-        // Geometric growth, for frames queued without the output being taken.
-        let needed = outbox.count + 14 + payload.count
-        if needed > outbox.capacity { outbox.reserveCapacity(max(needed, 2 * outbox.capacity)) }
-        header.write(into: &outbox)
-        let start = outbox.count
-        outbox.append(contentsOf: payload)
+        reserveOutput(14 + payload.count)
+        Self.appendFrame(opcode, fin: fin, reservedBits: reservedBits, key: key, payload: payload, to: &outbox)
+    }
+
+    /// Appends one frame to `output`: its header, then the payload, masked in place with `key` if
+    /// there is one.
+    @inline(__always)
+    static func appendFrame(_ opcode: Opcode, fin: Bool, reservedBits: UInt8, key: MaskingKey?,
+                            payload: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+        let header = FrameHeader(fin: fin, reservedBits: reservedBits, opcodeValue: opcode.rawValue, maskingKey: key,
+                                 payloadLength: UInt64(payload.count))
+        header.write(into: &output)
+        let start = output.count
+        output.append(contentsOf: payload)
         if let key {
-            _ = key.apply(to: &outbox, range: start..<outbox.count, offset: 0)
+            // `withUnsafeMutableBytes` inside: the array is unique by then (it was just appended to).
+            _ = key.apply(to: &output, range: start..<output.count, offset: 0)
         }
     }
 }

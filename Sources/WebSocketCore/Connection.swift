@@ -73,6 +73,11 @@ public struct Connection: Sendable {
     // Output.
     var outbox: [UInt8] = []
     var outboxStart = 0
+    /// Whether `outbox` is a ``PreparedMessage``'s array, adopted by ``send(_:)`` (shared storage:
+    /// it is never written in place; the next frame copies the pending bytes into our own buffer).
+    var outboxIsShared = false
+    /// Our own output buffer while `outbox` is shared, kept (empty) for reuse.
+    var spareOutbox: [UInt8] = []
     var outgoing = OutgoingMessage.none
     var events: [Event] = []
     var eventsStart = 0
@@ -209,6 +214,7 @@ public struct Connection: Sendable {
     public mutating func abort() {
         outbox = []
         outboxStart = 0
+        outboxIsShared = false
         if case .closed = phase {
             releaseTransport()
             return
@@ -292,12 +298,19 @@ public struct Connection: Sendable {
     public mutating func takeOutput() -> [UInt8] {
         if outboxStart == 0 {
             let bytes = outbox
-            outbox = []
+            if outboxIsShared {
+                // A prepared message adopted as the output is handed over as it is; our own buffer
+                // comes back for the next frames.
+                outbox = spareOutbox
+                spareOutbox = []
+                outboxIsShared = false
+            } else {
+                outbox = []
+            }
             return bytes
         }
         let bytes = Array(outbox[outboxStart...])
-        outbox.removeAll(keepingCapacity: true)
-        outboxStart = 0
+        emptyOutbox()
         return bytes
     }
 
@@ -314,7 +327,61 @@ public struct Connection: Sendable {
     /// Removes the first `count` bytes of pending output, after the caller wrote them.
     public mutating func consumeOutput(_ count: Int) {
         outboxStart += min(max(count, 0), pendingOutputCount)
+        if outboxIsShared {
+            // A shared array is never compacted in place (that would copy it): released once written.
+            if outboxStart == outbox.count { emptyOutbox() }
+            return
+        }
         compactConsumedPrefix(&outbox, start: &outboxStart)
+    }
+
+    /// Empties the output, keeping our own buffer's capacity.
+    private mutating func emptyOutbox() {
+        if outboxIsShared {
+            outbox = spareOutbox
+            spareOutbox = []
+            outboxIsShared = false
+        } else {
+            outbox.removeAll(keepingCapacity: true)
+        }
+        outboxStart = 0
+    }
+
+    /// Makes room for `count` more bytes of output at once, in a buffer of our own: pending bytes of
+    /// an adopted (shared) array are first copied into it (the shared one is never written to).
+    /// Geometric growth, for frames queued without the output being taken.
+    @inline(__always)
+    mutating func reserveOutput(_ count: Int) {
+        if outboxIsShared {
+            var own = spareOutbox
+            spareOutbox = []
+            own.removeAll(keepingCapacity: true)
+            own.reserveCapacity(pendingOutputCount + count)
+            own.append(contentsOf: outbox[outboxStart...])
+            outbox = own
+            outboxStart = 0
+            outboxIsShared = false
+            return
+        }
+        let needed = outbox.count + count
+        if needed > outbox.capacity { outbox.reserveCapacity(max(needed, 2 * outbox.capacity)) }
+    }
+
+    /// Appends `bytes` (a prepared message's frames) to the output. When nothing is pending the output
+    /// adopts the array itself, sharing its storage, and keeps its own buffer aside for later frames.
+    mutating func appendSharedOutput(_ bytes: [UInt8]) {
+        guard outboxStart < outbox.count else {
+            if !outboxIsShared {
+                outbox.removeAll(keepingCapacity: true)
+                swap(&outbox, &spareOutbox)
+            }
+            outbox = bytes
+            outboxStart = 0
+            outboxIsShared = true
+            return
+        }
+        reserveOutput(bytes.count)
+        outbox.append(contentsOf: bytes)
     }
 }
 

@@ -19,6 +19,8 @@ extension ConnectionError: CustomStringConvertible {
         case .extensionNotOffered(let e): return "extension \(String(reflecting: e)) was not offered"
         case .invalidHeader(let name): return "invalid header \(String(reflecting: name))"
         case .invalidStatus(let status): return "invalid rejection status \(status)"
+        case .preparedMessageFromClient: return "only a server sends prepared messages: a client masks each frame"
+        case .preparedFrameTooLarge(let size): return "a prepared frame of \(size) bytes exceeds the fragmentation size"
         }
     }
 }

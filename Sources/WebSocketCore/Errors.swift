@@ -30,6 +30,12 @@ public enum ConnectionError: Error, Sendable, Hashable {
     case invalidHeader(String)
     /// A rejection status must be an HTTP status from 200 to 599 other than 101.
     case invalidStatus(Int)
+    /// Only a server sends a ``PreparedMessage``: a client masks every frame with a fresh key
+    /// (RFC 6455 §5.3), so its frames cannot be prepared once for many connections.
+    case preparedMessageFromClient
+    /// A ``PreparedMessage`` frame holds this many payload bytes, more than the connection's
+    /// ``Configuration/fragmentationSize``: prepare it with that size.
+    case preparedFrameTooLarge(Int)
 }
 
 /// A violation of RFC 6455 by the peer, found in its frames. The connection answers it with a Close

@@ -78,10 +78,10 @@ extension BlockingWebSocket {
             throw .transport(error)
         }
         try driver.flush()
-        let result = driver.reader.withLock { buffer -> Result<HandshakeResult, WebSocketError> in
+        let result = driver.reader.withLock { reader -> Result<HandshakeResult, WebSocketError> in
             var failure: WebSocketError? = nil
             while true {
-                switch driver.pump(&buffer, until: nil) {
+                switch driver.pump(&reader, until: nil) {
                 case .event(.handshakeCompleted(let result)):
                     return .success(result)
                 case .event(.handshakeFailed(let handshakeFailure)):

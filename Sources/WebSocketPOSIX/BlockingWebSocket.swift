@@ -146,9 +146,9 @@ public final class BlockingWebSocket: Sendable {
     public func receive(timeout: Duration?) throws(WebSocketError) -> WebSocketMessage? {
         let limit = timeout.map { driver.system.monotonicNow() + $0 }
         let receivesControlFrames = driver.options.receivesControlFrames
-        return try driver.reader.withLock { (buffer) throws(WebSocketError) -> WebSocketMessage? in
+        return try driver.reader.withLock { (reader) throws(WebSocketError) -> WebSocketMessage? in
             while true {
-                switch driver.pump(&buffer, until: limit) {
+                switch driver.pump(&reader, until: limit) {
                 case .event(let event):
                     if let message = WebSocketMessage(event, receivesControlFrames: receivesControlFrames) { return message }
                 case .socketClosed:
@@ -181,9 +181,9 @@ public final class BlockingWebSocket: Sendable {
     @discardableResult
     public func close(code: CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) -> CloseStatus {
         try sendClose(code: code, reason: reason)
-        driver.reader.withLock { buffer in
+        driver.reader.withLock { reader in
             while true {
-                switch driver.pump(&buffer, until: nil) {
+                switch driver.pump(&reader, until: nil) {
                 case .event: continue
                 case .socketClosed, .limitReached: return
                 }

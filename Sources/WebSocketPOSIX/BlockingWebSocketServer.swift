@@ -234,9 +234,9 @@ public final class BlockingWebSocketServer: Sendable {
     /// ended instead (rejected, invalid, timed out, or the client went away).
     static func runHandshake(_ driver: ConnectionDriver,
                              decide: (HandshakeRequest) -> HandshakeDecision) -> HandshakeResult? {
-        driver.reader.withLock { buffer in
+        driver.reader.withLock { reader in
             while true {
-                switch driver.pump(&buffer, until: nil) {
+                switch driver.pump(&reader, until: nil) {
                 case .event(.handshakeRequest(let request)):
                     let decision = decide(request)
                     // An answer the core refuses becomes a 500 there.

@@ -14,7 +14,7 @@ import WebSocketTransport
 //
 // 1. `reader` is the read role, held for a whole `receive`, handshake or close: one thread at a time
 //    reads the socket, feeds the pipeline, pulls the connection's events and runs its timers (`pump`).
-//    It owns the read buffer.
+//    It owns the read buffer (`ReadState`).
 // 2. `writer` is the write role: whoever holds it takes the pipeline's output for the socket and
 //    writes all of it (`flush`), so that frames queued by several threads reach the wire in queue
 //    order.
@@ -36,10 +36,21 @@ final class ConnectionDriver: Sendable {
     let options: TransportOptions
     let wake: WakeSignal
     /// The read role and its buffer.
-    let reader: Locked<[UInt8]>
+    let reader: Locked<ReadState>
     /// The write role.
     let writer = Locked(())
     let shared: Locked<Shared>
+
+    /// What the read role owns: the buffer reads go into, and whether to read before waiting.
+    struct ReadState: Sendable {
+        var buffer: [UInt8]
+        /// The last read filled the buffer, so more input has probably arrived already: the next
+        /// read is tried before any wait. After a read that did not fill it (the socket had nothing
+        /// more at that moment), or nothing read yet, the next wait polls first: a read then would
+        /// most likely find nothing (`EAGAIN`) and cost a system call for it, as it would every time
+        /// a request has just been sent and its answer is awaited.
+        var readsFirst = false
+    }
 
     struct Shared: Sendable {
         var pipeline: ConnectionPipeline
@@ -55,7 +66,7 @@ final class ConnectionDriver: Sendable {
         self.socket = socket
         self.options = options
         wake = try WakeSignal(system: socket.system)
-        reader = Locked([UInt8](repeating: 0, count: options.effectiveReadBufferSize))
+        reader = Locked(ReadState(buffer: [UInt8](repeating: 0, count: options.effectiveReadBufferSize)))
         var pipeline = pipeline
         // Timers count from here (RFC 6455 §4.1 handshake timeout included).
         pipeline.advanceTime(to: socket.system.monotonicNow())
@@ -148,9 +159,12 @@ final class ConnectionDriver: Sendable {
 
     /// Runs the connection until it produces an event, the socket is closed, or `limit` passes:
     /// pulls events, writes automatic replies, obeys the pipeline's ``ConnectionPipeline/SocketDirective``
-    /// (half-close, drain, close), and otherwise waits (poll) for bytes, a wake-up, or the next
-    /// deadline, whichever comes first. Call with the read role held; `buffer` is its buffer.
-    func pump(_ buffer: inout [UInt8], until limit: Instant?) -> PumpOutcome {
+    /// (half-close, drain, close), and otherwise reads; only when nothing has arrived does it wait
+    /// (poll) for bytes, a wake-up, or the next deadline, whichever comes first. `limit` and the
+    /// timers' deadlines are checked after every read as after every wait, so input that never stops
+    /// coming cannot hold `receive` past its timeout. Call with the read role held; `reader` is its
+    /// state.
+    func pump(_ reader: inout ReadState, until limit: Instant?) -> PumpOutcome {
         while true {
             let (event, directive, isClosed, deadline) = shared.withLock { state in
                 let event = state.pipeline.connection.nextEvent()
@@ -178,33 +192,56 @@ final class ConnectionDriver: Sendable {
             }
             let now = system.monotonicNow()
             if let limit, now >= limit { return .limitReached }
-            waitForInput(&buffer, until: [deadline, limit].compactMap { $0 }.min())
+            readOrWait(&reader, until: [deadline, limit].compactMap { $0 }.min())
             let later = system.monotonicNow()
             shared.withLock { $0.pipeline.advanceTime(to: later) }
         }
     }
 
-    /// Waits for bytes or a wake-up until `deadline`, and feeds what one read gives to the pipeline.
-    private func waitForInput(_ buffer: inout [UInt8], until deadline: Instant?) {
-        var fds = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
+    /// Feeds the pipeline what one read gives. When the last read filled the buffer
+    /// (``ReadState/readsFirst``), it reads first and waits only if the socket turns out to have
+    /// nothing (`EAGAIN`): input that has already arrived (a burst of frames, a message larger than
+    /// the buffer) then costs one system call per read, not two. Otherwise it waits first, in `poll`,
+    /// for bytes or a wake-up until `deadline`, then reads.
+    ///
+    /// A wake-up that comes while bytes keep arriving stays in the self-pipe until the next poll;
+    /// `pump` looks at the pipeline again after every read anyway, so nothing it signals is missed.
+    private func readOrWait(_ reader: inout ReadState, until deadline: Instant?) {
         do throws(Errno) {
+            if reader.readsFirst, try readOnce(&reader) { return }
+            var fds = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
             guard try Poller.poll(&fds, deadline: deadline, system: system) > 0 else { return }
             if fds[1].revents != 0 { wake.drain() }
             guard fds[0].revents != 0 else { return }
-            let outcome = try buffer.withUnsafeMutableBytes { raw in
-                Swift.Result { () throws(Errno) in try socket.read(into: raw) }
-            }.get()
-            switch outcome {
-            case .bytes(let count):
-                buffer.withUnsafeBytes { raw in
-                    shared.withLock { $0.pipeline.receive(UnsafeRawBufferPointer(rebasing: raw[..<count])) }
-                }
-            case .endOfStream: shared.withLock { $0.pipeline.receiveEOF() }
-            case .nothing: break
-            }
+            _ = try readOnce(&reader)
         } catch {
             fail(.transport(error))
+        }
+    }
+
+    /// One read without waiting: bytes or the end of the stream go to the pipeline, and
+    /// ``ReadState/readsFirst`` records whether the buffer was filled. Returns `false` when there was
+    /// nothing to read (`EAGAIN`).
+    private func readOnce(_ reader: inout ReadState) throws(Errno) -> Bool {
+        let outcome = try reader.buffer.withUnsafeMutableBytes { raw in
+            Swift.Result { () throws(Errno) in try socket.read(into: raw) }
+        }.get()
+        switch outcome {
+        case .bytes(let count):
+            reader.readsFirst = count == reader.buffer.count
+            reader.buffer.withUnsafeBytes { raw in
+                shared.withLock { $0.pipeline.receive(UnsafeRawBufferPointer(rebasing: raw[..<count])) }
+            }
+            return true
+        case .endOfStream:
+            // Every later read returns the end at once, as would a poll.
+            reader.readsFirst = true
+            shared.withLock { $0.pipeline.receiveEOF() }
+            return true
+        case .nothing:
+            reader.readsFirst = false
+            return false
         }
     }
 

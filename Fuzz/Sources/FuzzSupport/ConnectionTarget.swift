@@ -129,8 +129,8 @@ struct Session {
     /// | 0 | bytes for the connection under test (frames to (un)mask with control bit 0x20; A: keys from input) | n (+ a second byte if big), bytes |
     /// | 1 | one frame, any first byte, a repeated payload, masked as the role expects (A: the other way) | first byte, u16 length (×3 if big), fill |
     /// | 2 | the peer sends something valid, then it is delivered | kind byte (see ``peerSends(_:big:)``), its arguments |
-    /// | 3 | send(text:) (A: amplified ASCII) | n, bytes / u16 length, fill |
-    /// | 4 | send(binary:) (A: amplified pattern) | n, bytes / u16 length, pattern offset |
+    /// | 3 | send(text:) (A: amplified ASCII; B: as a `PreparedMessage`) | n, bytes / u16 length, fill |
+    /// | 4 | send(binary:) (A: amplified pattern; B: as a `PreparedMessage`) | n, bytes / u16 length, pattern offset |
     /// | 5 | sendFragment (A: text, B: final, big: amplified) | n, bytes / u16 length, pattern offset |
     /// | 6, 7 | ping, pong | n, bytes |
     /// | 8 | close (A: any code) | code-table index / u16 code, n (masked to 0x7F unless big), reason bytes |
@@ -174,12 +174,27 @@ struct Session {
             } else {
                 text = String(decoding: input.take(Int(input.byte())), as: UTF8.self)
             }
-            if call("send(text:)", { c throws(ConnectionError) in try c.send(text: text) }) {
+            // B: as a prepared message (framed once for many server connections; a client refuses it).
+            let what = flagB ? "send(PreparedMessage(text:))" : "send(text:)"
+            if call(what, { c throws(ConnectionError) in
+                if flagB {
+                    try c.send(PreparedMessage(text: text, fragmentationSize: c.configuration.fragmentationSize))
+                } else {
+                    try c.send(text: text)
+                }
+            }) {
                 sentMessages.append(.text(Array(text.utf8)))
             }
         case 4:
             let bytes = payload(&input, amplified: flagA, big: big)
-            if call("send(binary:)", { c throws(ConnectionError) in try c.send(binary: bytes) }) {
+            let what = flagB ? "send(PreparedMessage(binary:))" : "send(binary:)"
+            if call(what, { c throws(ConnectionError) in
+                if flagB {
+                    try c.send(PreparedMessage(binary: bytes, fragmentationSize: c.configuration.fragmentationSize))
+                } else {
+                    try c.send(binary: bytes)
+                }
+            }) {
                 sentMessages.append(.binary(bytes))
             }
         case 5:

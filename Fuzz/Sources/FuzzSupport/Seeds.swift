@@ -260,6 +260,12 @@ public enum Seeds {
         [0x13, UInt8(length >> 8), UInt8(length & 0xFF), fill.asciiValue ?? 0x61]
     }
     static func sendBinary(_ b: [UInt8]) -> [UInt8] { [0x04, count(b)] + b }
+    /// The same sends as a `PreparedMessage` (flag B).
+    static func sendPrepared(_ s: String) -> [UInt8] { [0x23, count(text(s))] + text(s) }
+    static func sendPreparedBigText(_ length: Int, fill: Character) -> [UInt8] {
+        [0x33, UInt8(length >> 8), UInt8(length & 0xFF), fill.asciiValue ?? 0x61]
+    }
+    static func sendPreparedBinary(_ b: [UInt8]) -> [UInt8] { [0x24, count(b)] + b }
     static func sendFragment(_ b: [UInt8], text isText: Bool, final: Bool) -> [UInt8] {
         [0x05 | (isText ? 0x10 : 0) | (final ? 0x20 : 0), count(b)] + b
     }
@@ -312,6 +318,11 @@ public enum Seeds {
             ("misuse-throws", script(0, [close(0, ""), sendText("x"), ping(Array(repeating: 1, count: 126)), pong([]),
                                         sendFragment([0xC0, 0x80], text: true, final: true), close(0, "again")])),
             ("send-then-peer-close", script(0, [sendBinary([1, 2, 3]), pong([5]), peerClose(13, "bye"), take])),
+            ("prepared-messages", script(0, [sendPrepared("Hello"), sendPreparedBinary([1, 2, 3]), partialWrite(3),
+                                             sendPrepared("after a partial write"), sendText("plain"), take, peerReplies])),
+            ("prepared-fragmented", script(0x08, fragmentation: 5, [sendPreparedBigText(2000, fill: "a"), sendPrepared("b"), take])),
+            ("prepared-misuse", script(0, [sendFragment([1], text: false, final: false), sendPrepared("mid-message"),
+                                           sendFragment([2], text: false, final: true), close(0, ""), sendPrepared("after close"), take])),
         ]
     }
 

@@ -37,6 +37,14 @@ public struct ExtensionNegotiationError: Error, Sendable, Hashable, CustomString
 /// A transform must behave as a value: copying a ``Connection`` copies its transform, and the two
 /// copies must then go their own ways (an implementation holding a reference to native state copies
 /// it on write).
+///
+/// Only messages whose first frame carries ``reservedBits`` are transformed; a message without them
+/// is plain, in both directions, and leaves the transform's state alone (for permessage-deflate,
+/// RFC 7692 §6: an uncompressed message has RSV1 clear). A transform may therefore never require
+/// every message to be transformed: ``shouldEncode(messageOfSize:)`` may decline any message, and
+/// ``Connection/send(text:compress:)`` with `compress: false` and ``Connection/send(_:)`` (a
+/// ``PreparedMessage``, framed once for many connections) send plain frames whatever was
+/// negotiated. An extension whose protocol forbids plain messages cannot be built on this protocol.
 public protocol MessageTransform: Sendable {
     /// The reserved bits (`0x40` for RSV1, `0x20` RSV2, `0x10` RSV3) that mark a transformed message on
     /// its first frame.
