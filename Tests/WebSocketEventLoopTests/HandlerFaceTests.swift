@@ -210,5 +210,36 @@ import TransportTestSupport
             #expect(client.closeStatus?.code == .goingAway)
         }
     }
+
+    @Test func broadcastReachesEveryOpenConnectionOnEveryLoop() async throws {
+        try await offPool {
+            raiseDescriptorLimit()
+            let opened = Locked(0)
+            let server = try EventLoopServer(configuration: clientConfiguration()) { _, event in
+                if case .open = event {
+                    opened.withLock { $0 += 1 }
+                    opened.broadcast()
+                }
+            }
+            let clients = try (0..<60).map { _ in
+                try BlockingWebSocket.connect(to: "ws://127.0.0.1:\(server.port)/", configuration: clientConfiguration(),
+                                              options: clientOptions())
+            }
+            #expect(opened.wait(until: { $0 == clients.count }, deadline: now() + .seconds(60), now: now))
+            let payload = pattern(1024)
+            for index in 0..<5 {
+                server.broadcast(binary: payload)
+                server.broadcast(text: "round \(index)")
+            }
+            for client in clients {
+                for index in 0..<5 {
+                    #expect(try client.receive() == .binary(payload))
+                    #expect(try client.receive() == .text("round \(index)"))
+                }
+                #expect(try client.close().wasClean)
+            }
+            #expect(server.waitUntilIdle(timeout: .seconds(60)))
+        }
+    }
 }
 #endif

@@ -189,6 +189,31 @@ public final class EventLoopServer: Sendable {
         }
     }
 
+    /// Sends one message to every open connection of the server, framed once: every connection
+    /// shares the bytes (``PreparedMessage``). Each loop queues it to its own connections in its
+    /// next turn; a connection at its high-water mark, or closing, is skipped. Returns at once.
+    public func broadcast(_ message: PreparedMessage) {
+        let core = self.core
+        for loop in loops {
+            loop.execute {
+                for socket in loop.sockets(of: core) {
+                    guard case .open = socket.phase else { continue }
+                    try? socket.sendNow(message)
+                }
+            }
+        }
+    }
+
+    /// Sends a text message to every open connection; see ``broadcast(_:)``.
+    public func broadcast(text: String) {
+        broadcast(PreparedMessage(text: text, fragmentationSize: core.configuration.fragmentationSize))
+    }
+
+    /// Sends a binary message to every open connection; see ``broadcast(_:)``.
+    public func broadcast(binary: [UInt8]) {
+        broadcast(PreparedMessage(binary: binary, fragmentationSize: core.configuration.fragmentationSize))
+    }
+
     private func stopAccepting() {
         guard !core.isStopped else { return }
         core.stop()

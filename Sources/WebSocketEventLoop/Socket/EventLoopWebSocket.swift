@@ -158,17 +158,47 @@ public final class EventLoopWebSocket: @unchecked Sendable {
         }
     }
 
+    /// Queues a message framed once for many connections (``PreparedMessage``): the connection's
+    /// output adopts the prepared bytes when it is empty, with no copy. See ``send(text:)``;
+    /// ``EventLoopServer/broadcast(_:)`` sends one to every open connection.
+    ///
+    /// - Throws: as ``send(text:)``, and ``WebSocketError/connection(_:)`` with
+    ///   ``ConnectionError/preparedFrameTooLarge(_:)`` for frames larger than the connection's
+    ///   ``Configuration/fragmentationSize`` (prepare with the same size).
+    public func send(_ prepared: PreparedMessage) throws(WebSocketError) {
+        if loop.inLoop {
+            try sendNow(prepared)
+        } else {
+            loop.execute { [self] in try? sendNow(prepared) }
+        }
+    }
+
     /// (On the loop) Puts `message` into the connection; it is written at the end of the turn.
     func sendNow(_ message: WebSocketMessage) throws(WebSocketError) {
+        try queue(isData: message.isData) { (connection: inout Connection) throws(ConnectionError) in
+            try connection.send(message)
+        }
+    }
+
+    /// (On the loop) Puts a prepared message into the connection.
+    func sendNow(_ prepared: PreparedMessage) throws(WebSocketError) {
+        try queue(isData: true) { (connection: inout Connection) throws(ConnectionError) in
+            try connection.send(prepared)
+        }
+    }
+
+    /// (On the loop) One call into the core that queues output, with the time reported first (so
+    /// that a close timer starts now), and the refusals and high-water mark of both faces.
+    private func queue(isData: Bool, _ body: (inout Connection) throws(ConnectionError) -> Void) throws(WebSocketError) {
         if case .finished(let status) = phase { throw .closed(status) }
         if let failure = pipeline.failure { throw failure }
-        if message.isData, !waitingSends.isEmpty {
+        if isData, !waitingSends.isEmpty {
             // Async sends wait for room: nothing overtakes them.
             throw .bufferFull(bufferedAmount: pipeline.pendingOutputCount)
         }
         pipeline.advanceTime(to: loop.now)
         do throws(ConnectionError) {
-            try pipeline.connection.send(message)
+            try body(&pipeline.connection)
         } catch .outputBufferFull {
             awaitingDrain = true
             throw .bufferFull(bufferedAmount: pipeline.pendingOutputCount)
