@@ -149,6 +149,7 @@ run_load() {  # SERVER WORKLOAD ARGS...: runs wsload, records its rate
     printf '  %-18s %-12s %12.1f/s%s\n' "$server" "$workload" "$rate" "$( ((errors > 0)) && echo "  ($errors errors)")" >&2
 }
 
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 workloads=(pingpong-1 pipeline-64 pingpong-100 handshakes)
 count=${#servers[@]}
 for ((round = 0; round < rounds; round++)); do
@@ -185,7 +186,8 @@ errors_of() { awk -v s="$1" -v w="$2" '$1 == s && $2 == w {print $4}' "$medians"
 mark() { local e; e="$(errors_of "$1" "$2")"; if [[ -n $e && $e != 0 ]]; then echo " (!$e errors)"; fi; }
 
 echo
-echo "Medians of $rounds rounds, ${seconds} s per workload; server on CPU $server_cpu, wsload on CPU $load_cpu."
+echo "Medians of $rounds rounds, ${seconds} s per workload; server on CPU $server_cpu, wsload on CPU $load_cpu;" \
+    "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after."
 echo
 echo "| server | ping-pong 1 conn, 256 B | pipeline 64 × 256 B | ping-pong 100 conns, 256 B | handshake cycles (16 parallel) | peak RSS |"
 echo "| --- | --- | --- | --- | --- | --- |"

@@ -188,6 +188,7 @@ echo "rss before: $(mib "$rss_start") ($(threads) threads)"
 mkfifo "$work/hold"
 exec {hold_fd}<>"$work/hold"
 started=$SECONDS
+: >"$work/idle.out"
 "${pin_load[@]}" "$wsload" idle --port "$port" --conns "$n" --hold 86400 --timeout 60 \
     <"$work/hold" >"$work/idle.out" 2>"$work/idle.err" {hold_fd}>&- &
 load_pid=$!
