@@ -41,7 +41,8 @@ let package = Package(
         // Blocking sockets (POSIX threads): moves bytes and time in and out of a Connection.
         .target(name: "WebSocketPOSIX", dependencies: ["WebSocketTransport"]),
         .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "WebSocketEventLoop"]),
-        .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "TLSTestSupport"],
+        .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketDispatch", "WebSocketTLS",
+                                                                  "WebSocketEventLoop", "TLSTestSupport"],
                           path: "Benchmarks/websocket-bench"),
         // Test support: counts the calling thread's heap allocations (glibc), for allocation tests.
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),

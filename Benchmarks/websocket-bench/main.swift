@@ -11,7 +11,16 @@ import Darwin
 //       parse exactly N frames of one parse workload (or send and take N frames of a serialize
 //       workload), once, with no baseline and no warm-up, out of a wire built for M frames (default
 //       N), for instruction counting (Benchmarks/callgrind.sh)
+//   websocket-bench serve-echo KIND [--port P]
+//       one of our servers as an echo server process until SIGTERM (EchoServers.swift), for
+//       Benchmarks/servers; `serve-echo --list` prints the kinds
 let arguments = Array(CommandLine.arguments.dropFirst())
+
+// Before the workloads are made: an echo server process holds none of their fixtures.
+if arguments.first == "serve-echo" {
+    EchoServers.main(Array(arguments.dropFirst()))
+}
+
 let workloads = Workloads.all
 
 if arguments.first == "--list" {

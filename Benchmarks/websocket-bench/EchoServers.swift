@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import WebSocketCore
+import WebSocketDispatch
+import WebSocketPOSIX
+
+// `websocket-bench serve-echo KIND [--port P]`: one of our servers as an echo server process, for
+// Benchmarks/servers (compare.sh, idle-connections.sh), where an external load generator drives it.
+// Prints `listening PORT` on stdout once it accepts connections; serves until SIGTERM or SIGINT.
+// `websocket-bench serve-echo --list` prints the kinds.
+
+/// The servers `serve-echo` can start, by the name given on the command line.
+///
+/// To add a kind: a case here (its raw value is the KIND on the command line, and `--list`, which
+/// compare.sh reads for its default kinds, prints it), and its branch in ``EchoServers/start(_:port:)``.
+enum EchoServerKind: String, CaseIterable, Sendable {
+    /// `BlockingWebSocketServer` (WebSocketPOSIX): blocking sockets, one thread per connection.
+    case blocking
+    /// `WebSocketServer` (WebSocketDispatch), the delegate-queue face: every connection's events on
+    /// one serial queue.
+    case dispatchHandler = "dispatch-handler"
+    /// `WebSocketServer` (WebSocketDispatch), the async face: a task per connection iterating its
+    /// `messages`.
+    case dispatchAsync = "dispatch-async"
+}
+
+/// One of our servers, started: the port it listens on, and how to stop it.
+struct StartedEchoServer: Sendable {
+    let port: UInt16
+    /// Stops accepting (and, where the server does, closes the open connections); may block until
+    /// the server's own threads have ended.
+    let stop: @Sendable () -> Void
+}
+
+enum EchoServers {
+    /// The `listen` backlog of every kind (the kernel caps it at `somaxconn`, 4096 here), so that
+    /// bursts of thousands of clients wait in the kernel rather than being refused.
+    static let backlog: Int32 = 4096
+
+    /// Starts `kind` on 127.0.0.1:`port` (0: any free port), echoing every text and binary message,
+    /// with the default `Configuration` and `TransportOptions` (no extensions, `TCP_NODELAY` on).
+    static func start(_ kind: EchoServerKind, port: UInt16) throws(WebSocketError) -> StartedEchoServer {
+        switch kind {
+        case .blocking:
+            let server = try BlockingWebSocketServer(host: "127.0.0.1", port: port, backlog: backlog)
+            let serving = JoinableThread {
+                do throws(WebSocketError) {
+                    try server.serve { socket in
+                        while let message = try? socket.receive() {
+                            switch message {
+                            case .text(let text): try? socket.send(text: text)
+                            case .binary(let bytes): try? socket.send(binary: bytes)
+                            default: break
+                            }
+                        }
+                    }
+                } catch {
+                    fail("serve-echo blocking: \(error)")
+                }
+            }
+            return StartedEchoServer(port: server.port ?? port, stop: {
+                server.stop()
+                serving.join()  // at most the close timeout plus a second, for open connections
+            })
+
+        case .dispatchHandler:
+            let queue = DispatchQueue(label: "serve-echo.handler")
+            let server = try WebSocketServer(host: "127.0.0.1", port: port, backlog: backlog, queue: queue) { socket, event in
+                switch event {
+                case .text(let text): echo(socket) { () throws(WebSocketError) in try socket.send(text: text) }
+                case .binary(let bytes): echo(socket) { () throws(WebSocketError) in try socket.send(binary: bytes) }
+                default: break
+                }
+            }
+            return StartedEchoServer(port: server.port, stop: { server.stop() })
+
+        case .dispatchAsync:
+            // maxPendingConnections: accepted connections not yet taken by the loop below; it takes
+            // them at once, so the mark matters only in bursts (the default is 128).
+            let server = try WebSocketServer(host: "127.0.0.1", port: port, backlog: backlog, maxPendingConnections: 1024)
+            Task.detached {
+                for await socket in server.connections {
+                    Task {
+                        do {
+                            for try await message in socket.messages {
+                                switch message {
+                                case .text, .binary: try await socket.send(message)
+                                default: break
+                                }
+                            }
+                        } catch {
+                            // The connection failed or was lost; the socket is closed already.
+                        }
+                    }
+                }
+            }
+            return StartedEchoServer(port: server.port, stop: { server.stop() })
+        }
+    }
+
+    /// Sends an echo from the delegate-queue face. An echo the socket refuses because its output
+    /// buffer is full (64 MiB unread by the client) would be lost: the connection is closed with
+    /// 1011 instead, so that the client sees an error rather than a missing echo.
+    private static func echo(_ socket: WebSocket, _ send: () throws(WebSocketError) -> Void) {
+        do throws(WebSocketError) {
+            try send()
+        } catch .bufferFull {
+            try? socket.sendClose(code: .internalError, reason: "echo buffer full")
+        } catch {
+            // Not open any more (the client closed meanwhile): nothing to echo to.
+        }
+    }
+
+    /// `serve-echo KIND [--port P]`, or `serve-echo --list`.
+    static func main(_ arguments: [String]) -> Never {
+        if arguments == ["--list"] {
+            for kind in EchoServerKind.allCases { print(kind.rawValue) }
+            exit(0)
+        }
+        let usage = "usage: websocket-bench serve-echo KIND [--port P]  (KIND: "
+            + EchoServerKind.allCases.map(\.rawValue).joined(separator: ", ") + "), or serve-echo --list"
+        guard let name = arguments.first else { usageError(usage) }
+        guard let kind = EchoServerKind(rawValue: name) else { usageError("unknown kind \(name); \(usage)") }
+        var port: UInt16 = 0
+        var rest = arguments.dropFirst()
+        while let option = rest.popFirst() {
+            guard option == "--port", let text = rest.popFirst(), let value = UInt16(text) else { usageError(usage) }
+            port = value
+        }
+
+        // First, while this is the only thread: threads created from now on inherit the mask, so
+        // SIGINT and SIGTERM stay pending until sigwait below takes them.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        signal(SIGPIPE, SIG_IGN)
+        // Every connection holds at least one descriptor (the blocking server's hold three).
+        raiseDescriptorLimit(to: Int.max)
+
+        let server: StartedEchoServer
+        do throws(WebSocketError) {
+            server = try start(kind, port: port)
+        } catch {
+            fail("serve-echo \(kind.rawValue): \(error)")
+        }
+        writeLine("listening \(server.port)")
+
+        var number: Int32 = 0
+        while sigwait(&stopSignals, &number) != 0 {}
+        server.stop()
+        exit(0)
+    }
+
+    private static func usageError(_ message: String) -> Never {
+        let line = Array("\(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        exit(2)
+    }
+
+    /// Writes `text` and a newline to standard output at once (unbuffered, for a script reading
+    /// through a pipe).
+    private static func writeLine(_ text: String) {
+        let bytes = Array("\(text)\n".utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            offset += n
+        }
+    }
+}
