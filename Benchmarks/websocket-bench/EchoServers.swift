@@ -7,6 +7,7 @@ import Dispatch
 import WebSocketCore
 import WebSocketDispatch
 import WebSocketPOSIX
+import WebSocketEventLoop
 
 // `websocket-bench serve-echo KIND [--port P]`: one of our servers as an echo server process, for
 // Benchmarks/servers (compare.sh, idle-connections.sh), where an external load generator drives it.
@@ -26,6 +27,10 @@ enum EchoServerKind: String, CaseIterable, Sendable {
     /// `WebSocketServer` (WebSocketDispatch), the async face: a task per connection iterating its
     /// `messages`.
     case dispatchAsync = "dispatch-async"
+    /// `EventLoopServer` (WebSocketEventLoop), the handler face: events on the connection's loop.
+    case loopHandler = "loop-handler"
+    /// `EventLoopServer`, the async face: `run`, a task per connection on its loop as executor.
+    case loopAsync = "loop-async"
 }
 
 /// One of our servers, started: the port it listens on, and how to stop it.
@@ -99,6 +104,45 @@ enum EchoServers {
                 }
             }
             return StartedEchoServer(port: server.port, stop: { server.stop() })
+
+        case .loopHandler:
+            let server = try EventLoopServer(host: "127.0.0.1", port: port, backlog: backlog) { socket, event in
+                switch event {
+                case .text(let text): loopEcho(socket) { () throws(WebSocketError) in try socket.send(text: text) }
+                case .binary(let bytes): loopEcho(socket) { () throws(WebSocketError) in try socket.send(binary: bytes) }
+                default: break
+                }
+            }
+            return StartedEchoServer(port: server.port, stop: { server.stop() })
+
+        case .loopAsync:
+            let server = try EventLoopServer(host: "127.0.0.1", port: port, backlog: backlog, maxPendingConnections: 1024)
+            Task.detached {
+                await server.run { socket in
+                    do {
+                        for try await message in socket.messages {
+                            switch message {
+                            case .text, .binary: try await socket.send(message)
+                            default: break
+                            }
+                        }
+                    } catch {
+                        // The connection failed or was lost; the socket is closed already.
+                    }
+                }
+            }
+            return StartedEchoServer(port: server.port, stop: { server.stop() })
+        }
+    }
+
+    /// An echo from the event loop's handler face; as ``echo(_:_:)``.
+    private static func loopEcho(_ socket: EventLoopWebSocket, _ send: () throws(WebSocketError) -> Void) {
+        do throws(WebSocketError) {
+            try send()
+        } catch .bufferFull {
+            try? socket.sendClose(code: .internalError, reason: "echo buffer full")
+        } catch {
+            // Not open any more.
         }
     }
 
