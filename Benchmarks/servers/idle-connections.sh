@@ -60,7 +60,7 @@ fi
 # Descriptors per connection in the server process: one socket; the blocking server also holds a
 # self-pipe (two descriptors) per connection. A kind not listed here is assumed to need two.
 case $kind in
-lws | dispatch-handler | dispatch-async) per_connection=1 ;;
+lws | dispatch-handler | dispatch-async | loop-handler | loop-async) per_connection=1 ;;
 blocking) per_connection=3 ;;
 *) per_connection=2 ;;
 esac

@@ -1105,7 +1105,11 @@ static void run(void)
 				opening_in_flight++;
 				start_connection(&conns[next_to_open++], now);
 			}
-			if (next_to_open == conn_count && opening_in_flight == 0) {
+			if (next_to_open == conn_count && opening_in_flight == 0 && opened == 0 && opt.mode != M_IDLE) {
+				/* Not one connection: nothing to measure. */
+				phase = P_CLOSING;
+				closing_deadline = now;
+			} else if (next_to_open == conn_count && opening_in_flight == 0) {
 				opened_at = now;
 				start_traffic(now);
 				if (opt.mode == M_STEADY) {
