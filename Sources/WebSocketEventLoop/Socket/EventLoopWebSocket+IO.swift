@@ -33,7 +33,7 @@ extension EventLoopWebSocket {
     /// the stream; while open, not while its async consumer holds too much already.
     var wantsInput: Bool {
         guard !inputEnded else { return false }
-        guard pipeline.connection.transportDirective == .keepOpen else { return true }
+        guard peek({ $0.connection.transportDirective }) == .keepOpen else { return true }
         if case .open(.batches(let batches)) = phase {
             return batches.mayRead(limit: server.options.maxUndeliveredBytes)
         }
@@ -162,7 +162,7 @@ extension EventLoopWebSocket {
         isDirty = false
         if case .finished = phase { return }
         pipeline.update()
-        while writable, pipeline.socketOutputCount > 0 {
+        while writable, peek({ $0.socketOutputCount }) > 0 {
             var wroteAll = true
             do throws(Errno) {
                 try pipeline.withSocketOutput { (bytes: UnsafeRawBufferPointer) throws(Errno) -> Int in
@@ -177,7 +177,7 @@ extension EventLoopWebSocket {
             if !wroteAll { writable = false }
             pipeline.update()
         }
-        if pipeline.socketOutputCount > 0 {
+        if peek({ $0.socketOutputCount }) > 0 {
             if writeStallDeadline == nil, let timeout = server.options.writeTimeout {
                 writeStallDeadline = loop.now + timeout
             }
@@ -185,7 +185,7 @@ extension EventLoopWebSocket {
             writeStallDeadline = nil
         }
         resumeAfterDrain()
-        switch pipeline.socketDirective {
+        switch peek({ $0.socketDirective }) {
         case .open, .drain:
             break
         case .shutDownWrite:
@@ -203,7 +203,7 @@ extension EventLoopWebSocket {
     /// Once the buffer is back at the low-water mark: queues the waiting async sends in order, then
     /// reports the drain to a handler.
     private func resumeAfterDrain() {
-        guard awaitingDrain, pipeline.pendingOutputCount <= max(0, server.options.lowWaterMark) else { return }
+        guard awaitingDrain, peek({ $0.pendingOutputCount }) <= max(0, server.options.lowWaterMark) else { return }
         awaitingDrain = false
         while let first = waitingSends.first {
             waitingSends.removeFirst()
@@ -217,14 +217,14 @@ extension EventLoopWebSocket {
                 first.continuation.resume(returning: .failure(error))
             }
         }
-        if case .open(.handler) = phase { deliver(.drained(bufferedAmount: pipeline.pendingOutputCount)) }
+        if case .open(.handler) = phase { deliver(.drained(bufferedAmount: peek({ $0.pendingOutputCount }))) }
     }
 
     // MARK: Time
 
     /// Makes sure the loop wakes by the connection's earliest deadline.
     private func scheduleTimer() {
-        var deadline = pipeline.nextDeadline
+        var deadline = peek({ $0.nextDeadline })
         if let stall = writeStallDeadline, deadline.map({ stall < $0 }) ?? true { deadline = stall }
         guard let deadline else { return }
         if let scheduled = scheduledDeadline, scheduled <= deadline { return }
@@ -250,7 +250,7 @@ extension EventLoopWebSocket {
         socket.close()
         // The socket is gone: a connection that is not closed yet is aborted, so its state says so.
         pipeline.connection.abort()
-        let status = pipeline.closeStatus
+        let status = peek({ $0.closeStatus })
         phase = .finished(status)
         shared.withLock { $0.closeStatus = status }
         switch previous {
