@@ -9,7 +9,7 @@ import WebSocketTransport
 final class ConnectionQueue: @unchecked Sendable {
     private struct State {
         var sockets: [EventLoopWebSocket] = []
-        var waiter: CheckedContinuation<EventLoopWebSocket?, Never>? = nil
+        var waiter: UnsafeContinuation<EventLoopWebSocket?, Never>? = nil
         var inFlight = 0
         /// Loops that stopped accepting at the limit.
         var paused: [EventLoop] = []
@@ -41,7 +41,7 @@ final class ConnectionQueue: @unchecked Sendable {
 
     /// (A loop) A connection opened. `false` once the queue has finished: the caller closes it.
     func push(_ socket: EventLoopWebSocket) -> Bool {
-        let waiter: CheckedContinuation<EventLoopWebSocket?, Never>?? = state.withLock { state in
+        let waiter: UnsafeContinuation<EventLoopWebSocket?, Never>?? = state.withLock { state in
             guard !state.finished else { return nil }
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -75,7 +75,7 @@ final class ConnectionQueue: @unchecked Sendable {
 
     /// No more connections: a waiting task gets `nil` once the queued ones are taken.
     func finish() {
-        let waiter: CheckedContinuation<EventLoopWebSocket?, Never>? = state.withLock { state in
+        let waiter: UnsafeContinuation<EventLoopWebSocket?, Never>? = state.withLock { state in
             state.finished = true
             defer { state.waiter = nil }
             return state.sockets.isEmpty ? state.waiter : nil
@@ -85,7 +85,7 @@ final class ConnectionQueue: @unchecked Sendable {
 
     /// The next open connection, in the order they opened; `nil` after ``finish()``.
     func next() async -> EventLoopWebSocket? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<EventLoopWebSocket?, Never>) in
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<EventLoopWebSocket?, Never>) in
             enum Outcome { case socket(EventLoopWebSocket), end, waiting, busy }
             let outcome: Outcome = state.withLock { state in
                 if !state.sockets.isEmpty { return .socket(state.sockets.removeFirst()) }

@@ -243,9 +243,13 @@ public final class EventLoopServer: Sendable {
     /// task that runs on the connection's loop (so that its receives and sends take no hop between
     /// threads), until ``stop()`` and the end of every task.
     public func run(_ body: @escaping @Sendable (EventLoopWebSocket) async -> Void) async {
-        await withDiscardingTaskGroup { group in
-            for await socket in connections {
-                group.addTask(executorPreference: socket.executor) { await body(socket) }
+        // The taking itself runs on a loop too: a connection that opens there reaches its task
+        // without waking any other thread.
+        await withTaskExecutorPreference(loops[0]) {
+            await withDiscardingTaskGroup { group in
+                for await socket in connections {
+                    group.addTask(executorPreference: socket.executor) { await body(socket) }
+                }
             }
         }
     }

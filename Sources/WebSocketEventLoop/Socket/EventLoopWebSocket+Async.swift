@@ -84,7 +84,7 @@ extension EventLoopWebSocket {
                 // Wait for room below.
             }
         }
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
+        let result = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Void, WebSocketError>, Never>) in
             if loop.inLoop {
                 sendOrWait(message, continuation)
             } else {
@@ -96,7 +96,7 @@ extension EventLoopWebSocket {
 
     /// (On the loop) Sends `message` now if there is room and nobody waits, otherwise waits in line.
     private func sendOrWait(_ message: WebSocketMessage,
-                            _ continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) {
+                            _ continuation: UnsafeContinuation<Result<Void, WebSocketError>, Never>) {
         if waitingSends.isEmpty || !message.isData {
             do throws(WebSocketError) {
                 try sendNow(message)
@@ -117,7 +117,7 @@ extension EventLoopWebSocket {
     /// once its socket is closed.
     @discardableResult
     public func close(code: CloseCode = .normalClosure, reason: String = "") async -> CloseStatus {
-        await withCheckedContinuation { (continuation: CheckedContinuation<CloseStatus, Never>) in
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<CloseStatus, Never>) in
             let start: @Sendable () -> Void = { [self] in
                 if case .finished(let status) = phase {
                     continuation.resume(returning: status)

@@ -67,9 +67,9 @@ public final class EventLoopWebSocket: @unchecked Sendable {
     /// once it falls to the low-water mark.
     var awaitingDrain = false
     /// Async sends waiting for room, in order.
-    var waitingSends: [(message: WebSocketMessage, continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>)] = []
+    var waitingSends: [(message: WebSocketMessage, continuation: UnsafeContinuation<Result<Void, WebSocketError>, Never>)] = []
     /// Async closes waiting for the end.
-    var closeWaiters: [CheckedContinuation<CloseStatus, Never>] = []
+    var closeWaiters: [UnsafeContinuation<CloseStatus, Never>] = []
 
     /// What other threads may read.
     struct Shared {

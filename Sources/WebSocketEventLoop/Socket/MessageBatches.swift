@@ -6,6 +6,9 @@ import WebSocketTransport
 /// waiting reader is resumed once per batch, and takes the whole batch at once.
 ///
 /// `@unchecked Sendable`: `staged` is touched only on the loop; the rest is behind `state`'s lock.
+///
+/// The module's continuations are unsafe ones (no checking box allocated per wait): each is stored
+/// in one place, under a lock or on the loop, and whoever takes it out resumes it, once.
 final class MessageBatches: @unchecked Sendable {
     private struct State {
         var messages: [WebSocketMessage] = []
@@ -13,7 +16,7 @@ final class MessageBatches: @unchecked Sendable {
         var bytes = 0
         /// Set once: `nil` inside for a clean end.
         var end: WebSocketError?? = nil
-        var waiter: CheckedContinuation<Take, Never>? = nil
+        var waiter: UnsafeContinuation<Take, Never>? = nil
         /// The loop stopped reading because too much was held: a take must restart it.
         var readingPaused = false
     }
@@ -46,7 +49,7 @@ final class MessageBatches: @unchecked Sendable {
         let batch = staged, batchBytes = stagedBytes
         staged = []
         stagedBytes = 0
-        let waiter: CheckedContinuation<Take, Never>? = state.withLock { state in
+        let waiter: UnsafeContinuation<Take, Never>? = state.withLock { state in
             if let waiter = state.waiter, state.messages.isEmpty {
                 state.waiter = nil
                 return waiter
@@ -71,7 +74,7 @@ final class MessageBatches: @unchecked Sendable {
     /// The connection ended: a waiting reader gets the end once the messages are taken.
     func finish(_ error: WebSocketError?) {
         publish()
-        let waiter: CheckedContinuation<Take, Never>? = state.withLock { state in
+        let waiter: UnsafeContinuation<Take, Never>? = state.withLock { state in
             state.end = .some(error)
             guard state.messages.isEmpty, let waiter = state.waiter else { return nil }
             state.waiter = nil
@@ -85,13 +88,13 @@ final class MessageBatches: @unchecked Sendable {
     /// Every message published, or the end; waits while there is neither.
     func take() async -> Take {
         if let ready = takeIfReady() { return ready }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Take, Never>) in
+        return await withUnsafeContinuation { (continuation: UnsafeContinuation<Take, Never>) in
             if let ready = takeIfReady(orWait: continuation) { continuation.resume(returning: ready) }
         }
     }
 
     /// What is ready now, if anything; otherwise `waiter`, if given, waits for the next batch.
-    private func takeIfReady(orWait waiter: CheckedContinuation<Take, Never>? = nil) -> Take? {
+    private func takeIfReady(orWait waiter: UnsafeContinuation<Take, Never>? = nil) -> Take? {
         let (ready, restart) = state.withLock { state -> (Take?, Bool) in
             guard let ready = Self.take(&state) else {
                 guard let waiter else { return (nil, false) }
