@@ -41,22 +41,12 @@ import TransportTestSupport
     @Test func framesPipelinedInOneWriteAreAllEchoedInOrder() async throws {
         try await offPool {
             let server = try echoServer()
-            let socket = try rawConnect(port: server.port)
-            var client = try Connection(role: .client(ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: server.port))))
-            try socket.writeAll(client.takeOutput())
-            var events: [Event] = []
-            let deadline = now() + .seconds(30)
-            func pump(until done: () -> Bool) throws {
-                while !done(), now() < deadline {
-                    guard let bytes = try socket.readSome(timeout: .seconds(1)) else { continue }
-                    client.receive(bytes)
-                    while let event = client.nextEvent() { events.append(event) }
-                }
-            }
-            try pump { events.contains { if case .handshakeCompleted = $0 { return true } else { return false } } }
-            for index in 0..<500 { try client.send(text: "m\(index)") }
-            try socket.writeAll(client.takeOutput())
-            try pump { events.filter { if case .text = $0 { return true } else { return false } }.count == 500 }
+            var client = try RawClient(port: server.port)
+            try client.open()
+            for index in 0..<500 { try client.connection.send(text: "m\(index)") }
+            try client.socket.writeAll(client.connection.takeOutput())
+            try client.pump { $0.filter { if case .text = $0 { return true } else { return false } }.count == 500 }
+            let events = client.events
             let texts = events.compactMap { event -> String? in if case .text(let text) = event { return text } else { return nil } }
             #expect(texts == (0..<500).map { "m\($0)" })
         }
@@ -93,16 +83,9 @@ import TransportTestSupport
     @Test func aMalformedFrameIsClosedWith1002() async throws {
         try await offPool {
             let server = try echoServer()
-            let socket = try rawConnect(port: server.port)
-            var client = try Connection(role: .client(ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: server.port))))
-            try socket.writeAll(client.takeOutput())
-            var opened = false
-            let deadline = now() + .seconds(30)
-            while !opened, now() < deadline {
-                guard let bytes = try socket.readSome(timeout: .seconds(1)) else { continue }
-                client.receive(bytes)
-                while let event = client.nextEvent() { if case .handshakeCompleted = event { opened = true } }
-            }
+            var client = try RawClient(port: server.port)
+            try client.open()
+            let socket = client.socket
             // An unmasked text frame from a client (RFC 6455 §5.1: the server must fail the connection).
             try socket.writeAll([0x81, 0x02, 0x68, 0x69])
             let (bytes, sawEnd) = try socket.readToEnd(timeout: .seconds(30))

@@ -65,6 +65,36 @@ func echoServer(log: EventLog = EventLog(), loops: Int? = nil, configuration: Co
     }
 }
 
+/// A client `Connection` over a raw socket to `port`, driven by hand, so that a test writes exactly
+/// the bytes it wants.
+struct RawClient {
+    let socket: Socket
+    var connection: Connection
+    var events: [Event] = []
+
+    /// Connects and sends the opening handshake request.
+    init(port: UInt16) throws {
+        socket = try rawConnect(port: port)
+        connection = try Connection(role: .client(ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port))))
+        try socket.writeAll(connection.takeOutput())
+    }
+
+    /// Reads and parses until `done` holds for the events so far, for at most 30 seconds.
+    mutating func pump(until done: ([Event]) -> Bool) throws {
+        let deadline = now() + .seconds(30)
+        while !done(events), now() < deadline {
+            guard let bytes = try socket.readSome(timeout: .seconds(1)) else { continue }
+            connection.receive(bytes)
+            while let event = connection.nextEvent() { events.append(event) }
+        }
+    }
+
+    /// Reads until the opening handshake has completed.
+    mutating func open() throws {
+        try pump { $0.contains { if case .handshakeCompleted = $0 { return true } else { return false } } }
+    }
+}
+
 /// Runs `body` on a thread of its own, off Swift's cooperative pool (one thread per core), which a
 /// blocking test body would otherwise hold while the servers' tasks wait for it.
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
