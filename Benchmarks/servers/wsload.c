@@ -8,6 +8,7 @@
  *   wsload handshakes --port P [--parallel 16] [--seconds 5]
  *   wsload idle       --port P --conns N [--hold 60]
  *   wsload steady     --port P --conns N [--interval-ms 1000] [--seconds 60] [--size 256]
+ *   wsload broadcast  --port P --conns N [--messages 100] [--size 1024] [--rounds 1]
  *
  * Common options: --host 127.0.0.1, --text (text messages instead of binary), --fragment BYTES (send
  * each message in frames of at most BYTES payload bytes; 0, the default: one frame), --warmup 0.5 (seconds
@@ -22,10 +23,19 @@
  * failed), holds them --hold seconds, until SIGTERM/SIGINT or until standard input (a pipe, a
  * socket or a terminal) closes, then closes them all with 1000. steady: every connection sends one
  * message per --interval-ms, the sends of all connections spread evenly over the interval.
+ * broadcast: opens --conns connections as idle does, then for each of --rounds rounds sends the text
+ * "broadcast K S" (K = --messages, S = --size) on connection 0 and starts the clock; the server
+ * (websocket-bench serve-echo loop-handler) sends K binary messages of S bytes to every open
+ * connection, message k carrying k as a big-endian 64-bit number in its first 8 bytes and then the
+ * pattern byte i = i * 31 + 7. The round ends when every connection has all K, in order; --timeout is
+ * also the most a round may take. It reports the median round: delivered = N * K, seconds, rate =
+ * delivered / seconds, first_ms and last_ms (until the first and the last connection had all K), and
+ * the slowest and fastest round's rate. Then it closes every connection with 1000.
  *
  * Every echo is checked: the same kind, length and bytes as the message it answers (each message
- * carries its sequence number), in order. A connection that fails (refused, a bad 101, a garbled or
- * masked frame, a wrong echo, an unexpected Close, a missing echo at the end) counts as an error.
+ * carries its sequence number), in order; in broadcast, every message the server sends. A
+ * connection that fails (refused, a bad 101, a garbled or masked frame, a wrong echo, an unexpected
+ * Close, a missing echo at the end) counts as an error.
  * The result is one line of key=value pairs on stdout; the exit status is 1 when errors > 0, 2 for
  * a usage error. The first errors are described on stderr.
  */
@@ -58,9 +68,13 @@
 #define FIN_TIMEOUT_NS (2ull * 1000000000ull)     /* for the server to close TCP after its Close */
 #define DRAIN_TIMEOUT_NS (5ull * 1000000000ull)   /* for the last echoes after the window */
 #define STDIN_TAG UINT64_MAX
+#define MAX_BROADCAST_MESSAGES 100000   /* broadcast: the server's bounds on K, S and K * S */
+#define MAX_BROADCAST_SIZE (1l << 20)
+#define MAX_BROADCAST_BYTES (64l << 20)
+#define BROADCAST_SEQ_LENGTH 8          /* broadcast: the big-endian sequence number's bytes */
 
-enum mode { M_PINGPONG, M_PIPELINE, M_HANDSHAKES, M_IDLE, M_STEADY };
-static const char *const mode_names[] = { "pingpong", "pipeline", "handshakes", "idle", "steady" };
+enum mode { M_PINGPONG, M_PIPELINE, M_HANDSHAKES, M_IDLE, M_STEADY, M_BROADCAST };
+static const char *const mode_names[] = { "pingpong", "pipeline", "handshakes", "idle", "steady", "broadcast" };
 
 enum cstate {
 	C_UNUSED,      /* not started, or between handshake cycles */
@@ -100,7 +114,7 @@ struct options {
 	struct in_addr host;
 	char host_text[INET_ADDRSTRLEN];
 	int port;
-	long conns, size, depth, parallel, batch, interval_ms, fragment;
+	long conns, size, depth, parallel, batch, interval_ms, fragment, messages, rounds;
 	double seconds, warmup, hold, timeout;
 	int text;
 	const char *path;
@@ -128,6 +142,13 @@ static uint64_t window_start, window_end;
 enum phase { P_OPENING, P_RUNNING, P_DRAINING, P_CLOSING, P_END };
 static enum phase phase;
 static long next_to_open, opening_in_flight;
+
+/* broadcast: the round under way (connections count their messages in recv_seq), and every round's
+ * times, from the request sent to the first and to the last connection having all K. */
+static int round_active;
+static long rounds_done, round_complete;
+static uint64_t round_start, round_deadline, round_first, round_last;
+static uint64_t *round_first_ns, *round_last_ns;
 
 static uint64_t now_ns(void)
 {
@@ -549,6 +570,7 @@ static void on_open(struct conn *c, uint64_t now)
 		return;
 	case M_IDLE:
 	case M_STEADY:
+	case M_BROADCAST:
 		return;
 	}
 }
@@ -673,11 +695,53 @@ static long parse_response(struct conn *c)
 	return (long)head_length;
 }
 
+/* broadcast: a message has arrived whole: the next of the round's K, whole and in order. */
+static void deliver_broadcast(struct conn *c, int opcode, const unsigned char *payload, size_t length, uint64_t now)
+{
+	if (!round_active || c->recv_seq >= (uint64_t)opt.messages) {
+		fail(c, "a message outside a round (opcode %d, %zu bytes)", opcode, length);
+		return;
+	}
+	if (opcode != 2) {
+		fail(c, "broadcast message %llu of the wrong kind (opcode %d)", (unsigned long long)c->recv_seq, opcode);
+		return;
+	}
+	if (length != (size_t)opt.size) {
+		fail(c, "broadcast message %llu of %zu bytes, expected %ld", (unsigned long long)c->recv_seq, length, opt.size);
+		return;
+	}
+	uint64_t sequence = 0;
+	for (size_t i = 0; i < BROADCAST_SEQ_LENGTH; i++)
+		sequence = sequence << 8 | payload[i];
+	if (sequence != c->recv_seq) {
+		fail(c, "broadcast message %llu where %llu was due", (unsigned long long)sequence,
+		     (unsigned long long)c->recv_seq);
+		return;
+	}
+	if (memcmp(payload + BROADCAST_SEQ_LENGTH, pattern + BROADCAST_SEQ_LENGTH, length - BROADCAST_SEQ_LENGTH) != 0) {
+		fail(c, "broadcast message %llu garbled", (unsigned long long)sequence);
+		return;
+	}
+	c->recv_seq++;
+	received_total++;
+	if (c->recv_seq == (uint64_t)opt.messages) {
+		round_complete++;
+		if (round_complete == 1)
+			round_first = now;
+		if (round_complete == conn_count)
+			round_last = now;
+	}
+}
+
 /* An echo has arrived whole: checks it against the oldest message awaiting one. */
 static void deliver(struct conn *c, int opcode, const unsigned char *payload, size_t length, uint64_t now)
 {
 	if (c->state != C_OPEN)
 		return; /* after our Close: late messages are dropped */
+	if (opt.mode == M_BROADCAST) {
+		deliver_broadcast(c, opcode, payload, length, now);
+		return;
+	}
 	if (c->ring_count == 0) {
 		fail(c, "a message nobody sent (%zu bytes)", length);
 		return;
@@ -973,8 +1037,8 @@ static void abandon_all(void)
 static void start_traffic(uint64_t now)
 {
 	phase = P_RUNNING;
-	double warmup = opt.mode == M_IDLE || opt.mode == M_STEADY ? 0 : opt.warmup;
-	double seconds = opt.mode == M_IDLE ? opt.hold : opt.seconds;
+	double warmup = opt.mode == M_IDLE || opt.mode == M_STEADY || opt.mode == M_BROADCAST ? 0 : opt.warmup;
+	double seconds = opt.mode == M_IDLE ? opt.hold : opt.mode == M_BROADCAST ? 0 : opt.seconds;
 	window_start = now + (uint64_t)(warmup * 1e9);
 	window_end = window_start + (uint64_t)(seconds * 1e9);
 	if (opt.mode == M_PINGPONG || opt.mode == M_PIPELINE) {
@@ -1056,6 +1120,65 @@ static int compare_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* broadcast: ends the round under way when it is complete (or failed, timed out, interrupted) and
+ * starts the next; returns 1 when there is nothing more to do. */
+static int broadcast_step(uint64_t now)
+{
+	if (round_active) {
+		if (round_complete == conn_count) {
+			round_first_ns[rounds_done] = round_first - round_start;
+			round_last_ns[rounds_done] = round_last - round_start;
+			rounds_done++;
+			round_active = 0;
+		} else if (errors || stop_requested || now >= round_deadline) {
+			round_active = 0;
+			if (errors || stop_requested)
+				return 1; /* described already, or interrupted: the round is not counted */
+			uint64_t short_of = 0;
+			for (long i = 0; i < conn_count; i++) {
+				struct conn *c = &conns[i];
+				if (c->state != C_OPEN || c->recv_seq >= (uint64_t)opt.messages)
+					continue;
+				short_of += (uint64_t)opt.messages - c->recv_seq;
+				report(c, "%llu of %ld messages after %.0f s", (unsigned long long)c->recv_seq, opt.messages,
+				       opt.timeout);
+			}
+			missing += short_of;
+			errors += short_of ? short_of : 1;
+			return 1;
+		} else {
+			return 0;
+		}
+	}
+	if (errors || stop_requested || rounds_done >= opt.rounds || opened < (uint64_t)conn_count)
+		return 1;
+	struct conn *first = &conns[0];
+	if (first->state != C_OPEN)
+		return 1;
+	for (long i = 0; i < conn_count; i++)
+		conns[i].recv_seq = 0;
+	round_complete = 0;
+	round_active = 1;
+	char request[64];
+	int length = snprintf(request, sizeof request, "broadcast %ld %ld", opt.messages, opt.size);
+	if (append_frame(first, 1, (const unsigned char *)request, (size_t)length, NULL, 0) || flush(first))
+		return 1;
+	round_start = now_ns();
+	round_deadline = round_start + (uint64_t)(opt.timeout * 1e9);
+	return 0;
+}
+
+/* The median of `count` values (sorted in place); 0 for none. */
+static double median_ns(uint64_t *values, long count)
+{
+	if (count <= 0)
+		return 0;
+	qsort(values, (size_t)count, sizeof *values, compare_u64);
+	if (count % 2)
+		return (double)values[count / 2];
+	return ((double)values[count / 2 - 1] + (double)values[count / 2]) / 2;
+}
+
 static double percentile_us(double fraction)
 {
 	if (!sample_count)
@@ -1128,7 +1251,8 @@ static void run(void)
 			}
 			if (opt.mode == M_STEADY)
 				steady_send_due(now);
-			if (now >= window_end || (opt.mode == M_IDLE && stdin_closed)) {
+			if (opt.mode == M_BROADCAST ? broadcast_step(now)
+						    : now >= window_end || (opt.mode == M_IDLE && stdin_closed)) {
 				held_until = now;
 				phase = P_DRAINING;
 				drain_deadline = now + DRAIN_TIMEOUT_NS;
@@ -1204,6 +1328,12 @@ static void run(void)
 	double window = window_end > window_start ? (double)(window_end - window_start) / 1e9 : 0;
 	if (opt.mode == M_IDLE || opt.mode == M_STEADY)
 		window = held_until > opened_at && opened_at ? (double)(held_until - opened_at) / 1e9 : 0;
+	/* broadcast: the median round, and the slowest and fastest. */
+	double delivered = (double)opt.conns * (double)opt.messages;
+	double first_ns = median_ns(round_first_ns, rounds_done);
+	double last_ns = median_ns(round_last_ns, rounds_done); /* sorted now: [0] is the fastest */
+	double slowest = rounds_done ? (double)round_last_ns[rounds_done - 1] : 0;
+	double fastest = rounds_done ? (double)round_last_ns[0] : 0;
 	if (sample_count > 1)
 		qsort(samples, sample_count, sizeof *samples, compare_u64);
 	double max_us = sample_count ? (double)samples[sample_count - 1] / 1000.0 : 0;
@@ -1237,6 +1367,16 @@ static void run(void)
 		       (unsigned long long)messages, (unsigned long long)missing, (unsigned long long)skipped,
 		       percentile_us(0.50), percentile_us(0.99), max_us);
 		break;
+	case M_BROADCAST:
+		printf(" conns=%ld messages=%ld size=%ld rounds=%ld completed=%ld opened=%llu failed=%llu open_s=%.3f"
+		       " delivered=%.0f seconds=%.6f rate=%.1f first_ms=%.3f last_ms=%.3f min_rate=%.1f max_rate=%.1f"
+		       " received=%llu missing=%llu closed=%llu",
+		       opt.conns, opt.messages, opt.size, opt.rounds, rounds_done, (unsigned long long)opened,
+		       (unsigned long long)open_failed, opened_at ? (double)(opened_at - begin) / 1e9 : 0, delivered,
+		       last_ns / 1e9, last_ns > 0 ? delivered / (last_ns / 1e9) : 0, first_ns / 1e6, last_ns / 1e6,
+		       slowest > 0 ? delivered / (slowest / 1e9) : 0, fastest > 0 ? delivered / (fastest / 1e9) : 0,
+		       (unsigned long long)received_total, (unsigned long long)missing, (unsigned long long)closed_clean);
+		break;
 	}
 	printf(" errors=%llu total_s=%.3f\n", (unsigned long long)errors, (double)(end - begin) / 1e9);
 	fflush(stdout);
@@ -1254,6 +1394,7 @@ static void usage(const char *message)
 		"       wsload handshakes --port P [--parallel 16] [--seconds 5]\n"
 		"       wsload idle       --port P --conns N [--hold 60]\n"
 		"       wsload steady     --port P --conns N [--interval-ms 1000] [--seconds 60] [--size 256]\n"
+		"       wsload broadcast  --port P --conns N [--messages 100] [--size 1024] [--rounds 1]\n"
 		"options for all: [--host 127.0.0.1] [--text] [--fragment BYTES] [--warmup 0.5] [--batch 256] [--timeout 30]\n"
 		"                 [--path /]\n");
 	exit(2);
@@ -1290,7 +1431,7 @@ static void parse_arguments(int argc, char **argv)
 	if (argc < 2)
 		usage(NULL);
 	int found = 0;
-	for (int m = 0; m < 5; m++) {
+	for (int m = 0; m < (int)(sizeof mode_names / sizeof *mode_names); m++) {
 		if (strcmp(argv[1], mode_names[m]) == 0) {
 			opt.mode = (enum mode)m;
 			found = 1;
@@ -1300,7 +1441,9 @@ static void parse_arguments(int argc, char **argv)
 		usage("unknown mode");
 	opt.port = -1;
 	opt.conns = -1;
-	opt.size = 256;
+	opt.size = -1;
+	opt.messages = -1;
+	opt.rounds = -1;
 	opt.depth = 64;
 	opt.parallel = 16;
 	opt.batch = 256;
@@ -1336,6 +1479,10 @@ static void parse_arguments(int argc, char **argv)
 			opt.fragment = parse_long(name, value, 0, MAX_PAYLOAD);
 		else if (strcmp(name, "--batch") == 0)
 			opt.batch = parse_long(name, value, 1, 100000);
+		else if (strcmp(name, "--messages") == 0)
+			opt.messages = parse_long(name, value, 1, MAX_BROADCAST_MESSAGES);
+		else if (strcmp(name, "--rounds") == 0)
+			opt.rounds = parse_long(name, value, 1, 10000);
 		else if (strcmp(name, "--interval-ms") == 0)
 			opt.interval_ms = parse_long(name, value, 1, 3600000);
 		else if (strcmp(name, "--seconds") == 0)
@@ -1363,6 +1510,10 @@ static void parse_arguments(int argc, char **argv)
 	if ((ntohl(opt.host.s_addr) >> 24) != 127)
 		usage("--host: loopback addresses only (127.0.0.0/8)");
 	inet_ntop(AF_INET, &opt.host, opt.host_text, sizeof opt.host_text);
+	if (opt.mode != M_BROADCAST && (opt.messages >= 0 || opt.rounds >= 0))
+		usage("--messages and --rounds are for broadcast");
+	if (opt.size < 0)
+		opt.size = opt.mode == M_BROADCAST ? 1024 : 256;
 	switch (opt.mode) {
 	case M_PINGPONG:
 	case M_PIPELINE:
@@ -1385,6 +1536,20 @@ static void parse_arguments(int argc, char **argv)
 			usage("steady: --conns is required");
 		if (opt.seconds < 0)
 			opt.seconds = 60;
+		break;
+	case M_BROADCAST:
+		if (opt.conns < 0)
+			usage("broadcast: --conns is required");
+		if (opt.text || opt.fragment > 0)
+			usage("broadcast: the messages are the server's, binary: --text and --fragment do not apply");
+		if (opt.messages < 0)
+			opt.messages = 100;
+		if (opt.rounds < 0)
+			opt.rounds = 1;
+		if (opt.size < BROADCAST_SEQ_LENGTH || opt.size > MAX_BROADCAST_SIZE)
+			usage("broadcast: --size: expected 8 to 1048576 bytes");
+		if (opt.messages * opt.size > MAX_BROADCAST_BYTES)
+			usage("broadcast: --messages times --size over 64 MiB (the server echoes such a request)");
 		break;
 	}
 }
@@ -1431,6 +1596,14 @@ int main(int argc, char **argv)
 	}
 	for (long i = 0; i < opt.size; i++)
 		pattern[i] = opt.text ? (unsigned char)('a' + i % 26) : (unsigned char)(i * 31 + 7);
+	if (opt.mode == M_BROADCAST) {
+		round_first_ns = calloc((size_t)opt.rounds, sizeof *round_first_ns);
+		round_last_ns = calloc((size_t)opt.rounds, sizeof *round_last_ns);
+		if (!round_first_ns || !round_last_ns) {
+			fprintf(stderr, "wsload: out of memory\n");
+			return 1;
+		}
+	}
 
 	conn_count = opt.conns;
 	conns = calloc((size_t)conn_count, sizeof *conns);

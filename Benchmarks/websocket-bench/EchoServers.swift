@@ -106,13 +106,22 @@ enum EchoServers {
             return StartedEchoServer(port: server.port, stop: { server.stop() })
 
         case .loopHandler:
+            // The handler reaches the server through this box, set once the server exists (a request
+            // before that is echoed); broadcast.sh sends `broadcast K S` (see ``broadcastRequest(_:)``).
+            let serverBox = Locked<EventLoopServer?>(nil)
             let server = try EventLoopServer(host: "127.0.0.1", port: port, backlog: backlog) { socket, event in
                 switch event {
-                case .text(let text): loopEcho(socket) { () throws(WebSocketError) in try socket.send(text: text) }
+                case .text(let text):
+                    if let (count, size) = broadcastRequest(text), let server = serverBox.withLock({ $0 }) {
+                        broadcast(server, count: count, size: size)
+                    } else {
+                        loopEcho(socket) { () throws(WebSocketError) in try socket.send(text: text) }
+                    }
                 case .binary(let bytes): loopEcho(socket) { () throws(WebSocketError) in try socket.send(binary: bytes) }
                 default: break
                 }
             }
+            serverBox.withLock { $0 = server }
             return StartedEchoServer(port: server.port, stop: { server.stop() })
 
         case .loopAsync:
@@ -132,6 +141,29 @@ enum EchoServers {
                 }
             }
             return StartedEchoServer(port: server.port, stop: { server.stop() })
+        }
+    }
+
+    /// The K and S of a `broadcast K S` text message (loop-handler): 1 ≤ K ≤ 100 000, 8 ≤ S ≤ 1 MiB and
+    /// K × S ≤ 64 MiB (every message stays in memory until the slowest connection has it). Anything
+    /// else, `nil`: the message is echoed.
+    private static func broadcastRequest(_ text: String) -> (count: Int, size: Int)? {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard words.count == 3, words[0] == "broadcast",
+              let count = Int(words[1]), let size = Int(words[2]),
+              (1...100_000).contains(count), (8...(1 << 20)).contains(size), count * size <= 64 << 20
+        else { return nil }
+        return (count, size)
+    }
+
+    /// Sends `count` binary messages of `size` bytes to every open connection, each framed once
+    /// (``EventLoopServer/broadcast(binary:)``): message k carries k as a big-endian UInt64 in its
+    /// first 8 bytes, then byte i is `i * 31 + 7` (mod 256), as wsload's `broadcast` checks.
+    private static func broadcast(_ server: EventLoopServer, count: Int, size: Int) {
+        var payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        for sequence in 0..<count {
+            for i in 0..<8 { payload[i] = UInt8(truncatingIfNeeded: UInt64(sequence) >> (8 * (7 - i))) }
+            server.broadcast(binary: payload)
         }
     }
 
