@@ -87,6 +87,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var sockets: [EventLoopWebSocket?] = []
     private var generations: [UInt32] = []
     private var freeSlots: [Int] = []
+    /// Each server's live connections on this loop (a server's broadcast and stop walk only its
+    /// own), unordered; each socket knows its index (`EventLoopWebSocket.indexInServer`).
+    private var byServer: [(server: ServerCore, sockets: [EventLoopWebSocket])] = []
     /// Live connections, and the most since the heap was last trimmed.
     private var liveCount = 0
     private var peakSinceTrim = 0
@@ -173,6 +176,12 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
         sockets[slot] = socket
         socket.token = token
+        let group = byServer.firstIndex { $0.server === socket.server } ?? {
+            byServer.append((socket.server, []))
+            return byServer.count - 1
+        }()
+        socket.indexInServer = byServer[group].sockets.count
+        byServer[group].sockets.append(socket)
         liveCount += 1
         peakSinceTrim = max(peakSinceTrim, liveCount)
     }
@@ -183,6 +192,16 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         guard slot < sockets.count, sockets[slot] === socket else { return }
         epoll.remove(descriptor)
         sockets[slot] = nil
+        if let group = byServer.firstIndex(where: { $0.server === socket.server }) {
+            // Swap-remove: the last socket takes the leaving one's place.
+            let index = socket.indexInServer
+            let last = byServer[group].sockets.removeLast()
+            if last !== socket {
+                byServer[group].sockets[index] = last
+                last.indexInServer = index
+            }
+            if byServer[group].sockets.isEmpty { byServer.remove(at: group) }
+        }
         generations[slot] = (generations[slot] &+ 1) & 0x7fff_ffff
         freeSlots.append(slot)
         liveCount -= 1
@@ -206,9 +225,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         return sockets[slot]
     }
 
-    /// Every live connection of `server`.
+    /// Every live connection of `server` on this loop.
     func sockets(of server: ServerCore) -> [EventLoopWebSocket] {
-        sockets.compactMap { socket in socket.flatMap { $0.server === server ? $0 : nil } }
+        byServer.first { $0.server === server }?.sockets ?? []
     }
 
     /// `socket` has output or a state change to act on, at the end of this turn.

@@ -36,6 +36,8 @@ public final class EventLoopWebSocket: @unchecked Sendable {
     var pipeline: ConnectionPipeline
     /// The loop's name for this connection (its slot and generation).
     var token: UInt64 = 0
+    /// Where the loop lists it among its server's connections.
+    var indexInServer = 0
 
     /// Where the connection is in its life.
     enum Phase {
