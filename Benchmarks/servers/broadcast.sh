@@ -21,10 +21,8 @@
 # the run before closed, their memory released). Every wsload line is kept in
 # .build/servers/broadcast-*.txt.
 #
-# With one server, a run carries what the runs before it left in the server: each broadcast walks
-# the loop's whole connection table (EventLoop.sockets(of:)), which keeps the length of the most
-# connections the loop ever held at once, so after an N = 10000 run the N = 1 runs are slower. --fresh-server measures every run on a new
-# server instead.
+# With one server, a run carries what the runs before it left in the server (its heap, its tables);
+# --fresh-server measures every run on a new server instead.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
