@@ -27,6 +27,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=common.sh
+. "$here/common.sh"
 
 rounds=3
 fresh=0
@@ -63,28 +65,12 @@ if [[ $limit != unlimited ]] && ((limit < need)); then
         "ulimit -n reached only $limit (hard limit $(ulimit -Hn))" >&2
     exit 1
 fi
-read -r port_low port_high </proc/sys/net/ipv4/ip_local_port_range
-ports=$((port_high - port_low + 1))
-if ((need > ports - 500)); then
-    echo "broadcast.sh: the ephemeral port range $port_low-$port_high ($ports ports) is too small" \
-        "for $need connections to one server port: widen net.ipv4.ip_local_port_range" >&2
-    exit 1
-fi
+check_port_range "$need" broadcast.sh
 
 server_pid=""
 load_pid=""
 work="$(mktemp -d)"
 
-stop_process() {  # PID: SIGTERM, then SIGKILL after 10 s
-    local pid=$1
-    kill -TERM "$pid" 2>/dev/null || return 0
-    for _ in $(seq 100); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
 
 cleanup() {
     if [[ -n $load_pid ]]; then stop_process "$load_pid"; fi

@@ -21,6 +21,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=common.sh
+. "$here/common.sh"
 
 rounds="${1:-3}"
 seconds="${2:-5}"
@@ -34,16 +36,6 @@ server_pid=""
 load_pid=""
 work="$(mktemp -d)"
 
-stop_process() {  # PID: SIGTERM, then SIGKILL after 10 s
-    local pid=$1
-    kill -TERM "$pid" 2>/dev/null || return 0
-    for _ in $(seq 100); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
 
 cleanup() {
     if [[ -n $load_pid ]]; then stop_process "$load_pid"; fi

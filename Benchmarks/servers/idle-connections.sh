@@ -21,6 +21,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=common.sh
+. "$here/common.sh"
 
 n=10000
 kind=dispatch-handler
@@ -76,28 +78,12 @@ if [[ $limit != unlimited ]] && ((limit < need)); then
     exit 1
 fi
 
-read -r port_low port_high </proc/sys/net/ipv4/ip_local_port_range
-ports=$((port_high - port_low + 1))
-if ((n > ports - 500)); then
-    echo "idle-connections.sh: the ephemeral port range $port_low-$port_high ($ports ports) is too small" \
-        "for $n connections to one server port: widen net.ipv4.ip_local_port_range" >&2
-    exit 1
-fi
+check_port_range "$n" idle-connections.sh
 
 server_pid=""
 load_pid=""
 hold_fd=""
 work="$(mktemp -d)"
-stop_process() {  # PID: SIGTERM, then SIGKILL after 10 s
-    local pid=$1
-    kill -TERM "$pid" 2>/dev/null || return 0
-    for _ in $(seq 100); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-}
 cleanup() {
     if [[ -n $hold_fd ]]; then exec {hold_fd}>&-; fi
     if [[ -n $load_pid ]]; then stop_process "$load_pid"; fi
@@ -180,7 +166,7 @@ if [[ -z $port ]]; then
 fi
 
 echo "server: $kind on 127.0.0.1:$port (pid $server_pid); $n connections; ulimit -n $limit;" \
-    "ephemeral ports $port_low-$port_high ($ports, enough for $n)"
+    "$port_range_note"
 rss_start="$(settle 20)"
 echo "rss before: $(mib "$rss_start") ($(threads) threads)"
 

@@ -76,8 +76,8 @@ enum EchoServers {
             let queue = DispatchQueue(label: "serve-echo.handler")
             let server = try WebSocketServer(host: "127.0.0.1", port: port, backlog: backlog, queue: queue) { socket, event in
                 switch event {
-                case .text(let text): echo(socket) { () throws(WebSocketError) in try socket.send(text: text) }
-                case .binary(let bytes): echo(socket) { () throws(WebSocketError) in try socket.send(binary: bytes) }
+                case .text(let text): echo({ () throws(WebSocketError) in try socket.send(text: text) }, refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
+                case .binary(let bytes): echo({ () throws(WebSocketError) in try socket.send(binary: bytes) }, refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
                 default: break
                 }
             }
@@ -89,18 +89,7 @@ enum EchoServers {
             let server = try WebSocketServer(host: "127.0.0.1", port: port, backlog: backlog, maxPendingConnections: 1024)
             Task.detached {
                 for await socket in server.connections {
-                    Task {
-                        do {
-                            for try await message in socket.messages {
-                                switch message {
-                                case .text, .binary: try await socket.send(message)
-                                default: break
-                                }
-                            }
-                        } catch {
-                            // The connection failed or was lost; the socket is closed already.
-                        }
-                    }
+                    Task { await echoAll(socket.messages) { try await socket.send($0) } }
                 }
             }
             return StartedEchoServer(port: server.port, stop: { server.stop() })
@@ -115,9 +104,9 @@ enum EchoServers {
                     if let (count, size) = broadcastRequest(text), let server = serverBox.withLock({ $0 }) {
                         broadcast(server, count: count, size: size)
                     } else {
-                        loopEcho(socket) { () throws(WebSocketError) in try socket.send(text: text) }
+                        echo({ () throws(WebSocketError) in try socket.send(text: text) }, refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
                     }
-                case .binary(let bytes): loopEcho(socket) { () throws(WebSocketError) in try socket.send(binary: bytes) }
+                case .binary(let bytes): echo({ () throws(WebSocketError) in try socket.send(binary: bytes) }, refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
                 default: break
                 }
             }
@@ -127,18 +116,7 @@ enum EchoServers {
         case .loopAsync:
             let server = try EventLoopServer(host: "127.0.0.1", port: port, backlog: backlog, maxPendingConnections: 1024)
             Task.detached {
-                await server.run { socket in
-                    do {
-                        for try await message in socket.messages {
-                            switch message {
-                            case .text, .binary: try await socket.send(message)
-                            default: break
-                            }
-                        }
-                    } catch {
-                        // The connection failed or was lost; the socket is closed already.
-                    }
-                }
+                await server.run { socket in await echoAll(socket.messages) { try await socket.send($0) } }
             }
             return StartedEchoServer(port: server.port, stop: { server.stop() })
         }
@@ -167,25 +145,30 @@ enum EchoServers {
         }
     }
 
-    /// An echo from the event loop's handler face; as ``echo(_:_:)``.
-    private static func loopEcho(_ socket: EventLoopWebSocket, _ send: () throws(WebSocketError) -> Void) {
-        do throws(WebSocketError) {
-            try send()
-        } catch .bufferFull {
-            try? socket.sendClose(code: .internalError, reason: "echo buffer full")
+    /// The async faces' echo: every text and binary message sent back, until the sequence ends.
+    private static func echoAll<Messages: AsyncSequence>(_ messages: Messages,
+                                                         _ send: (WebSocketMessage) async throws -> Void) async
+        where Messages.Element == WebSocketMessage {
+        do {
+            for try await message in messages {
+                switch message {
+                case .text, .binary: try await send(message)
+                default: break
+                }
+            }
         } catch {
-            // Not open any more.
+            // The connection failed or was lost; the socket is closed already.
         }
     }
 
-    /// Sends an echo from the delegate-queue face. An echo the socket refuses because its output
-    /// buffer is full (64 MiB unread by the client) would be lost: the connection is closed with
-    /// 1011 instead, so that the client sees an error rather than a missing echo.
-    private static func echo(_ socket: WebSocket, _ send: () throws(WebSocketError) -> Void) {
+    /// Sends an echo from a handler face. An echo the socket refuses because its output buffer is
+    /// full (64 MiB unread by the client) would be lost: the connection is closed with 1011
+    /// (`refuse`) instead, so that the client sees an error rather than a missing echo.
+    private static func echo(_ send: () throws(WebSocketError) -> Void, refuse: () -> Void) {
         do throws(WebSocketError) {
             try send()
         } catch .bufferFull {
-            try? socket.sendClose(code: .internalError, reason: "echo buffer full")
+            refuse()
         } catch {
             // Not open any more (the client closed meanwhile): nothing to echo to.
         }
