@@ -80,18 +80,23 @@ import TransportTestSupport
         }
     }
 
-    @Test func aMalformedFrameIsClosedWith1002() async throws {
+    @Test func aMalformedFrameIsClosedWith1002AfterTheEchoOfTheMessageBeforeIt() async throws {
         try await offPool {
             let server = try echoServer()
             var client = try RawClient(port: server.port)
             try client.open()
             let socket = client.socket
-            // An unmasked text frame from a client (RFC 6455 §5.1: the server must fail the connection).
-            try socket.writeAll([0x81, 0x02, 0x68, 0x69])
+            // A valid message, then in the same write an unmasked text frame from a client (RFC 6455
+            // §5.1: the server must fail the connection). The echo of the first still comes first
+            // (Autobahn 4.1.3: the answer to a message is not overtaken by the failure after it).
+            try client.connection.send(text: "ok")
+            try socket.writeAll(client.connection.takeOutput() + [0x81, 0x02, 0x68, 0x69])
             let (bytes, sawEnd) = try socket.readToEnd(timeout: .seconds(30))
             #expect(sawEnd)
-            // A close frame with code 1002.
-            #expect(bytes.count >= 4 && bytes[0] == 0x88 && bytes[2] == 0x03 && bytes[3] == 0xEA)
+            // The echo ("ok", unmasked), then a close frame with code 1002.
+            #expect(Array(bytes.prefix(4)) == [0x81, 0x02, 0x6F, 0x6B])
+            let close = Array(bytes.dropFirst(4))
+            #expect(close.count >= 4 && close[0] == 0x88 && close[2] == 0x03 && close[3] == 0xEA)
         }
     }
 

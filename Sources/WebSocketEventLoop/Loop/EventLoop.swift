@@ -101,8 +101,6 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// The one read buffer of every connection of the loop: a connection keeps only what it has not
     /// parsed yet, in its own (small) input buffer.
     let readBuffer: UnsafeMutableRawBufferPointer
-    /// The events of one delivery, reused.
-    var eventScratch: [Event] = []
     /// The time of this turn, read once after waking.
     private(set) var now: Instant
 

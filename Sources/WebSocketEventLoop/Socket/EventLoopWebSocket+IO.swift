@@ -79,28 +79,22 @@ extension EventLoopWebSocket {
 
     // MARK: Events
 
-    /// Pulls every event the connection has and acts on each. Payloads are lent by the core
-    /// (`nextEventView`) and copied once, into the message handed on; the events are collected first
-    /// and acted on after, since acting (a handler's send) changes the connection.
+    /// Pulls every event the connection has and acts on each, one at a time: an event is acted on
+    /// (a handler's echo sent) before the next one is parsed, so that a frame that fails the
+    /// connection cannot overtake the answer to the message before it. Payloads are lent by the core
+    /// (`nextEventView`) and copied once, into the message handed on; the handler runs after the
+    /// lending call returns, since acting (a send) changes the connection.
     func deliverEvents() {
         pipeline.advanceTime(to: loop.now)
-        var events = loop.eventScratch
-        loop.eventScratch = []
-        defer {
-            events.removeAll(keepingCapacity: true)
-            loop.eventScratch = events
-        }
-        while true {
-            while pipeline.connection.nextEventView({ view in
-                switch view {
-                case .text(let bytes): events.append(.text(String(decoding: bytes, as: UTF8.self)))
-                case .binary(let bytes): events.append(.binary(Array(bytes)))
-                case .other(let event): events.append(event)
-                }
-            }) {}
-            guard !events.isEmpty else { break }
-            for event in events { act(on: event) }
-            events.removeAll(keepingCapacity: true)
+        var pulled: Event? = nil
+        while pipeline.connection.nextEventView({ view in
+            switch view {
+            case .text(let bytes): pulled = .text(String(decoding: bytes, as: UTF8.self))
+            case .binary(let bytes): pulled = .binary(Array(bytes))
+            case .other(let event): pulled = event
+            }
+        }) {
+            if let event = pulled.take() { act(on: event) }
         }
         if case .open(.batches(let batches)) = phase { batches.publish() }
     }
