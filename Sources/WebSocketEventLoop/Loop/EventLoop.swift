@@ -354,6 +354,20 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             accept(index)
         } else if let socket = socket(for: token) {
             socket.handle(readiness)
+            // The tasks the delivery resumed (the async face) answer now, and the answers go out
+            // before the loop reads the next connection: a peer waiting for this one's reply does
+            // not wait for the rest of the turn. Sends made elsewhere go out at the turn's end.
+            runLocalWork()
+            if socket.isDirty { socket.flush() }
+        }
+    }
+
+    /// Runs the work the loop queued itself (tasks resumed on it), a few rounds at most.
+    private func runLocalWork() {
+        for _ in 0..<4 where !local.isEmpty {
+            let work = local
+            local = []
+            for item in work { run(item) }
         }
     }
 
