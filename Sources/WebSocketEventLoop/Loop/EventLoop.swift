@@ -15,15 +15,16 @@ import WebSocketTransport
 //
 // 1. Wait for readiness (no longer than the earliest timer; not at all when work is left over).
 // 2. For each event: a listener accepts; a connection reads until `EAGAIN` (or a short read, which
-//    means the same for a stream socket), feeds the pipeline, and delivers what it parsed. Sends
-//    made meanwhile (by handlers, which run here) only mark the connection dirty.
+//    means the same for a stream socket), feeds the pipeline, and delivers what it parsed; the
+//    tasks the delivery resumed run; then the connection writes its answers (handlers' and tasks'
+//    sends), in one `send`, before the next connection is read.
 // 3. Work from elsewhere: closures queued by other threads (``execute(_:)``) and Swift tasks whose
 //    executor this loop is (``TaskExecutor``), in the order they came. A task that waits for
 //    messages is resumed once per batch, here, and its sends go straight into its pipeline.
 // 4. Due timers: the connections' deadlines (handshake, close, keepalive, linger, stalled writes).
-// 5. Every dirty connection writes everything it has, in as few `send` calls as the kernel allows
-//    (the frames of one turn lie contiguous in the connection's output buffer), and obeys its
-//    pipeline's socket directive.
+// 5. Every connection still dirty (sends from other threads, timers) writes everything it has, in
+//    as few `send` calls as the kernel allows (queued frames lie contiguous in the connection's
+//    output buffer), and obeys its pipeline's socket directive.
 //
 // Registrations are edge-triggered and made once per socket: the loop never calls `epoll_ctl` to
 // change interest. Each connection remembers whether its socket is still readable or writable.

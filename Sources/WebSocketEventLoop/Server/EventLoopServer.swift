@@ -9,7 +9,7 @@ import WebSocketTransport
 /// Each loop accepts on its own listening socket (`SO_REUSEPORT`: the kernel spreads connections
 /// over the loops), and a connection stays on the loop that accepted it. Reads go into one buffer
 /// per loop; the core parses in place and copies each payload once, into the message you get. What
-/// you send in one turn of the loop is written in one `send` call.
+/// a connection sends in answer to one read is written in one `send` call.
 ///
 /// Each opening handshake request goes to `handshake`, on the connection's loop, which accepts it
 /// (subprotocol, extensions, headers) or rejects it (status, headers, body). Requests that are not

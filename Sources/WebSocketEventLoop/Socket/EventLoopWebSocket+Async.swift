@@ -69,9 +69,9 @@ extension EventLoopWebSocket {
 
     /// Queues `message`, waiting first while the output buffer is at the high-water mark
     /// (``Limits/maxBufferedOutput``) until it falls to ``TransportOptions/lowWaterMark``. Returns
-    /// once the message is in the output buffer; it is written at the end of the loop's turn, with
-    /// everything else sent in that turn. From a task on the connection's loop (see ``executor``)
-    /// nothing hops between threads.
+    /// once the message is in the output buffer; it is written with everything else the connection
+    /// sends in answer to the same read (or at the end of the loop's turn). From a task on the
+    /// connection's loop (see ``executor``) nothing hops between threads.
     ///
     /// - Throws: ``WebSocketError/connection(_:)`` when the connection is not open (or the message is
     ///   invalid: a ping over 125 bytes…); ``WebSocketError/closed(_:)`` when it ended first.

@@ -6,9 +6,9 @@ import WebSocketTransport
 ///
 /// Everything about the connection happens on its loop's thread: reading, writing, its timers, and
 /// the calls to your event handler. From the handler (or a task whose executor is the loop, see
-/// ``executor``), a send goes straight into the connection's output buffer and is written at the
-/// end of the loop's turn, together with everything else sent in that turn. From any other thread,
-/// a send is queued to the loop first.
+/// ``executor``), a send goes straight into the connection's output buffer and is written together
+/// with everything else sent in answer to the same read, once the handler (and the tasks) have run.
+/// From any other thread, a send is queued to the loop first.
 ///
 /// ```swift
 /// // Handler face: on the loop, no lock, no hop.
@@ -175,7 +175,7 @@ public final class EventLoopWebSocket: @unchecked Sendable {
         }
     }
 
-    /// (On the loop) Puts `message` into the connection; it is written at the end of the turn.
+    /// (On the loop) Puts `message` into the connection; it is written once the current read's events have been handled, or at the end of the turn.
     func sendNow(_ message: WebSocketMessage) throws(WebSocketError) {
         try queue(isData: message.isData) { (connection: inout Connection) throws(ConnectionError) in
             try connection.send(message)
