@@ -31,9 +31,12 @@ extension WebSocket {
         for _ in 0..<Self.readsPerEvent {
             let outcome: Socket.ReadOutcome
             do throws(Errno) {
-                outcome = try readBuffer.withUnsafeMutableBytes { raw in
-                    Result { () throws(Errno) in try socket.read(into: raw) }
-                }.get()
+                // The thread's buffer, for this read and the pipeline's copy of it.
+                outcome = try ReadScratch.with(size: options.effectiveReadBufferSize) { (buffer) throws(Errno) in
+                    let outcome = try socket.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<options.effectiveReadBufferSize]))
+                    if case .bytes(let count) = outcome { pipeline.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
+                    return outcome
+                }
             } catch {
                 // A reset or another read error: the transport failed (RFC 6455 §7.1.5 reports
                 // 1006 unless the closing handshake was over).
@@ -42,8 +45,7 @@ extension WebSocket {
                 return
             }
             switch outcome {
-            case .bytes(let count):
-                readBuffer.withUnsafeBytes { raw in pipeline.receive(UnsafeRawBufferPointer(rebasing: raw[..<count])) }
+            case .bytes:
                 pullEvents()
                 if heldInputBytes >= max(1, options.maxUndeliveredBytes) { return }
                 if pipeline.connection.pendingHandshakeRequest != nil { return }

@@ -83,7 +83,6 @@ public final class WebSocket: @unchecked Sendable {
     var pendingPings = PingTracker()
     var openWaiters: [Waiter<Void>] = []
     var closeWaiters: [Waiter<CloseStatus>] = []
-    var readBuffer: [UInt8]
 
     init(pipeline: ConnectionPipeline, options: TransportOptions, consumer: Consumer, system: SystemCalls) {
         self.pipeline = pipeline
@@ -93,7 +92,6 @@ public final class WebSocket: @unchecked Sendable {
         highWaterMark = max(0, pipeline.connection.configuration.limits.maxBufferedOutput)
         isClient = pipeline.connection.role.isClient
         queue = DispatchQueue(label: isClient ? "WebSocket.client" : "WebSocket.server")
-        readBuffer = [UInt8](repeating: 0, count: options.effectiveReadBufferSize)
     }
 
     // MARK: Reading state
