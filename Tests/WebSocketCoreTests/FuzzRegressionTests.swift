@@ -43,6 +43,28 @@ struct FuzzRegressionTests {
         #expect(frames.last.flatMap(closeCode) == 1000)
     }
 
+    /// `http-request`, crash-2bccfde52b7a82e197d1a638925057fcf06d6dd2 (547 bytes; control 0x04: the
+    /// tight limits, `maxHeaderBytes` 600): `GET / HTTP/1.1`, then a header line `X-Big: vvv…` of
+    /// about 530 bytes, unfinished.
+    ///
+    /// The head parser's line buffer grew by doubling, one byte at a time, to 1,548 bytes of
+    /// capacity for a line that may never pass 600: `retainedPayloadCapacity` beyond the invariant
+    /// (the head's limit, plus the refusal body's, plus 512). It now grows geometrically up to the
+    /// head's limit and no further.
+    @Test("A long header line keeps the head parser's buffer within maxHeaderBytes")
+    func longHeaderLineStaysWithinTheHeadLimit() throws {
+        var config = Configuration()
+        config.limits.maxHeaderBytes = 600
+        config.limits.maxRejectionBodySize = 200
+        for length in [100, 300, 530, 570] {
+            var server = try Connection(role: .server, configuration: config)
+            let head = Array("GET / HTTP/1.1\r\nX-Big: ".utf8) + [UInt8](repeating: 0x76, count: length)
+            server.receive(head)
+            #expect(server.nextEvent() == nil)
+            #expect(server.retainedPayloadCapacity <= 600 + 64, "a \(length)-byte line")
+        }
+    }
+
     /// `frame-client`, crash-2e64f0989f4dbea1ed3b90fec2e152553565ae0c (1,325 bytes; control 0x2D:
     /// fragment delivery, tight limits with `maxBufferedOutput` 1000, frames encoded by the harness,
     /// end of stream): a stream of 9-byte pings, some of them between the fragments of a message.

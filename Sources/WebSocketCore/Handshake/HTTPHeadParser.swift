@@ -140,6 +140,12 @@ struct HTTPHeadParser: Sendable {
             }
         }
         if phase == .startLine, line.count >= limits.maxRequestLineLength { return .requestLineTooLong }
+        if line.count == line.capacity {
+            // Geometric growth, capped at the head's limit: a line never holds more than
+            // maxHeaderBytes (counted above), so neither does its buffer. Left to itself the array
+            // would double past it (a 544-byte line in a 1,548-byte buffer, found by fuzzing).
+            line.reserveCapacity(min(max(64, 2 * line.capacity), max(line.count + 1, limits.maxHeaderBytes)))
+        }
         line.append(byte)
         storedByteCount += 1
         return nil
