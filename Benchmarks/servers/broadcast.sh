@@ -67,26 +67,9 @@ if [[ $limit != unlimited ]] && ((limit < need)); then
 fi
 check_port_range "$need" broadcast.sh
 
-server_pid=""
-load_pid=""
-work="$(mktemp -d)"
+track_processes
 
-
-cleanup() {
-    if [[ -n $load_pid ]]; then stop_process "$load_pid"; fi
-    if [[ -n $server_pid ]]; then stop_process "$server_pid"; fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-echo "building wsload..." >&2
-bin="$("$here/build.sh" | tail -n 1)"
-wsload="$bin/wsload"
-echo "building websocket-bench (release)..." >&2
-(cd "$root" && swift build -c release --product websocket-bench >&2)
-bench="$(cd "$root" && swift build -c release --show-bin-path)/websocket-bench"
+build_tools "$root"
 
 # CPU 0 for the server, CPU 1 for the load generator; on one CPU, both share it.
 server_cpu=0

@@ -25,3 +25,35 @@ check_port_range() {
     fi
     port_range_note="ephemeral ports $port_low-$port_high ($ports, enough for $n)"
 }
+
+# track_processes: the scripts' process bookkeeping. Sets server_pid and load_pid (empty: none yet)
+# and work (a temporary directory), and on exit stops both processes, runs `extra_cleanup` when the
+# script defines it, and removes work. SIGINT and SIGTERM exit through the same path.
+track_processes() {
+    server_pid=""
+    load_pid=""
+    work="$(mktemp -d)"
+    trap _cleanup_processes EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+}
+
+_cleanup_processes() {
+    if declare -F extra_cleanup >/dev/null; then extra_cleanup; fi
+    if [[ -n $load_pid ]]; then stop_process "$load_pid"; fi
+    if [[ -n $server_pid ]]; then stop_process "$server_pid"; fi
+    rm -rf "$work"
+}
+
+# build_tools ROOT: builds lws-echo and wsload (build.sh) and websocket-bench (release); sets bin (the
+# C programs' directory, where the raw figures go too), wsload, lws_echo and bench.
+build_tools() {
+    local root=$1
+    echo "building lws-echo and wsload..." >&2
+    bin="$("$here/build.sh" | tail -n 1)"
+    wsload="$bin/wsload"
+    lws_echo="$bin/lws-echo"
+    echo "building websocket-bench (release)..." >&2
+    (cd "$root" && swift build -c release --product websocket-bench >&2)
+    bench="$(cd "$root" && swift build -c release --show-bin-path)/websocket-bench"
+}

@@ -32,27 +32,9 @@ if ! [[ $rounds =~ ^[1-9][0-9]*$ ]] || ! [[ $seconds =~ ^[0-9]+([.][0-9]+)?$ ]];
 fi
 shift $(($# < 2 ? $# : 2))
 
-server_pid=""
-load_pid=""
-work="$(mktemp -d)"
+track_processes
 
-
-cleanup() {
-    if [[ -n $load_pid ]]; then stop_process "$load_pid"; fi
-    if [[ -n $server_pid ]]; then stop_process "$server_pid"; fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-echo "building lws-echo and wsload..." >&2
-bin="$("$here/build.sh" | tail -n 1)"
-wsload="$bin/wsload"
-lws_echo="$bin/lws-echo"
-echo "building websocket-bench (release)..." >&2
-(cd "$root" && swift build -c release --product websocket-bench >&2)
-bench="$(cd "$root" && swift build -c release --show-bin-path)/websocket-bench"
+build_tools "$root"
 
 if (($# > 0)); then
     kinds=("$@")

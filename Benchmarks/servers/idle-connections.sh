@@ -80,19 +80,11 @@ fi
 
 check_port_range "$n" idle-connections.sh
 
-server_pid=""
-load_pid=""
 hold_fd=""
-work="$(mktemp -d)"
-cleanup() {
+extra_cleanup() {
     if [[ -n $hold_fd ]]; then exec {hold_fd}>&-; fi
-    if [[ -n $load_pid ]]; then stop_process "$load_pid"; fi
-    if [[ -n $server_pid ]]; then stop_process "$server_pid"; fi
-    rm -rf "$work"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+track_processes
 
 echo "building..." >&2
 bin="$("$here/build.sh" | tail -n 1)"
