@@ -116,7 +116,21 @@ enum EchoServers {
         case .loopAsync:
             let server = try EventLoopServer(host: "127.0.0.1", port: port, backlog: backlog, maxPendingConnections: 1024)
             Task.detached {
-                await server.run { socket in await echoAll(socket.messages) { try await socket.send($0) } }
+                // Written inline, as the guide shows it: the body runs on the connection's loop and
+                // stays there (a generic helper here, a nonisolated async function, would switch
+                // executors after every await, as a user's own helper would).
+                await server.run { socket in
+                    do {
+                        for try await message in socket.messages {
+                            switch message {
+                            case .text, .binary: try await socket.send(message)
+                            default: break
+                            }
+                        }
+                    } catch {
+                        // The connection failed or was lost; the socket is closed already.
+                    }
+                }
             }
             return StartedEchoServer(port: server.port, stop: { server.stop() })
         }

@@ -20,6 +20,7 @@ extension Connection {
     /// Sends a binary message, split into frames of ``Configuration/fragmentationSize`` if set.
     ///
     /// - Throws: as ``send(text:compress:)``.
+    @inlinable  // specialized where it is called: [UInt8] and slices go straight to their storage
     public mutating func send(binary: some Collection<UInt8>, compress: Bool = true) throws(ConnectionError) {
         let result = binary.withContiguousStorageIfAvailable { bytes in
             Result { () throws(ConnectionError) in try sendMessage(.binary, UnsafeRawBufferPointer(bytes), compress: compress) }
@@ -56,7 +57,8 @@ extension Connection {
         appendSharedOutput(prepared.wireBytes)
     }
 
-    private mutating func sendMessage(_ kind: MessageKind, _ payload: UnsafeRawBufferPointer, compress: Bool) throws(ConnectionError) {
+    @usableFromInline
+    internal mutating func sendMessage(_ kind: MessageKind, _ payload: UnsafeRawBufferPointer, compress: Bool) throws(ConnectionError) {
         try checkCanSendMessage()
         if compress, var transformer = transform.take() {
             defer { transform = transformer }
@@ -118,6 +120,7 @@ extension Connection {
     ///   ``ConnectionError/invalidUTF8``, and the errors of ``send(text:compress:)``.
     ///
     /// RFC 6455 §5.4: <https://www.rfc-editor.org/rfc/rfc6455#section-5.4>
+    @inlinable  // as send(binary:)
     public mutating func sendFragment(_ bytes: some Collection<UInt8>, kind: MessageKind, isFinal: Bool,
                                       compress: Bool = true) throws(ConnectionError) {
         let result = bytes.withContiguousStorageIfAvailable { raw in
@@ -130,8 +133,9 @@ extension Connection {
         try result.get()
     }
 
-    private mutating func sendFragment(_ payload: UnsafeRawBufferPointer, kind: MessageKind, isFinal: Bool,
-                                       compress: Bool) throws(ConnectionError) {
+    @usableFromInline
+    internal mutating func sendFragment(_ payload: UnsafeRawBufferPointer, kind: MessageKind, isFinal: Bool,
+                                        compress: Bool) throws(ConnectionError) {
         var validator: UTF8Validator
         let opcode: Opcode
         let isTransformed: Bool

@@ -50,6 +50,34 @@ import TransportTestSupport
         }
     }
 
+    /// A reader on another executor (the global pool, not the loop): every take that finds
+    /// nothing ready and every send hop to the loop, since the batches are confined to it.
+    @Test func aTaskOffTheLoopReadsAndSendsEveryMessage() async throws {
+        try await offPool {
+            let server = try EventLoopServer(configuration: clientConfiguration())
+            let offLoop = Locked(0)
+            let accepting = Task.detached {
+                for await socket in server.connections {
+                    Task.detached {
+                        do {
+                            for try await message in socket.messages {
+                                if !socket.loop.inLoop { offLoop.withLock { $0 += 1 } }
+                                try await socket.send(message)
+                            }
+                        } catch {}
+                    }
+                }
+            }
+            let messages: [WebSocketMessage] = (0..<50).map { .text("message \($0)") } + [.binary(pattern(300_000))]
+            let failures = try onThreads(8) { _ in echoRoundTrip(port: server.port, messages: messages) }
+            #expect(failures.compactMap { $0 } == [])
+            #expect(offLoop.withLock { $0 } == 8 * messages.count)
+            #expect(server.waitUntilIdle(timeout: .seconds(30)))
+            server.stop()
+            accepting.cancel()
+        }
+    }
+
     @Test func aReaderThatFallsBehindStopsTheSocketReadingAndLosesNothing() async throws {
         var options = TransportOptions()
         options.maxUndeliveredBytes = 4 << 10

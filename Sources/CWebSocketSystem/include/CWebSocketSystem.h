@@ -1,6 +1,5 @@
 // System headers that Swift's Glibc module does not bring: epoll, eventfd and malloc_trim (Linux), for the readiness
-// loops of the Dispatch and event-loop adapters, and accept4 for the socket layer.
-// Nothing here is compiled on other platforms.
+// loops of the Dispatch and event-loop adapters, and accept4 for the socket layer (Linux only); and an atomic flag.
 #ifndef C_WEBSOCKET_SYSTEM_H
 #define C_WEBSOCKET_SYSTEM_H
 
@@ -16,5 +15,14 @@ int cwebsocket_available_cpus(void);
 /// accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC).
 int cwebsocket_accept_configured(int fd, struct sockaddr *address, socklen_t *length);
 #endif
+
+// A flag read and written atomically (sequentially consistent), on every platform: the socket
+// layer's open/closed state, read before every read and write. A lock there cost more than the
+// rest of a small message's user-space work in the event loop; the stdlib has no atomics without
+// the Synchronization module, which Apple platforms have only from their 2024 releases.
+static inline int cwebsocket_atomic_load(const int *flag) { return __atomic_load_n(flag, __ATOMIC_SEQ_CST); }
+static inline int cwebsocket_atomic_exchange(int *flag, int value) {
+    return __atomic_exchange_n(flag, value, __ATOMIC_SEQ_CST);
+}
 
 #endif

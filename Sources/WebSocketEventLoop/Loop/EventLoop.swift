@@ -83,10 +83,11 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private nonisolated(unsafe) var threadID = pthread_t()
     let system: SystemCalls
 
-    // The loop's own state.
+    // The loop's own state, on its thread only. What is touched per message is
+    // `@exclusivity(unchecked)`, for the reason and under the rule given at `EventLoopWebSocket`.
     /// Connections by slot, with each slot's generation.
-    private var sockets: [EventLoopWebSocket?] = []
-    private var generations: [UInt32] = []
+    @exclusivity(unchecked) private var sockets: [EventLoopWebSocket?] = []
+    @exclusivity(unchecked) private var generations: [UInt32] = []
     private var freeSlots: [Int] = []
     /// Each server's live connections on this loop (a server's broadcast and stop walk only its
     /// own), unordered; each socket knows its index (`EventLoopWebSocket.indexInServer`).
@@ -95,15 +96,15 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var liveCount = 0
     private var peakSinceTrim = 0
     private var listeners: [Listener?] = []
-    private var local: [Work] = []
-    private var dirty: [EventLoopWebSocket] = []
-    private var again: [EventLoopWebSocket] = []
-    private var timers = DeadlineHeap()
+    @exclusivity(unchecked) private var local: [Work] = []
+    @exclusivity(unchecked) private var dirty: [EventLoopWebSocket] = []
+    @exclusivity(unchecked) private var again: [EventLoopWebSocket] = []
+    @exclusivity(unchecked) private var timers = DeadlineHeap()
     /// The one read buffer of every connection of the loop: a connection keeps only what it has not
     /// parsed yet, in its own (small) input buffer.
     let readBuffer: UnsafeMutableRawBufferPointer
     /// The time of this turn, read once after waking.
-    private(set) var now: Instant
+    @exclusivity(unchecked) private(set) var now: Instant
 
     static let readBufferSize = 64 << 10
 
@@ -412,9 +413,11 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private func flushDirty() {
         // A flush can make more sockets dirty (a handler's send to another socket): they wait for
         // the next turn, which then does not wait.
+        // A socket flushed since it was listed (right after its reads) is skipped: flushing it
+        // again found nothing to do, at the cost of a second pass per message.
         let sockets = dirty
         dirty = []
-        for socket in sockets { socket.flush() }
+        for socket in sockets where socket.isDirty { socket.flush() }
     }
 }
 #endif

@@ -242,7 +242,11 @@ public final class EventLoopServer: Sendable {
     /// Serves the async face: runs `body` for every connection from ``connections``, each in a child
     /// task that runs on the connection's loop (so that its receives and sends take no hop between
     /// threads), until ``stop()`` and the end of every task.
-    public func run(_ body: @escaping @Sendable (EventLoopWebSocket) async -> Void) async {
+    ///
+    /// `body` is `nonisolated(nonsending)`: it runs on the executor of the task that calls it, the
+    /// connection's loop, and resumes there after each `await` without asking the runtime which
+    /// executor the task prefers (a lookup under a lock, twice per echoed message otherwise).
+    public func run(_ body: nonisolated(nonsending) @escaping @Sendable (EventLoopWebSocket) async -> Void) async {
         // The taking itself runs on a loop too: a connection that opens there reaches its task
         // without waking any other thread.
         await withTaskExecutorPreference(loops[0]) {

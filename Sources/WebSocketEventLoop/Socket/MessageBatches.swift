@@ -2,37 +2,42 @@
 import WebSocketTransport
 
 /// The messages of an async-face connection on their way from its loop to the task reading them,
-/// crossing in batches: the loop stages what one read parsed and publishes it under one lock; a
-/// waiting reader is resumed once per batch, and takes the whole batch at once.
+/// crossing in batches: the loop stages what one read parsed and publishes it at once; a waiting
+/// reader is resumed once per batch, and takes the whole batch at once.
 ///
-/// `@unchecked Sendable`: `staged` is touched only on the loop; the rest is behind `state`'s lock.
+/// Confined to the loop: every member is touched on the loop's thread only, so no lock is taken.
+/// A reader on the loop (the usual case: ``EventLoopServer/run(_:)`` starts each connection's task
+/// with the loop as its executor) takes directly; a reader elsewhere hops to the loop for each take
+/// that finds nothing ready, as it would wait for a wake-up anyway. Under a lock, the four lock
+/// round trips per echoed message were the largest cost of the async face after executor switches.
+/// `@exclusivity(unchecked)` for the reason and under the rule given at ``EventLoopWebSocket``.
 ///
 /// The module's continuations are unsafe ones (no checking box allocated per wait): each is stored
-/// in one place, under a lock or on the loop, and whoever takes it out resumes it, once.
+/// in one place, on the loop, and whoever takes it out resumes it, once.
 final class MessageBatches: @unchecked Sendable {
-    private struct State {
-        var messages: [WebSocketMessage] = []
-        /// Payload bytes published and not yet taken.
-        var bytes = 0
-        /// Set once: `nil` inside for a clean end.
-        var end: WebSocketError?? = nil
-        var waiter: UnsafeContinuation<Take, Never>? = nil
-        /// The loop stopped reading because too much was held: a take must restart it.
-        var readingPaused = false
-    }
-
     enum Take {
         case messages([WebSocketMessage])
         /// The end: `nil` after a clean close, the error otherwise.
         case end(WebSocketError?)
     }
 
-    private let state = Locked(State())
+    private let loop: EventLoop
     private weak var socket: EventLoopWebSocket?
-    private var staged: [WebSocketMessage] = []
-    private var stagedBytes = 0
+    /// Published, not yet taken.
+    @exclusivity(unchecked) private var messages: [WebSocketMessage] = []
+    /// Payload bytes published and not yet taken.
+    @exclusivity(unchecked) private var bytes = 0
+    /// Parsed in this read, not yet published.
+    @exclusivity(unchecked) private var staged: [WebSocketMessage] = []
+    @exclusivity(unchecked) private var stagedBytes = 0
+    /// Set once: `nil` inside for a clean end.
+    @exclusivity(unchecked) private var end: WebSocketError?? = nil
+    @exclusivity(unchecked) private var waiter: UnsafeContinuation<Take, Never>? = nil
+    /// The loop stopped reading because too much was held: a take must restart it.
+    @exclusivity(unchecked) private var readingPaused = false
 
     init(socket: EventLoopWebSocket) {
+        self.loop = socket.loop
         self.socket = socket
     }
 
@@ -46,79 +51,80 @@ final class MessageBatches: @unchecked Sendable {
     /// Hands the staged messages over, resuming a waiting reader with all of them.
     func publish() {
         guard !staged.isEmpty else { return }
-        let batch = staged, batchBytes = stagedBytes
+        let batch = staged
         staged = []
-        stagedBytes = 0
-        let waiter: UnsafeContinuation<Take, Never>? = state.withLock { state in
-            if let waiter = state.waiter, state.messages.isEmpty {
-                state.waiter = nil
-                return waiter
-            }
-            state.messages.append(contentsOf: batch)
-            state.bytes += batchBytes
-            return nil
+        if let waiter, messages.isEmpty {
+            self.waiter = nil
+            stagedBytes = 0
+            waiter.resume(returning: .messages(batch))
+            return
         }
-        waiter?.resume(returning: .messages(batch))
+        messages.append(contentsOf: batch)
+        bytes += stagedBytes
+        stagedBytes = 0
     }
 
     /// Whether the loop may read more: not while `limit` bytes wait for the reader (then the next
     /// take restarts reading).
     func mayRead(limit: Int) -> Bool {
-        state.withLock { state in
-            guard state.bytes + stagedBytes >= max(1, limit) else { return true }
-            state.readingPaused = true
-            return false
-        }
+        guard bytes + stagedBytes >= max(1, limit) else { return true }
+        readingPaused = true
+        return false
     }
 
     /// The connection ended: a waiting reader gets the end once the messages are taken.
     func finish(_ error: WebSocketError?) {
         publish()
-        let waiter: UnsafeContinuation<Take, Never>? = state.withLock { state in
-            state.end = .some(error)
-            guard state.messages.isEmpty, let waiter = state.waiter else { return nil }
-            state.waiter = nil
-            return waiter
-        }
-        waiter?.resume(returning: .end(error))
+        end = .some(error)
+        guard messages.isEmpty, let waiter else { return }
+        self.waiter = nil
+        waiter.resume(returning: .end(error))
     }
 
     // MARK: The reader's side
 
-    /// Every message published, or the end; waits while there is neither.
-    func take() async -> Take {
-        if let ready = takeIfReady() { return ready }
+    /// Every message published, or the end; waits while there is neither. It runs on its caller's
+    /// executor (`nonisolated(nonsending)`), so that a reader on the loop takes without a switch.
+    nonisolated(nonsending) func take() async -> Take {
+        if loop.inLoop, let ready = takeIfReady() { return ready }
         return await withUnsafeContinuation { (continuation: UnsafeContinuation<Take, Never>) in
-            if let ready = takeIfReady(orWait: continuation) { continuation.resume(returning: ready) }
-        }
-    }
-
-    /// What is ready now, if anything; otherwise `waiter`, if given, waits for the next batch.
-    private func takeIfReady(orWait waiter: UnsafeContinuation<Take, Never>? = nil) -> Take? {
-        let (ready, restart) = state.withLock { state -> (Take?, Bool) in
-            guard let ready = Self.take(&state) else {
-                guard let waiter else { return (nil, false) }
-                if state.waiter != nil { return (.end(.invalidArgument("messages are read by another task")), false) }
-                state.waiter = waiter
-                return (nil, false)
+            if loop.inLoop {
+                takeOrWait(continuation)
+            } else {
+                loop.execute { [self] in takeOrWait(continuation) }
             }
-            let restart = state.readingPaused
-            state.readingPaused = false
-            return (ready, restart)
         }
-        if restart, let socket { socket.loop.execute { socket.readAgain() } }
-        return ready
     }
 
-    private static func take(_ state: inout State) -> Take? {
-        if !state.messages.isEmpty {
-            let messages = state.messages
-            state.messages = []
-            state.bytes = 0
-            return .messages(messages)
+    /// (On the loop) Resumes `continuation` with what is ready, or keeps it for the next batch.
+    private func takeOrWait(_ continuation: UnsafeContinuation<Take, Never>) {
+        if let ready = takeIfReady() {
+            continuation.resume(returning: ready)
+        } else if waiter != nil {
+            continuation.resume(returning: .end(.invalidArgument("messages are read by another task")))
+        } else {
+            waiter = continuation
         }
-        if let end = state.end { return .end(end) }
-        return nil
+    }
+
+    /// (On the loop) What is ready now, if anything, restarting reading if it had paused.
+    private func takeIfReady() -> Take? {
+        let ready: Take
+        if !messages.isEmpty {
+            ready = .messages(messages)
+            messages = []
+            bytes = 0
+        } else if let end {
+            return .end(end)
+        } else {
+            return nil
+        }
+        if readingPaused {
+            readingPaused = false
+            // Not from inside the take: reading delivers, and the reader is mid-call.
+            if let socket { loop.execute { socket.readAgain() } }
+        }
+        return ready
     }
 }
 #endif

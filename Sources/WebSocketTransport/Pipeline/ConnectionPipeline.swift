@@ -207,15 +207,14 @@ package struct ConnectionPipeline: Sendable {
     }
 
     /// Lends the bytes ready for the socket to `write`, which returns how many it wrote.
-    package mutating func withSocketOutput<E: Error>(_ write: (UnsafeRawBufferPointer) throws(E) -> Int) throws(E) {
-        guard socketWritable else { return }
-        guard !layers.isEmpty else {
-            try connection.withPendingOutput(write)
-            return
-        }
-        var failure: E? = nil
-        layers[0].withPendingOutput { bytes in
-            do throws(E) {
+    ///
+    /// Not generic over the error on purpose: both adapters write with `Errno`, and a generic body
+    /// (not specialized across the module boundary) looked up `Optional<E>`'s metadata on every
+    /// write.
+    package mutating func withSocketOutput(_ write: (UnsafeRawBufferPointer) throws(Errno) -> Int) throws(Errno) {
+        var failure: Errno? = nil
+        withSocketOutput { (bytes: UnsafeRawBufferPointer) -> Int in
+            do throws(Errno) {
                 return try write(bytes)
             } catch {
                 failure = error
@@ -223,6 +222,16 @@ package struct ConnectionPipeline: Sendable {
             }
         }
         if let failure { throw failure }
+    }
+
+    /// Lends the bytes ready for the socket to `write`, which returns how many it wrote.
+    package mutating func withSocketOutput(_ write: (UnsafeRawBufferPointer) -> Int) {
+        guard socketWritable else { return }
+        guard !layers.isEmpty else {
+            connection.withPendingOutput(write)
+            return
+        }
+        layers[0].withPendingOutput(write)
     }
 
     /// Takes the bytes ready for the socket, for a writer that writes them outside a lock.

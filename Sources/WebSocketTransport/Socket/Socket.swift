@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import WebSocketCore
+import CWebSocketSystem
 
 /// An owned, non-blocking socket descriptor: closed by ``close()`` or when the last reference goes.
 ///
@@ -17,15 +18,21 @@ import WebSocketCore
 package final class Socket: Sendable {
     package let descriptor: Int32
     package let system: SystemCalls
-    private let isOpen = Locked(true)
+    /// 1 while open, 0 once closed: atomic, since any thread may close while another checks.
+    private nonisolated(unsafe) let openFlag: UnsafeMutablePointer<Int32>
 
     /// Takes ownership of `descriptor`.
     package init(adopting descriptor: Int32, system: SystemCalls) {
         self.descriptor = descriptor
         self.system = system
+        openFlag = .allocate(capacity: 1)
+        openFlag.initialize(to: 1)
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        openFlag.deallocate()
+    }
 
     /// Creates a non-blocking, close-on-exec stream socket of `family` (`AF_INET`, `AF_INET6`,
     /// `AF_UNIX`), with SIGPIPE off on platforms that need a socket option for it.
@@ -58,15 +65,11 @@ package final class Socket: Sendable {
     /// Closes the descriptor once; later calls do nothing. `close` is not retried on `EINTR`: on
     /// Linux the descriptor is released anyway, and a retry could close a reused number.
     package func close() {
-        let wasOpen = isOpen.withLock { open in
-            defer { open = false }
-            return open
-        }
-        if wasOpen { _ = system.close(descriptor) }
+        if cwebsocket_atomic_exchange(openFlag, 0) == 1 { _ = system.close(descriptor) }
     }
 
     /// Whether ``close()`` has not run yet.
-    package var isClosed: Bool { isOpen.withLock { !$0 } }
+    package var isClosed: Bool { cwebsocket_atomic_load(openFlag) == 0 }
 
     /// Shuts down one or both directions (`SHUT_WR`, `SHUT_RDWR`). Errors (`ENOTCONN` when the peer
     /// is already gone) are ignored: the goal, no more traffic that way, holds either way.
