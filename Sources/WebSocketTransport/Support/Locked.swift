@@ -10,11 +10,11 @@ import WebSocketCore
 /// The mutex and the condition live in allocated memory, never moved, as pthreads require. Waits
 /// use the monotonic clock, like every deadline in this module.
 package final class Locked<Value> {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
     /// Touched only while `mutex` is held, which already excludes overlapping accesses: the
     /// runtime's exclusivity check on it would only add cost to every lock.
-    @usableFromInline @exclusivity(unchecked) var value: Value
+    @exclusivity(unchecked) private var value: Value
 
     package init(_ value: Value) {
         self.value = value
@@ -44,7 +44,6 @@ package final class Locked<Value> {
     }
 
     /// Runs `body` with the value, holding the lock.
-    @inlinable  // specialized where it is called, for each value and result type
     package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
