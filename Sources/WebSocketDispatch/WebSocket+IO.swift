@@ -48,7 +48,7 @@ extension WebSocket {
             case .bytes:
                 pullEvents()
                 if heldInputBytes >= max(1, options.maxUndeliveredBytes) { return }
-                if pipeline.connection.pendingHandshakeRequest != nil { return }
+                if peek({ $0.connection.pendingHandshakeRequest != nil }) { return }
             case .nothing:
                 return
             case .endOfStream:
@@ -76,7 +76,7 @@ extension WebSocket {
     func writeOutput() {
         guard let sources else { return }
         let socket = sources.socket
-        while pipeline.socketOutputCount > 0 {
+        while peek({ $0.socketOutputCount }) > 0 {
             var written = 0
             do throws(Errno) {
                 try pipeline.withSocketOutput { (bytes) throws(Errno) -> Int in

@@ -16,7 +16,7 @@ extension WebSocket {
         pullEvents()
         pipeline.update()
         writeOutput()
-        switch pipeline.socketDirective {
+        switch peek({ $0.socketDirective }) {
         case .open, .drain:
             break
         case .shutDownWrite:
@@ -118,16 +118,16 @@ extension WebSocket {
             sources.setInterest(reading: false, writing: true)
         case .open:
             let reading: Bool
-            if pipeline.connection.transportDirective != .keepOpen {
+            if peek({ $0.connection.transportDirective }) != .keepOpen {
                 // Closed: what still arrives is discarded, and the end of the stream is awaited.
                 reading = !inputEnded
             } else {
                 // A server reads nothing more while its user decides on the request (the connection
                 // would only buffer it), nor while the consumer holds enough.
-                reading = !inputEnded && pipeline.connection.pendingHandshakeRequest == nil
+                reading = !inputEnded && peek({ $0.connection.pendingHandshakeRequest == nil })
                     && heldInputBytes < max(1, options.maxUndeliveredBytes)
             }
-            sources.setInterest(reading: reading, writing: pipeline.socketOutputCount > 0)
+            sources.setInterest(reading: reading, writing: peek({ $0.socketOutputCount }) > 0)
         case .idle, .closing, .closed:
             break
         }
@@ -155,7 +155,7 @@ extension WebSocket {
         case .connecting(let attempt):
             consider(attempt.deadline)
         case .open:
-            consider(pipeline.nextDeadline)
+            consider(peek({ $0.nextDeadline }))
             consider(writeStallDeadline)
         case .idle, .closing, .closed:
             break

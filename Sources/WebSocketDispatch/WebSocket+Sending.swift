@@ -14,14 +14,14 @@ extension WebSocket {
     func perform(isData: Bool, _ body: (inout Connection) throws(ConnectionError) -> Void) -> Result<Void, WebSocketError> {
         if isData && !pendingSends.isEmpty {
             awaitingDrain = true
-            return .failure(.bufferFull(bufferedAmount: pipeline.pendingOutputCount))
+            return .failure(.bufferFull(bufferedAmount: peek({ $0.pendingOutputCount })))
         }
         switch attempt(body) {
         case .queued:
             pump()
             return .success(())
         case .bufferFull:
-            return .failure(.bufferFull(bufferedAmount: pipeline.pendingOutputCount))
+            return .failure(.bufferFull(bufferedAmount: peek({ $0.pendingOutputCount })))
         case .failed(let error):
             return .failure(error)
         }
@@ -37,7 +37,7 @@ extension WebSocket {
     /// One call into the core, with the time reported first (so that a close timer starts now). A
     /// refusal for lack of room, or a buffer left at the high-water mark, arms the drain report.
     func attempt(_ body: (inout Connection) throws(ConnectionError) -> Void) -> SendOutcome {
-        if let failure = pipeline.failure { return .failed(failure) }
+        if let failure = peek({ $0.failure }) { return .failed(failure) }
         pipeline.advanceTime(to: system.monotonicNow())
         do throws(ConnectionError) {
             try body(&pipeline.connection)
@@ -47,14 +47,14 @@ extension WebSocket {
         } catch {
             return .failed(.connection(error))
         }
-        if pipeline.connection.pendingOutputCount >= highWaterMark { awaitingDrain = true }
+        if peek({ $0.connection.pendingOutputCount }) >= highWaterMark { awaitingDrain = true }
         return .queued
     }
 
     /// Once the buffer is back at the low-water mark: queues the waiting async sends in order, then
     /// reports the drain to the handler.
     func resumeAfterDrain() {
-        guard awaitingDrain, pipeline.pendingOutputCount <= max(0, options.lowWaterMark) else { return }
+        guard awaitingDrain, peek({ $0.pendingOutputCount }) <= max(0, options.lowWaterMark) else { return }
         awaitingDrain = false
         var queuedAny = false
         while let pending = pendingSends.first {
@@ -82,7 +82,7 @@ extension WebSocket {
             writeOutput()
         }
         if !awaitingDrain {
-            emit(.drained(bufferedAmount: pipeline.pendingOutputCount))
+            emit(.drained(bufferedAmount: peek({ $0.pendingOutputCount })))
             flushBatch()
         }
     }
