@@ -13,7 +13,8 @@
 #   3. pingpong 100 connections, 256 B, each one at a time              messages/s (all together)
 #   4. handshakes: 16 workers, each connect + upgrade + close, again    cycles/s
 #
-# (each SECONDS long after 0.5 s of warm-up), then reads the server's peak RSS (VmHWM) and stops it
+# (each SECONDS long after 0.5 s of warm-up), then reads the server's peak RSS (VmHWM) and its
+# private memory then (RssAnon: heap and stacks, without the shared libraries' mapped code) and stops it
 # (SIGTERM, then SIGKILL after 10 s). Prints a markdown table of medians over the rounds: lws in
 # absolute figures, each of ours as a ratio to lws's median. The raw figures (every wsload line)
 # are kept in .build/servers/compare-*.txt.
@@ -136,8 +137,10 @@ for ((round = 0; round < rounds; round++)); do
         run_load "$server" pingpong-100 pingpong --conns 100 --size 256
         run_load "$server" handshakes handshakes --parallel 16
         hwm="$(awk '/^VmHWM:/ {print $2}' "/proc/$server_pid/status")"
-        echo "round=$round server=$server VmHWM_kB=$hwm" >>"$raw"
+        anon="$(awk '/^RssAnon:/ {print $2}' "/proc/$server_pid/status")"
+        echo "round=$round server=$server VmHWM_kB=$hwm RssAnon_kB=$anon" >>"$raw"
         echo "$server rss $(awk -v k="$hwm" 'BEGIN {printf "%.1f", k / 1024}') 0" >>"$results"
+        echo "$server anon $(awk -v k="$anon" 'BEGIN {printf "%.1f", k / 1024}') 0" >>"$results"
         stop_server
     done
 done
@@ -163,22 +166,22 @@ echo
 echo "Medians of $rounds rounds, ${seconds} s per workload; server on CPU $server_cpu, wsload on CPU $load_cpu;" \
     "load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after."
 echo
-echo "| server | ping-pong 1 conn, 256 B | pipeline 64 × 256 B | ping-pong 100 conns, 256 B | handshake cycles (16 parallel) | peak RSS |"
-echo "| --- | --- | --- | --- | --- | --- |"
+echo "| server | ping-pong 1 conn, 256 B | pipeline 64 × 256 B | ping-pong 100 conns, 256 B | handshake cycles (16 parallel) | peak RSS | private memory after |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
 row="| lws (absolute) |"
 for w in "${workloads[@]}"; do
     unit="msg/s"
     [[ $w == handshakes ]] && unit="cycles/s"
     row+=" $(awk -v x="$(median lws "$w")" 'BEGIN {printf "%.0f", x}') $unit$(mark lws "$w") |"
 done
-row+=" $(median lws rss) MiB |"
+row+=" $(median lws rss) MiB | $(median lws anon) MiB |"
 echo "$row"
 for kind in "${kinds[@]}"; do
     row="| $kind (× lws) |"
     for w in "${workloads[@]}"; do
         row+=" $(awk -v x="$(median "$kind" "$w")" -v b="$(median lws "$w")" 'BEGIN {if (b > 0) printf "%.2f×", x / b; else print "n/a"}')$(mark "$kind" "$w") |"
     done
-    row+=" $(median "$kind" rss) MiB |"
+    row+=" $(median "$kind" rss) MiB | $(median "$kind" anon) MiB |"
     echo "$row"
 done
 echo
