@@ -7,6 +7,17 @@ import WebSocketPOSIX
 import TransportTestSupport
 @testable import WebSocketEventLoop
 
+/// What the next call of `iterator` did, as text: a message, `cancelled`, or another error.
+private func nextOutcome(_ iterator: inout EventLoopWebSocket.Messages.Iterator) async -> String {
+    do throws(WebSocketError) {
+        return "message \(String(describing: try await iterator.next()))"
+    } catch .cancelled {
+        return "cancelled"
+    } catch {
+        return "error \(error)"
+    }
+}
+
 @Suite struct AsyncFaceTests {
     /// An async-face echo server whose connection tasks record which thread they ran on.
     func asyncEchoServer(onLoop: Locked<Int>? = nil, maxPendingConnections: Int = 128,
@@ -76,6 +87,65 @@ import TransportTestSupport
             server.stop()
             accepting.cancel()
         }
+    }
+
+    /// A reader waiting for a message, on the loop or off it, cancelled while it waits or before:
+    /// each call throws `.cancelled`, and the connection goes on with nothing lost.
+    @Test(.timeLimit(.minutes(1))) func cancellingAWaitingReaderThrowsCancelledAndLosesNothing() async throws {
+        let server = try EventLoopServer(configuration: clientConfiguration())
+        let outcomes = Locked<[String]>([])
+        let task = Task {
+            await server.run { socket in
+                // 1. On the loop: takes the client's first message, then waits until cancelled.
+                let gotFirst = Locked(false)
+                let waiting = Task(executorPreference: socket.executor) { () async -> String in
+                    var iterator = socket.messages.makeAsyncIterator()
+                    guard case .text("first")? = try? await iterator.next() else { return "no first message" }
+                    gotFirst.withLock { $0 = true }
+                    return await nextOutcome(&iterator)
+                }
+                while !gotFirst.withLock({ $0 }) { await Task.yield() }
+                waiting.cancel()
+                let waitingOutcome = await waiting.value
+                outcomes.withLock { $0.append("waiting: \(waitingOutcome)") }
+                // 2. Cancelled before it asks, on the loop and off it.
+                let early = Task(executorPreference: socket.executor) { () async -> String in
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    var iterator = socket.messages.makeAsyncIterator()
+                    return await nextOutcome(&iterator)
+                }
+                let earlyOutcome = await early.value
+                outcomes.withLock { $0.append("early: \(earlyOutcome)") }
+                let elsewhere = Task.detached { () async -> String in
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    var iterator = socket.messages.makeAsyncIterator()
+                    return await nextOutcome(&iterator)
+                }
+                let elsewhereOutcome = await elsewhere.value
+                outcomes.withLock { $0.append("elsewhere: \(elsewhereOutcome)") }
+                // 3. Still open: tell the client, then echo.
+                do {
+                    try await socket.send(.text("ready"))
+                    for try await message in socket.messages { try await socket.send(message) }
+                } catch {}
+            }
+        }
+        let port = server.port
+        let replies = try await offPool { () throws -> [WebSocketMessage?] in
+            let client = try BlockingWebSocket.connect(to: "ws://127.0.0.1:\(port)/", configuration: clientConfiguration(),
+                                                       options: clientOptions())
+            try client.send(.text("first"))
+            let ready = try client.receive()
+            try client.send(.text("still here"))
+            let echo = try client.receive()
+            try client.close()
+            return [ready, echo]
+        }
+        #expect(replies == [.text("ready"), .text("still here")])
+        #expect(outcomes.withLock { $0 } == ["waiting: cancelled", "early: cancelled", "elsewhere: cancelled"])
+        #expect(server.waitUntilIdle(timeout: .seconds(30)))
+        server.stop()
+        await task.value
     }
 
     @Test func aReaderThatFallsBehindStopsTheSocketReadingAndLosesNothing() async throws {

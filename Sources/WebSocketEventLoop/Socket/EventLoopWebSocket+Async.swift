@@ -17,6 +17,10 @@ extension EventLoopWebSocket {
     ///
     /// On a socket of a server with an event handler, the sequence throws
     /// ``WebSocketError/eventHandlerInUse``.
+    ///
+    /// Cancelling a task waiting for the next message makes that call throw
+    /// ``WebSocketError/cancelled`` (at once, or when it would wait, for a task cancelled before);
+    /// the connection stays open and no message is lost: the next call gets it.
     public var messages: Messages { Messages(socket: self) }
 
     /// The async sequence of a connection's messages; see ``EventLoopWebSocket/messages``.
@@ -66,6 +70,8 @@ extension EventLoopWebSocket {
                     return nil
                 case .end(let error?):
                     throw error
+                case .cancelled:
+                    throw .cancelled
                 }
             }
         }

@@ -19,7 +19,13 @@ final class MessageBatches: @unchecked Sendable {
         case messages([WebSocketMessage])
         /// The end: `nil` after a clean close, the error otherwise.
         case end(WebSocketError?)
+        /// The waiting task was cancelled; the connection and its messages are untouched.
+        case cancelled
     }
+
+    /// Names one wait, so that a cancellation that arrives late (after the wait was answered, or
+    /// during a later one) resumes nothing.
+    private final class Wait: Sendable {}
 
     private let loop: EventLoop
     private weak var socket: EventLoopWebSocket?
@@ -32,7 +38,9 @@ final class MessageBatches: @unchecked Sendable {
     @exclusivity(unchecked) private var stagedBytes = 0
     /// Set once: `nil` inside for a clean end.
     @exclusivity(unchecked) private var end: WebSocketError?? = nil
-    @exclusivity(unchecked) private var waiter: UnsafeContinuation<Take, Never>? = nil
+    @exclusivity(unchecked) private var waiter: (wait: Wait, continuation: UnsafeContinuation<Take, Never>)? = nil
+    /// A wait whose cancellation reached the loop before the wait itself.
+    @exclusivity(unchecked) private var cancelledBeforeWaiting: Wait? = nil
     /// The loop stopped reading because too much was held: a take must restart it.
     @exclusivity(unchecked) private var readingPaused = false
 
@@ -56,7 +64,7 @@ final class MessageBatches: @unchecked Sendable {
         if let waiter, messages.isEmpty {
             self.waiter = nil
             stagedBytes = 0
-            waiter.resume(returning: .messages(batch))
+            waiter.continuation.resume(returning: .messages(batch))
             return
         }
         messages.append(contentsOf: batch)
@@ -78,33 +86,56 @@ final class MessageBatches: @unchecked Sendable {
         end = .some(error)
         guard messages.isEmpty, let waiter else { return }
         self.waiter = nil
-        waiter.resume(returning: .end(error))
+        waiter.continuation.resume(returning: .end(error))
     }
 
     // MARK: The reader's side
 
     /// Every message published, or the end; waits while there is neither. It runs on its caller's
     /// executor (`nonisolated(nonsending)`), so that a reader on the loop takes without a switch.
+    ///
+    /// Cancelling the waiting task answers ``Take/cancelled`` at once (a task already cancelled
+    /// gets it when nothing is ready); no message is lost, the next take gets it.
     nonisolated(nonsending) func take() async -> Take {
         if loop.inLoop, let ready = takeIfReady() { return ready }
-        return await withUnsafeContinuation { (continuation: UnsafeContinuation<Take, Never>) in
-            if loop.inLoop {
-                takeOrWait(continuation)
-            } else {
-                loop.execute { [self] in takeOrWait(continuation) }
+        let wait = Wait()
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Take, Never>) in
+                if loop.inLoop {
+                    takeOrWait(wait, continuation)
+                } else {
+                    loop.execute { [self] in takeOrWait(wait, continuation) }
+                }
             }
+        } onCancel: {
+            loop.execute { [self] in cancel(wait) }
         }
     }
 
     /// (On the loop) Resumes `continuation` with what is ready, or keeps it for the next batch.
-    private func takeOrWait(_ continuation: UnsafeContinuation<Take, Never>) {
+    private func takeOrWait(_ wait: Wait, _ continuation: UnsafeContinuation<Take, Never>) {
         if let ready = takeIfReady() {
             continuation.resume(returning: ready)
         } else if waiter != nil {
             continuation.resume(returning: .end(.invalidArgument("messages are read by another task")))
+        } else if cancelledBeforeWaiting === wait {
+            cancelledBeforeWaiting = nil
+            continuation.resume(returning: .cancelled)
         } else {
-            waiter = continuation
+            waiter = (wait, continuation)
         }
+    }
+
+    /// (On the loop) The task of `wait` was cancelled: answers it if it is waiting, or remembers it
+    /// if its wait has not reached the loop yet (a reader elsewhere, cancelled meanwhile: its two
+    /// hops may arrive in either order).
+    private func cancel(_ wait: Wait) {
+        guard let waiter, waiter.wait === wait else {
+            cancelledBeforeWaiting = wait
+            return
+        }
+        self.waiter = nil
+        waiter.continuation.resume(returning: .cancelled)
     }
 
     /// (On the loop) What is ready now, if anything, restarting reading if it had paused.

@@ -12,7 +12,7 @@
 /// | ``timedOut(_:)`` (`.receive`, `.write`, `.ping`) | a wait ran out |
 /// | ``transport(_:)`` | a system call on the socket failed (the connection was reset) |
 /// | ``closed(_:)`` | the connection ended before the call could complete, or not cleanly |
-/// | ``cancelled`` | the socket was cancelled before it opened |
+/// | ``cancelled`` | the socket was cancelled before it opened; a wait for a message was cancelled |
 /// | ``bindFailed(_:_:)`` | a server could not listen |
 /// | ``eventHandlerInUse`` | the async face was used on a socket whose events go to a handler |
 ///
@@ -61,7 +61,8 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The connection ended (with this status) before the call could complete: a send waiting for
     /// room, a ping waiting for its pong, a message sequence whose connection was not closed cleanly.
     case closed(CloseStatus)
-    /// The socket was cancelled before its connection opened.
+    /// The socket was cancelled before its connection opened; or (an event-loop socket's
+    /// messages) the task waiting for a message was cancelled, and the connection stays open.
     case cancelled
     /// A server could not bind or listen on the address.
     case bindFailed(SocketAddress, Errno)
@@ -102,7 +103,7 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
         case .closed(let status):
             return "connection closed: \(status)"
         case .cancelled:
-            return "cancelled before the connection opened"
+            return "cancelled (before the connection opened, or while waiting for a message)"
         case .bindFailed(let address, let errno):
             return "cannot listen on \(address): \(errno)"
         case .invalidArgument(let reason):
