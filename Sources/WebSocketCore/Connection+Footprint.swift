@@ -15,7 +15,7 @@ extension Connection {
     /// message, control and lending buffers, the event queue and the handshake parser. Zlib state of a
     /// negotiated extension is not included. For tests and for sizing a server.
     @_spi(Testing) public var bufferCapacity: Int {
-        inbox.capacity + spareInbox.capacity + outbox.capacity + spareOutbox.capacity + messageBuffer.capacity + controlBuffer.capacity
+        inbox.capacity + spareInbox.capacity + outbox.capacity + queuedOutput.capacity * MemoryLayout<[UInt8]>.stride + messageBuffer.capacity + controlBuffer.capacity
             + lendScratch.capacity + events.capacity * MemoryLayout<Event>.stride + headParser.retainedByteCount
             + (bodyReader?.body.capacity ?? 0)
     }

@@ -70,14 +70,18 @@ public struct Connection: Sendable {
     /// once), so that steady-state messages reuse it without allocating.
     var lendScratch: [UInt8] = []
 
-    // Output.
+    // Output, in order: the queued arrays (from `queuedHead`, the first from `queuedStart`), then
+    // `outbox`. `outbox` is our own buffer, where frames are written; a ``PreparedMessage``'s array
+    // is queued as it is (shared storage, never written to), after our pending bytes, which move to
+    // the queue first (the array moves, no byte is copied). Invariant: `outboxStart` is 0 while
+    // anything is queued (output is taken from the front), and `queuedBytes` counts the queued bytes
+    // not yet taken.
     var outbox: [UInt8] = []
     var outboxStart = 0
-    /// Whether `outbox` is a ``PreparedMessage``'s array, adopted by ``send(_:)`` (shared storage:
-    /// it is never written in place; the next frame copies the pending bytes into our own buffer).
-    var outboxIsShared = false
-    /// Our own output buffer while `outbox` is shared, kept (empty) for reuse.
-    var spareOutbox: [UInt8] = []
+    var queuedOutput: [[UInt8]] = []
+    var queuedHead = 0
+    var queuedStart = 0
+    var queuedBytes = 0
     var outgoing = OutgoingMessage.none
     var events: [Event] = []
     var eventsStart = 0
@@ -214,7 +218,7 @@ public struct Connection: Sendable {
     public mutating func abort() {
         outbox = []
         outboxStart = 0
-        outboxIsShared = false
+        clearQueuedOutput()
         if case .closed = phase {
             releaseTransport()
             return
@@ -292,30 +296,42 @@ public struct Connection: Sendable {
     // MARK: Output
 
     /// The number of bytes queued for the peer and not yet taken (like a browser's `bufferedAmount`).
-    public var pendingOutputCount: Int { outbox.count - outboxStart }
+    public var pendingOutputCount: Int { queuedBytes + outbox.count - outboxStart }
 
-    /// Takes all pending output, leaving the buffer empty.
+    /// Takes all pending output, leaving the buffer empty. A prepared message that is all the output
+    /// is handed over as it is (the same storage); several pieces are joined.
     public mutating func takeOutput() -> [UInt8] {
+        if queuedBytes > 0 {
+            if queuedOutput.count - queuedHead == 1, queuedStart == 0, outbox.count == outboxStart {
+                let bytes = queuedOutput[queuedHead]
+                clearQueuedOutput()
+                return bytes
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(pendingOutputCount)
+            bytes.append(contentsOf: queuedOutput[queuedHead][queuedStart...])
+            for index in (queuedHead + 1)..<queuedOutput.count { bytes.append(contentsOf: queuedOutput[index]) }
+            bytes.append(contentsOf: outbox[outboxStart...])
+            clearQueuedOutput()
+            outbox.removeAll(keepingCapacity: true)
+            outboxStart = 0
+            return bytes
+        }
         if outboxStart == 0 {
             let bytes = outbox
-            if outboxIsShared {
-                // A prepared message adopted as the output is handed over as it is; our own buffer
-                // comes back for the next frames.
-                outbox = spareOutbox
-                spareOutbox = []
-                outboxIsShared = false
-            } else {
-                outbox = []
-            }
+            outbox = []
             return bytes
         }
         let bytes = Array(outbox[outboxStart...])
-        emptyOutbox()
+        outbox.removeAll(keepingCapacity: true)
+        outboxStart = 0
         return bytes
     }
 
     /// Lends the pending output to `write`, which returns how many bytes it wrote (a partial write is
-    /// fine); those bytes are removed from the buffer.
+    /// fine); those bytes are removed from the buffer. It lends one contiguous piece: the output
+    /// may hold more (prepared messages are kept as they are), so call it while
+    /// ``pendingOutputCount`` is above zero and `write` takes everything.
     ///
     /// Inlinable so that the caller's error type is concrete where it is called: an unspecialized
     /// generic body looked up `Result<Int, E>`'s metadata on every call, which showed in a server's
@@ -337,6 +353,14 @@ public struct Connection: Sendable {
     /// The non-generic body of ``withPendingOutput(_:)``.
     @usableFromInline
     internal mutating func lendPendingOutput(_ write: (UnsafeRawBufferPointer) -> Int) {
+        if queuedBytes > 0 {
+            let start = queuedStart
+            let written = queuedOutput[queuedHead].withUnsafeBytes { raw in
+                write(UnsafeRawBufferPointer(rebasing: raw[start...]))
+            }
+            consumeOutput(written)
+            return
+        }
         let start = outboxStart
         let written = outbox.withUnsafeBytes { raw in write(UnsafeRawBufferPointer(rebasing: raw[start...])) }
         consumeOutput(written)
@@ -344,62 +368,61 @@ public struct Connection: Sendable {
 
     /// Removes the first `count` bytes of pending output, after the caller wrote them.
     public mutating func consumeOutput(_ count: Int) {
-        outboxStart += min(max(count, 0), pendingOutputCount)
-        if outboxIsShared {
-            // A shared array is never compacted in place (that would copy it): released once written.
-            if outboxStart == outbox.count { emptyOutbox() }
-            return
+        var remaining = min(max(count, 0), pendingOutputCount)
+        while remaining > 0, queuedBytes > 0 {
+            let headLeft = queuedOutput[queuedHead].count - queuedStart
+            let taken = min(remaining, headLeft)
+            remaining -= taken
+            queuedBytes -= taken
+            if taken < headLeft {
+                queuedStart += taken
+            } else {
+                // Written: released at once (a prepared message's last reference may be this one).
+                queuedOutput[queuedHead] = []
+                queuedHead += 1
+                queuedStart = 0
+                if queuedHead == queuedOutput.count { clearQueuedOutput() }
+            }
         }
+        guard remaining > 0 else { return }
+        outboxStart += remaining
         compactConsumedPrefix(&outbox, start: &outboxStart)
     }
 
-    /// Empties the output, keeping our own buffer's capacity.
-    private mutating func emptyOutbox() {
-        if outboxIsShared {
-            outbox = spareOutbox
-            spareOutbox = []
-            outboxIsShared = false
-        } else {
-            outbox.removeAll(keepingCapacity: true)
-        }
-        outboxStart = 0
+    /// Empties the queue, keeping its capacity.
+    private mutating func clearQueuedOutput() {
+        queuedOutput.removeAll(keepingCapacity: true)
+        queuedHead = 0
+        queuedStart = 0
+        queuedBytes = 0
     }
 
-    /// Makes room for `count` more bytes of output at once, in a buffer of our own: pending bytes of
-    /// an adopted (shared) array are first copied into it (the shared one is never written to).
-    /// Geometric growth, for frames queued without the output being taken.
+    /// Makes room for `count` more bytes of output at once in `outbox`. Geometric growth, for frames
+    /// queued without the output being taken.
     @inline(__always)
     mutating func reserveOutput(_ count: Int) {
-        if outboxIsShared {
-            var own = spareOutbox
-            spareOutbox = []
-            own.removeAll(keepingCapacity: true)
-            own.reserveCapacity(pendingOutputCount + count)
-            own.append(contentsOf: outbox[outboxStart...])
-            outbox = own
-            outboxStart = 0
-            outboxIsShared = false
-            return
-        }
         let needed = outbox.count + count
         if needed > outbox.capacity { outbox.reserveCapacity(max(needed, 2 * outbox.capacity)) }
     }
 
-    /// Appends `bytes` (a prepared message's frames) to the output. When nothing is pending the output
-    /// adopts the array itself, sharing its storage, and keeps its own buffer aside for later frames.
+    /// Appends `bytes` (a prepared message's frames) to the output without copying them: queued as
+    /// they are, after what is pending in `outbox` (whose array moves to the queue).
     mutating func appendSharedOutput(_ bytes: [UInt8]) {
-        guard outboxStart < outbox.count else {
-            if !outboxIsShared {
-                outbox.removeAll(keepingCapacity: true)
-                swap(&outbox, &spareOutbox)
+        guard !bytes.isEmpty else { return }
+        if outbox.count > outboxStart {
+            if queuedBytes == 0 {
+                clearQueuedOutput()
+                queuedStart = outboxStart
             }
-            outbox = bytes
-            outboxStart = 0
-            outboxIsShared = true
-            return
+            queuedBytes += outbox.count - outboxStart
+            queuedOutput.append(outbox)
+            outbox = []
+        } else {
+            outbox.removeAll(keepingCapacity: true)
         }
-        reserveOutput(bytes.count)
-        outbox.append(contentsOf: bytes)
+        outboxStart = 0
+        queuedOutput.append(bytes)
+        queuedBytes += bytes.count
     }
 }
 

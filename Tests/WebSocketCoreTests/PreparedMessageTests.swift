@@ -1,6 +1,6 @@
 import AllocationCounter
 import Testing
-@testable import WebSocketCore
+@_spi(Testing) @testable import WebSocketCore
 
 /// A test extension whose transform XORs payloads with 0x5A, marked by RSV1: a stand-in for
 /// permessage-deflate (the deflate module has its own prepared-message test).
@@ -190,6 +190,51 @@ struct PreparedMessageTests {
         client.receive(wire)
         #expect(drain(&client) == [.text(String(repeating: "x", count: 300)), .text("broadcast"), .ping([1, 2, 3]),
                                    .text("broadcast"), .text("broadcast"), .binary([9, 9])])
+    }
+
+    @Test("Behind pending output, queued as it is: a burst of prepared messages is never copied, and goes out in order")
+    func queuedBehindPendingOutputWithoutCopy() throws {
+        var (client, server) = try openPair()
+        let first = PreparedMessage(binary: [UInt8](repeating: 1, count: 1024))
+        let second = PreparedMessage(text: Self.text(2000))
+        try server.send(text: "own")             // pending in the connection's own buffer
+        for _ in 0..<500 {
+            try server.send(first)
+            try server.send(second)
+        }
+        try server.ping([7])                     // our own frame after the queued ones
+        let expectedCount = 500 * (first.wireBytes.count + second.wireBytes.count)
+        #expect(server.pendingOutputCount > expectedCount)
+        // What the connection holds for them is references, not 1.5 MB of copies.
+        #expect(server.bufferCapacity < 64 << 10)
+        // Lent piece by piece, in order; each prepared message is its own storage, in place.
+        var wire: [UInt8] = []
+        var preparedPieces = 0
+        while server.pendingOutputCount > 0 {
+            server.withPendingOutput { bytes in
+                if bytes.baseAddress == Self.address(first.wireBytes) || bytes.baseAddress == Self.address(second.wireBytes) {
+                    preparedPieces += 1
+                }
+                // Partial writes across the pieces' boundaries too.
+                let count = min(bytes.count, 700)
+                wire += bytes[..<count]
+                return count
+            }
+        }
+        #expect(preparedPieces >= 1000)
+        client.receive(wire)
+        var expected: [Event] = [.text("own")]
+        for _ in 0..<500 { expected += [.binary([UInt8](repeating: 1, count: 1024)), .text(Self.text(2000))] }
+        expected.append(.ping([7]))
+        #expect(drain(&client) == expected)
+        // takeOutput joins what is queued behind our own bytes.
+        try server.send(text: "a")
+        try server.send(first)
+        try server.send(text: "b")
+        let joined = server.takeOutput()
+        #expect(server.pendingOutputCount == 0)
+        client.receive(joined)
+        #expect(drain(&client) == [.text("a"), .binary([UInt8](repeating: 1, count: 1024)), .text("b")])
     }
 
     @Test("A client refuses it with a typed error and changes nothing (its frames need fresh masking keys)")

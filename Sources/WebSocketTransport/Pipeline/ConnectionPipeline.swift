@@ -152,14 +152,14 @@ package struct ConnectionPipeline: Sendable {
         let finishing = failure == nil && connection.transportDirective != .keepOpen
             && connection.transportDirective != .awaitPeerClose
         // Into the top layer from the connection.
-        if failure == nil, layers[top].status.takesOutput, connection.pendingOutputCount > 0 {
+        // The connection lends its output a piece at a time (prepared messages stay separate arrays).
+        while failure == nil, layers[top].status.takesOutput, connection.pendingOutputCount > 0 {
             let room = Self.layerOutputMark - layers[top].pendingOutputCount
-            if room > 0 {
-                connection.withPendingOutput { bytes in
-                    let count = min(bytes.count, room)
-                    layers[top].send(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
-                    return count
-                }
+            guard room > 0 else { break }
+            connection.withPendingOutput { bytes in
+                let count = min(bytes.count, room)
+                layers[top].send(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
+                return count
             }
         }
         if finishing, layersFinished == 0, connection.pendingOutputCount == 0 {
