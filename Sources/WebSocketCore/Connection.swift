@@ -366,6 +366,45 @@ public struct Connection: Sendable {
         consumeOutput(written)
     }
 
+    /// Lends up to `maxPieces` pieces of the pending output, in order, for one gathered write
+    /// (`writev`, `sendmsg`): `write` returns how many bytes it wrote from the front (a partial write
+    /// is fine), and those are removed. A prepared message sent while other output was pending is a
+    /// piece of its own, lent in place. Lends nothing when nothing is pending.
+    public mutating func withPendingOutputPieces(upTo maxPieces: Int,
+                                                 _ write: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Int) {
+        let ownPending = outbox.count > outboxStart
+        let available = (queuedBytes > 0 ? queuedOutput.count - queuedHead : 0) + (ownPending ? 1 : 0)
+        let count = min(max(maxPieces, 1), available)
+        guard count > 0 else { return }
+        var written = 0
+        withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: count) { list in
+            // Each piece's storage is pinned by the closure that lends it, so the pieces are lent
+            // by nested calls, one per piece (at most `maxPieces` deep).
+            func lend(_ index: Int) {
+                guard index < count else {
+                    written = write(UnsafeBufferPointer(list))
+                    return
+                }
+                let queued = queuedBytes > 0 ? queuedOutput.count - queuedHead : 0
+                if index < queued {
+                    let start = index == 0 ? queuedStart : 0
+                    queuedOutput[queuedHead + index].withUnsafeBytes { raw in
+                        list[index] = UnsafeRawBufferPointer(rebasing: raw[start...])
+                        lend(index + 1)
+                    }
+                } else {
+                    let start = outboxStart
+                    outbox.withUnsafeBytes { raw in
+                        list[index] = UnsafeRawBufferPointer(rebasing: raw[start...])
+                        lend(index + 1)
+                    }
+                }
+            }
+            lend(0)
+        }
+        consumeOutput(written)
+    }
+
     /// Removes the first `count` bytes of pending output, after the caller wrote them.
     public mutating func consumeOutput(_ count: Int) {
         var remaining = min(max(count, 0), pendingOutputCount)

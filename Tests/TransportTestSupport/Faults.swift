@@ -99,6 +99,18 @@ package final class Faults: Sendable {
             case .stall?, nil: return live.send(fd, buffer, count)
             }
         }
+        // A gathered send is a send: the same script applies (a short one sends part of the first piece).
+        system.sendPieces = { [self] fd, pieces, count in
+            switch next(.send) {
+            case .interrupt?: SystemCalls.setErrno(.interrupted); return -1
+            case .wouldBlock?: SystemCalls.setErrno(.wouldBlock); return -1
+            case .short(let limit)?:
+                guard count > 0, let base = pieces[0].iov_base else { return 0 }
+                return live.send(fd, base, min(pieces[0].iov_len, limit))
+            case .error(let errno)?: SystemCalls.setErrno(errno); return -1
+            case .stall?, nil: return live.sendPieces(fd, pieces, count)
+            }
+        }
         system.connect = { [self] fd, address, length in
             switch next(.connect) {
             case .interrupt?:

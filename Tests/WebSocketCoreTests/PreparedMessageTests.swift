@@ -237,6 +237,45 @@ struct PreparedMessageTests {
         #expect(drain(&client) == [.text("a"), .binary([UInt8](repeating: 1, count: 1024)), .text("b")])
     }
 
+    @Test("withPendingOutputPieces: the pieces in order, prepared ones in place, at most the number asked for, partial writes")
+    func lentAsPieces() throws {
+        var (client, server) = try openPair()
+        let prepared = PreparedMessage(binary: [UInt8](repeating: 2, count: 3000))
+        // Nothing pending: nothing lent.
+        var called = false
+        server.withPendingOutputPieces(upTo: 8) { _ in called = true; return 0 }
+        #expect(!called)
+        try server.send(text: "own")
+        for _ in 0..<5 { try server.send(prepared) }
+        try server.send(text: "tail")
+        var wire: [UInt8] = []
+        var calls = 0
+        var lentInPlace = 0
+        while server.pendingOutputCount > 0 {
+            calls += 1
+            server.withPendingOutputPieces(upTo: 3) { pieces in
+                #expect(pieces.count <= 3 && pieces.count >= 1)
+                lentInPlace += pieces.filter { $0.baseAddress == Self.address(prepared.wireBytes) }.count
+                // Write everything of the first piece and half of the second.
+                var count = pieces[0].count
+                wire += pieces[0]
+                if pieces.count > 1 {
+                    let half = pieces[1].count / 2
+                    wire += pieces[1][..<half]
+                    count += half
+                }
+                return count
+            }
+        }
+        #expect(calls > 1)
+        #expect(lentInPlace >= 5)
+        client.receive(wire)
+        var expected: [Event] = [.text("own")]
+        for _ in 0..<5 { expected.append(.binary([UInt8](repeating: 2, count: 3000))) }
+        expected.append(.text("tail"))
+        #expect(drain(&client) == expected)
+    }
+
     @Test("A client refuses it with a typed error and changes nothing (its frames need fresh masking keys)")
     func clientRefuses() throws {
         let (client, _) = try openPair()

@@ -159,9 +159,14 @@ extension EventLoopWebSocket {
         while writable, peek({ $0.socketOutputCount }) > 0 {
             var wroteAll = true
             do throws(Errno) {
-                try pipeline.withSocketOutput { (bytes: UnsafeRawBufferPointer) throws(Errno) -> Int in
-                    let written = try socket.writeSome(bytes)
-                    if written < bytes.count { wroteAll = false }
+                // One gathered send for a connection's pieces (its frames, and prepared messages
+                // kept apart in place): a burst of broadcasts goes out in a few calls.
+                try pipeline.withSocketOutputPieces(upTo: Socket.maxPieces) {
+                    (pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int in
+                    let written = try socket.writeSome(pieces: pieces)
+                    var offered = 0
+                    for piece in pieces { offered += piece.count }
+                    if written < offered { wroteAll = false }
                     return written
                 }
             } catch {

@@ -234,6 +234,35 @@ package struct ConnectionPipeline: Sendable {
         layers[0].withPendingOutput(write)
     }
 
+    /// Lends up to `maxPieces` pieces of the bytes ready for the socket, for one gathered send
+    /// (``Socket/writeSome(pieces:)``); `write` returns how many bytes it wrote. Without transport
+    /// layers these are the connection's pieces (prepared messages in place); a layer's output is
+    /// one piece.
+    package mutating func withSocketOutputPieces(upTo maxPieces: Int,
+                                                 _ write: (UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int) throws(Errno) {
+        guard socketWritable else { return }
+        var failure: Errno? = nil
+        func attempt(_ pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Int {
+            do throws(Errno) {
+                return try write(pieces)
+            } catch {
+                failure = error
+                return 0
+            }
+        }
+        if layers.isEmpty {
+            connection.withPendingOutputPieces(upTo: maxPieces, attempt)
+        } else {
+            layers[0].withPendingOutput { bytes in
+                withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: 1) { list in
+                    list[0] = bytes
+                    return attempt(UnsafeBufferPointer(list))
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// Takes the bytes ready for the socket, for a writer that writes them outside a lock.
     package mutating func takeSocketOutput() -> [UInt8] {
         guard socketWritable else { return [] }

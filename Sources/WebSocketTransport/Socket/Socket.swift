@@ -182,6 +182,35 @@ package final class Socket: Sendable {
         }
     }
 
+    /// Writes what the kernel takes now of `pieces`, in order, in one gathered send (at most
+    /// ``maxPieces`` of them); 0 when its buffer is full (`EAGAIN`). `EINTR` is retried.
+    package func writeSome(pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int {
+        let count = min(pieces.count, Self.maxPieces)
+        guard count > 0 else { return 0 }
+        if count == 1 { return try writeSome(pieces[0]) }
+        guard !isClosed else { throw .badFileDescriptor }
+        return try withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { (vectors) throws(Errno) -> Int in
+            guard let base = vectors.baseAddress else { return 0 }
+            for index in 0..<count {
+                vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: pieces[index].baseAddress),
+                                       iov_len: pieces[index].count)
+            }
+            while true {
+                let written = system.sendPieces(descriptor, UnsafePointer(base), Int32(count))
+                if written >= 0 { return written }
+                let error = Errno.current
+                switch error {
+                case .interrupted: continue
+                case .wouldBlock: return 0
+                default: throw error
+                }
+            }
+        }
+    }
+
+    /// The most pieces one gathered send takes (the kernel's limit, `IOV_MAX`, is 1,024).
+    package static let maxPieces = 64
+
     /// Writes every byte, however many calls it takes (short writes are continued, `EINTR` retried).
     /// When the kernel's buffer is full it waits for room, at most `idleTimeout` at a time
     /// (`nil`: no limit): a peer that keeps reading, however slowly, never times out a write.

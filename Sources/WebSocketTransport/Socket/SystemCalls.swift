@@ -27,6 +27,9 @@ package struct SystemCalls: Sendable {
     package var receive: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
     /// `send(fd, buffer, count, MSG_NOSIGNAL)` on Linux; `send(..., 0)` where `SO_NOSIGPIPE` does the job.
     package var send: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+    /// `sendmsg(fd, {pieces, count}, MSG_NOSIGNAL)` on Linux (flags 0 elsewhere): a gathered send
+    /// (`writev` with `send`'s flags).
+    package var sendPieces: @Sendable (_ fd: Int32, _ pieces: UnsafePointer<iovec>, _ count: Int32) -> Int
     package var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
     package var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
     package var poll: @Sendable (_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeoutMilliseconds: Int32) -> Int32
@@ -52,6 +55,7 @@ package struct SystemCalls: Sendable {
         accept: { sys_accept($0, $1, $2) },
         receive: { sys_recv($0, $1, $2, 0) },
         send: { sys_send($0, $1, $2, sendFlags) },
+        sendPieces: { sys_sendPieces($0, $1, $2, sendFlags) },
         read: { sys_read($0, $1, $2) },
         write: { sys_write($0, $1, $2) },
         poll: { sys_poll($0, $1, $2) },
@@ -103,6 +107,16 @@ private func sys_accept(_ fd: Int32, _ a: UnsafeMutablePointer<sockaddr>, _ l: U
 }
 private func sys_recv(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int, _ flags: Int32) -> Int { recv(fd, b, n, flags) }
 private func sys_send(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int, _ flags: Int32) -> Int { send(fd, b, n, flags) }
+private func sys_sendPieces(_ fd: Int32, _ pieces: UnsafePointer<iovec>, _ count: Int32, _ flags: Int32) -> Int {
+    var message = msghdr()
+    message.msg_iov = UnsafeMutablePointer(mutating: pieces)
+    #if canImport(Glibc)
+    message.msg_iovlen = Int(count)
+    #else
+    message.msg_iovlen = count
+    #endif
+    return sendmsg(fd, &message, flags)
+}
 private func sys_read(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int) -> Int { read(fd, b, n) }
 private func sys_write(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int) -> Int { write(fd, b, n) }
 private func sys_poll(_ fds: UnsafeMutablePointer<pollfd>, _ n: nfds_t, _ timeout: Int32) -> Int32 { poll(fds, n, timeout) }
