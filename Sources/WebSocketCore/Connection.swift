@@ -373,7 +373,19 @@ public struct Connection: Sendable {
     public mutating func withPendingOutputPieces(upTo maxPieces: Int,
                                                  _ write: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Int) {
         let ownPending = outbox.count > outboxStart
-        let available = (queuedBytes > 0 ? queuedOutput.count - queuedHead : 0) + (ownPending ? 1 : 0)
+        if queuedBytes == 0 {
+            // The usual case, one piece: lent without the nested calls (whose captured state the
+            // runtime checks for exclusivity on every call).
+            guard ownPending else { return }
+            let start = outboxStart
+            let written = outbox.withUnsafeBytes { raw in
+                var piece = UnsafeRawBufferPointer(rebasing: raw[start...])
+                return withUnsafePointer(to: &piece) { write(UnsafeBufferPointer(start: $0, count: 1)) }
+            }
+            consumeOutput(written)
+            return
+        }
+        let available = queuedOutput.count - queuedHead + (ownPending ? 1 : 0)
         let count = min(max(maxPieces, 1), available)
         guard count > 0 else { return }
         var written = 0
@@ -385,8 +397,7 @@ public struct Connection: Sendable {
                     written = write(UnsafeBufferPointer(list))
                     return
                 }
-                let queued = queuedBytes > 0 ? queuedOutput.count - queuedHead : 0
-                if index < queued {
+                if index < queuedOutput.count - queuedHead {
                     let start = index == 0 ? queuedStart : 0
                     queuedOutput[queuedHead + index].withUnsafeBytes { raw in
                         list[index] = UnsafeRawBufferPointer(rebasing: raw[start...])

@@ -242,21 +242,25 @@ package struct ConnectionPipeline: Sendable {
                                                  _ write: (UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int) throws(Errno) {
         guard socketWritable else { return }
         var failure: Errno? = nil
-        func attempt(_ pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Int {
-            do throws(Errno) {
-                return try write(pieces)
-            } catch {
-                failure = error
-                return 0
-            }
-        }
         if layers.isEmpty {
-            connection.withPendingOutputPieces(upTo: maxPieces, attempt)
+            connection.withPendingOutputPieces(upTo: maxPieces) { pieces in
+                do throws(Errno) {
+                    return try write(pieces)
+                } catch {
+                    failure = error
+                    return 0
+                }
+            }
         } else {
             layers[0].withPendingOutput { bytes in
-                withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: 1) { list in
-                    list[0] = bytes
-                    return attempt(UnsafeBufferPointer(list))
+                var piece = bytes
+                return withUnsafePointer(to: &piece) { pointer in
+                    do throws(Errno) {
+                        return try write(UnsafeBufferPointer(start: pointer, count: 1))
+                    } catch {
+                        failure = error
+                        return 0
+                    }
                 }
             }
         }
