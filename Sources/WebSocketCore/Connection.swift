@@ -302,10 +302,9 @@ public struct Connection: Sendable {
     /// is handed over as it is (the same storage); several pieces are joined.
     public mutating func takeOutput() -> [UInt8] {
         if queuedBytes > 0 {
-            if queuedOutput.count - queuedHead == 1, queuedStart == 0, outbox.count == outboxStart {
-                let bytes = queuedOutput[queuedHead]
-                clearQueuedOutput()
-                return bytes
+            if queuedOutput.count == 1, queuedStart == 0, outbox.count == outboxStart {
+                queuedBytes = 0
+                return queuedOutput.removeLast()
             }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(pendingOutputCount)
@@ -467,10 +466,8 @@ public struct Connection: Sendable {
             queuedBytes += outbox.count - outboxStart
             queuedOutput.append(outbox)
             outbox = []
-        } else {
-            outbox.removeAll(keepingCapacity: true)
+            outboxStart = 0
         }
-        outboxStart = 0
         queuedOutput.append(bytes)
         queuedBytes += bytes.count
     }
