@@ -7,10 +7,17 @@ public struct Limits: Sendable, Hashable {
     /// transforms it). Default 16 MiB, enough for every Autobahn case, small enough that a few hundred
     /// connections cannot exhaust a server. Exceeding it fails the connection with 1009.
     public var maxMessageSize: Int = 16 << 20
-    /// The largest number of frames one message may be split into. Default 65,536. Fragments cost no
-    /// memory beyond their payload here, but each costs work: the limit bounds the CPU a peer can burn
-    /// with 1-byte fragments. Exceeding it fails the connection with 1009.
-    public var maxFragmentsPerMessage: Int = 65_536
+    /// The largest number of frames one message may be split into. Default 1,048,576 (2^20): the
+    /// default ``maxMessageSize`` in fragments of 16 bytes, smaller than any sender has a reason to
+    /// use. Autobahn|Testsuite's smallest, 4 MiB in 64-byte fragments (cases 9.3.1 and 9.4.1), takes
+    /// 65,537 frames, the last one empty, which a cap of 65,536 refused.
+    ///
+    /// A fragment costs no memory beyond its payload here, and no more work per byte received than a
+    /// message of its own, so this is not what bounds memory or CPU (``maxMessageSize`` and the input
+    /// rate do). It ends a message that a peer keeps open on empty or near-empty fragments, which the
+    /// size limit never sees. A message of exactly this many frames is accepted; the header of the
+    /// next frame fails the connection with 1009. Values below 1 count as 1.
+    public var maxFragmentsPerMessage: Int = 1 << 20
     /// The largest HTTP head (request or status line plus headers), in bytes. Default 16 KiB; beyond it a
     /// server answers 431 and a client fails the handshake.
     public var maxHeaderBytes: Int = 16 << 10

@@ -2,19 +2,20 @@ extension Connection {
     /// The earliest instant at which ``advanceTime(to:)`` has something to do, or `nil` when no timer
     /// is armed. Timers start at the first reported time, so report one when the connection starts.
     public var nextDeadline: Instant? {
-        // Written out rather than as an array's `min()`: adapters ask after every read and write, and
-        // this must not allocate.
-        var earliest = handshakeTimer.deadline
-        func consider(_ timer: Timer) {
-            guard let deadline = timer.deadline else { return }
-            if let current = earliest, current <= deadline { return }
-            earliest = deadline
-        }
-        consider(closeTimer)
-        consider(pingTimer)
-        consider(pongTimer)
-        consider(lingerTimer)
-        return earliest
+        // The five timers compared in place: adapters ask after every read and write, and this must
+        // not allocate (an array's `min()` would, and so does a local function that captures a
+        // variable, in an unoptimised build).
+        Self.earlier(Self.earlier(Self.earlier(handshakeTimer.deadline, closeTimer.deadline),
+                                  Self.earlier(pingTimer.deadline, pongTimer.deadline)),
+                     lingerTimer.deadline)
+    }
+
+    /// The earlier of two deadlines, `nil` standing for none.
+    @inline(__always)
+    private static func earlier(_ a: Instant?, _ b: Instant?) -> Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return b < a ? b : a
     }
 
     /// Reports the current time (from any monotonic clock; only differences matter). Runs the timers
@@ -45,12 +46,16 @@ extension Connection {
                                         failure: .keepaliveTimeout))
             } else if pingTimer.hasExpired(at: now) {
                 keepaliveCount &+= 1
-                let payload = (0..<8).map { UInt8(truncatingIfNeeded: keepaliveCount >> (56 - 8 * UInt64($0))) }
-                writeFrame(.ping, fin: true, payload: payload)
+                // The payload is the counter, big-endian, lent from the stack: no array per ping.
+                let counter = keepaliveCount.bigEndian
+                withUnsafeBytes(of: counter) { writeFrame(.ping, fin: true, payload: $0) }
                 pingTimer = .off
-                pongTimer = configuration.timeouts.keepaliveTimeout.map { .armed(now + $0) } ?? .off
-                if case .off = pongTimer, let interval = configuration.timeouts.keepaliveInterval {
-                    pingTimer = .armed(now + interval)
+                let timeouts = configuration.timeouts
+                if let timeout = timeouts.keepaliveTimeout {
+                    pongTimer = .armed(now + timeout)
+                } else {
+                    pongTimer = .off
+                    if let interval = timeouts.keepaliveInterval { pingTimer = .armed(now + interval) }
                 }
             }
         case .closingLocally:

@@ -37,6 +37,7 @@ let usage = """
     --deflate negotiates permessage-deflate (RFC 7692) when the peer agrees.
     URLs: ws://host[:port]/resource or wss://… (IPv6 as ws://[::1]:9001/), or ws+unix://PATH[:RESOURCE]
     for a Unix domain socket (ws+unix:///tmp/ws.sock:/chat; wss+unix:// for TLS over it). Sizes: bytes,
-    or with a K, M or G suffix.
+    or with a K, M or G suffix. Limits default to the library's: --max-message-size and
+    --max-frame-size 16M (a message or frame of exactly that size passes), --max-fragments 1048576.
 
     """ + ExitStatus.table

@@ -82,6 +82,105 @@ struct AllocationTests {
         #expect(events == 1000)
         #expect(allocations <= UInt(events) + 4)
     }
+
+    /// Allocations made by `advanceTime(to:)` and `nextDeadline` alone, called `steps` times from
+    /// `start`, 1 ms apart, expecting `deadline` after each call.
+    static func timerAllocations(_ connection: inout Connection, from start: Instant, steps: Int,
+                                 expecting deadline: Instant?) -> (allocations: UInt, mismatches: Int) {
+        var allocations: UInt = 0
+        var mismatches = 0
+        for step in 0..<steps {
+            let now = start + .milliseconds(step)
+            let before = allocation_count_for_current_thread()
+            connection.advanceTime(to: now)
+            let next = connection.nextDeadline
+            allocations += allocation_count_for_current_thread() - before
+            if next != deadline { mismatches += 1 }
+        }
+        return (allocations, mismatches)
+    }
+
+    /// Moves `connection`'s pending output into `peer` and the peer's reply back, outside the count:
+    /// the peer's work is not the timers'.
+    static func exchange(_ connection: inout Connection, with peer: inout Connection, wire: inout [UInt8]) {
+        wire.removeAll(keepingCapacity: true)
+        connection.withPendingOutput { raw in
+            wire.append(contentsOf: raw)
+            return raw.count
+        }
+        peer.receive(wire)
+        _ = drain(&peer)
+        connection.receive(peer.takeOutput())
+        _ = drain(&connection)
+    }
+
+    @Test("Timers: advanceTime(to:) and nextDeadline allocate nothing while open (keepalive ping and pong armed, pings firing), closing and closed",
+          arguments: [true, false])
+    func timersAllocateNothing(client isClient: Bool) throws {
+        var config = Configuration()
+        config.timeouts.keepaliveInterval = .seconds(30)
+        config.timeouts.keepaliveTimeout = .seconds(10)
+        config.timeouts.close = .seconds(5)
+        config.timeouts.linger = .seconds(2)
+        let (client, server) = try openPair(client: config, server: config)
+        var connection = isClient ? client : server
+        var peer = isClient ? server : client
+        func at(_ seconds: Int) -> Instant { Instant(sinceOrigin: .seconds(seconds)) }
+        var wire: [UInt8] = []
+        var allocations: UInt = 0
+        var mismatches = 0
+        var pings = 0
+
+        // Ping cycles: 10 s of steps with the ping timer armed, the step that sends the ping, 5 s
+        // with the pong timer armed, then the pong. The first cycle warms up (type metadata on first
+        // use, the output buffer's first growth) and is not counted.
+        var now = at(0)
+        connection.advanceTime(to: now)
+        for cycle in 0..<21 {
+            let ping = now + .seconds(30)
+            var counted = Self.timerAllocations(&connection, from: now + .seconds(20), steps: 10_000, expecting: ping)
+            let before = allocation_count_for_current_thread()
+            connection.advanceTime(to: ping)
+            let pongDeadline = connection.nextDeadline
+            counted.allocations += allocation_count_for_current_thread() - before
+            if pongDeadline != ping + .seconds(10) { counted.mismatches += 1 }
+            if connection.pendingOutputCount > 0 { pings += 1 }
+            let waiting = Self.timerAllocations(&connection, from: ping + .milliseconds(1), steps: 5_000,
+                                                expecting: ping + .seconds(10))
+            Self.exchange(&connection, with: &peer, wire: &wire)
+            now = ping + .seconds(5)
+            if connection.nextDeadline != now + .seconds(30) { counted.mismatches += 1 }
+            if cycle > 0 {
+                allocations += counted.allocations + waiting.allocations
+                mismatches += counted.mismatches + waiting.mismatches
+            }
+        }
+        #expect(pings == 21)
+        #expect(connection.state == .open)
+
+        // Closing: the close timer armed while the peer's Close is awaited.
+        try connection.close()
+        let closing = Self.timerAllocations(&connection, from: now, steps: 4_001, expecting: now + .seconds(5))
+        #expect(connection.state == .closing(initiatedBy: .local))
+        // Closed: a client awaits the server's TCP close (the close timer), a server drains until
+        // the linger deadline; that deadline passing releases the transport without allocating.
+        Self.exchange(&connection, with: &peer, wire: &wire)
+        now = now + .seconds(4)
+        let waitDeadline = now + (isClient ? .seconds(5) : .seconds(2))
+        let closed = Self.timerAllocations(&connection, from: now, steps: 1_000, expecting: waitDeadline)
+        let before = allocation_count_for_current_thread()
+        connection.advanceTime(to: waitDeadline)
+        let afterRelease = connection.nextDeadline
+        let releasing = allocation_count_for_current_thread() - before
+        #expect(connection.transportDirective == .close)
+        #expect(afterRelease == nil)
+
+        #expect(allocations == 0, "\(allocations) allocations in 20 ping cycles of 15,001 calls each")
+        #expect(mismatches == 0)
+        #expect(closing.allocations == 0 && closing.mismatches == 0)
+        #expect(closed.allocations == 0 && closed.mismatches == 0)
+        #expect(releasing == 0)
+    }
 }
 
 @Suite("Memory held by an idle connection")

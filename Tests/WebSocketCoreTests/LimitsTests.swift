@@ -74,14 +74,139 @@ struct LimitsTests {
 
     @Test("With the default limits, 100,000 one-byte fragments cost no more than their bytes")
     func manyFragmentsDefaultLimits() throws {
-        var config = Configuration()
-        config.limits.maxFragmentsPerMessage = 200_000
-        var (_, server) = try openPair(server: config)
+        var (_, server) = try openPair()
         var wire: [UInt8] = []
         for i in 0..<100_000 { wire += clientFrame(i == 0 ? 0x2 : 0x0, [UInt8(truncatingIfNeeded: i)], fin: i == 99_999) }
         server.receive(wire)
         let events = drain(&server)
         #expect(events == [.binary((0..<100_000).map { UInt8(truncatingIfNeeded: $0) })])
+    }
+
+    // MARK: The fragment count
+
+    /// One message in `count` frames (`count` ≥ 1) as the peer of `receiver` sends it: masked towards
+    /// a server. Every frame carries `size` bytes of 0x61, the last one `lastSize`.
+    static func fragmentedMessage(_ opcode: UInt8 = 0x2, count: Int, size: Int, lastSize: Int? = nil,
+                                  toServer: Bool) -> [UInt8] {
+        let key: [UInt8]? = toServer ? [0x11, 0x22, 0x33, 0x44] : nil
+        let payload = [UInt8](repeating: 0x61, count: size)
+        let last = [UInt8](repeating: 0x61, count: lastSize ?? size)
+        if count == 1 { return frame(opcode, last, key: key) }
+        let middle = frame(0x0, payload, fin: false, key: key)
+        var wire = frame(opcode, payload, fin: false, key: key)
+        wire.reserveCapacity(count * middle.count + last.count + 14)
+        for _ in 0..<(count - 2) { wire += middle }
+        wire += frame(0x0, last, key: key)
+        return wire
+    }
+
+    /// Feeds `wire` in 64 KiB reads, as a socket would deliver it, and returns the events.
+    static func receive(_ connection: inout Connection, _ wire: [UInt8]) -> [Event] {
+        var events: [Event] = []
+        for start in stride(from: 0, to: wire.count, by: 64 << 10) {
+            connection.receive(wire[start..<min(wire.count, start + (64 << 10))])
+            events += drain(&connection)
+        }
+        return events
+    }
+
+    /// The payload the events deliver, whole or in pieces, and whether the message ended.
+    static func delivered(_ events: [Event]) -> (bytes: [UInt8], messages: Int) {
+        var bytes: [UInt8] = []
+        var messages = 0
+        for event in events {
+            switch event {
+            case .binary(let payload): bytes += payload; messages += 1
+            case .text(let text): bytes += Array(text.utf8); messages += 1
+            case .fragment(let piece): bytes += piece.bytes; if piece.isFinal { messages += 1 }
+            default: break
+            }
+        }
+        return (bytes, messages)
+    }
+
+    @Test("A message of exactly maxFragmentsPerMessage frames passes; the next frame's header fails it with 1009",
+          arguments: [1, 2, 3, 64], [Delivery.messages, .fragments])
+    func fragmentCapBoundary(cap: Int, delivery: Delivery) throws {
+        var config = Configuration()
+        config.limits.maxFragmentsPerMessage = cap
+        config.delivery = delivery
+        var (_, server) = try openPair(server: config)
+
+        let atCap = Self.delivered(Self.receive(&server, Self.fragmentedMessage(count: cap, size: 3, toServer: true)))
+        #expect(atCap.bytes == [UInt8](repeating: 0x61, count: 3 * cap))
+        #expect(atCap.messages == 1)
+        #expect(server.state == .open)
+
+        // One frame more: its 3-byte payload is held back, so that the refusal comes from its header.
+        let over = Self.fragmentedMessage(count: cap + 1, size: 3, toServer: true)
+        let lastFrame = over.count - 9
+        let beforeLast = Self.receive(&server, Array(over[..<lastFrame]))
+        #expect(!beforeLast.contains { if case .protocolViolation = $0 { true } else { false } })
+        #expect(server.state == .open)
+        server.receive(over[lastFrame..<(over.count - 3)])
+        #expect(drain(&server).first == .protocolViolation(ProtocolViolation(.tooManyFragments)))
+        #expect(decodeFrames(server.takeOutput()).compactMap(closeCode) == [1009])
+    }
+
+    @Test("Values of maxFragmentsPerMessage below 1 count as 1: a single frame passes, two fail",
+          arguments: [0, -1, Int.min])
+    func fragmentCapBelowOne(cap: Int) throws {
+        var config = Configuration()
+        config.limits.maxFragmentsPerMessage = cap
+        var (_, server) = try openPair(server: config)
+        #expect(Self.receive(&server, Self.fragmentedMessage(count: 1, size: 5, toServer: true))
+                == [.binary([UInt8](repeating: 0x61, count: 5))])
+        #expect(Self.receive(&server, Self.fragmentedMessage(count: 2, size: 5, toServer: true)).first
+                == .protocolViolation(ProtocolViolation(.tooManyFragments)))
+    }
+
+    @Test("With the default limits, 2^20 fragments pass and one more fails with 1009")
+    func defaultFragmentCapBoundary() throws {
+        let cap = Limits().maxFragmentsPerMessage
+        #expect(cap == 1 << 20)
+        // Towards a client, unmasked and empty but for the first byte: 2 bytes a frame keep the wire small.
+        var (client, _) = try openPair()
+        let atCap = Self.fragmentedMessage(count: cap, size: 0, toServer: false)
+        var events = Self.receive(&client, [0x02, 0x01, 0x61] + atCap.dropFirst(2))
+        #expect(events == [.binary([0x61])])
+        let over = Self.fragmentedMessage(count: cap + 1, size: 0, toServer: false)
+        events = Self.receive(&client, over)
+        #expect(events.first == .protocolViolation(ProtocolViolation(.tooManyFragments)))
+        #expect(decodeFrames(client.takeOutput()).compactMap(closeCode) == [1009])
+    }
+
+    @Test("With the default limits, Autobahn 9.3.1 and 9.4.1 pass: 4 MiB in 65,536 fragments of 64 bytes and an empty last one, in both roles",
+          arguments: [(UInt8(0x1), true), (0x2, true), (0x1, false), (0x2, false)])
+    func autobahnSmallFragments(opcode: UInt8, toServer: Bool) throws {
+        var (client, server) = try openPair()
+        let wire = Self.fragmentedMessage(opcode, count: 65_537, size: 64, lastSize: 0, toServer: toServer)
+        let events = toServer ? Self.receive(&server, wire) : Self.receive(&client, wire)
+        let payload = [UInt8](repeating: 0x61, count: 4 << 20)
+        #expect(events == [opcode == 0x1 ? .text(String(decoding: payload, as: UTF8.self)) : .binary(payload)])
+    }
+
+    @Test("With the default limits, Autobahn 9.1.6 and 9.2.6 pass: a 16 MiB message, in one frame or two; a byte more fails with 1009 from the header")
+    func defaultSizeLimitsAreInclusive() throws {
+        #expect(Limits().maxFrameSize == 16 << 20 && Limits().maxMessageSize == 16 << 20)
+        // Towards a client: unmasked, so that the test does not spend its time masking 16 MiB.
+        var (client, _) = try openPair()
+        let payload = [UInt8](repeating: 0x61, count: 16 << 20)
+        var events = Self.receive(&client, Self.fragmentedMessage(count: 1, size: 16 << 20, toServer: false))
+        #expect(events == [.binary(payload)])
+        events = Self.receive(&client, Self.fragmentedMessage(count: 2, size: 8 << 20, toServer: false))
+        #expect(events == [.binary(payload)])
+
+        // 8 MiB, then the header of a continuation of 8 MiB + 1.
+        var over = Self.fragmentedMessage(count: 1, size: 8 << 20, toServer: false)
+        over[0] = 0x02  // not final
+        events = Self.receive(&client, over + [0x80, 0x7F, 0, 0, 0, 0, 0, 0x80, 0, 0x01])
+        #expect(events.first == .protocolViolation(ProtocolViolation(.messageTooLarge)))
+
+        // A single frame of 16 MiB + 1, to a server: refused from its header.
+        var (_, server) = try openPair()
+        server.receive([0x82, 0xFF, 0, 0, 0, 0, 0x01, 0, 0, 0x01, 1, 2, 3, 4])
+        #expect(drain(&server).first == .protocolViolation(ProtocolViolation(.frameTooLarge)))
     }
 
     @Test("A large frame grows its buffer as bytes arrive, never beyond what was announced")

@@ -37,6 +37,10 @@ struct MaskingTests {
         let fromRandom = MaskingKey(random: 0xDEAD_BEEF_3D21_FA37)
         #expect(fromRandom.bytes == [0x37, 0xFA, 0x21, 0x3D])
         #expect(fromRandom == MaskingKey(0x37, 0xFA, 0x21, 0x3D))
+        // What a frame header gets: the same bytes, after what is already there.
+        var header: [UInt8] = [0x82, 0x85]
+        fromRandom.append(to: &header)
+        #expect(header == [0x82, 0x85, 0x37, 0xFA, 0x21, 0x3D])
         #expect(MaskingKey(random: 0x0403_0201) != MaskingKey(random: 0x0102_0304))
     }
 

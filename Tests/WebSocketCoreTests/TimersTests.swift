@@ -51,6 +51,29 @@ struct TimersTests {
         #expect(client.state == .open)
     }
 
+    @Test("Keepalive pings carry a counter, 8 bytes big-endian, one more per ping, in both roles", arguments: [true, false])
+    func keepaliveCounter(client isClient: Bool) throws {
+        var config = Configuration()
+        config.timeouts.keepaliveInterval = .seconds(30)
+        let (client, server) = try openPair(client: config, server: config)
+        var pinging = isClient ? client : server
+        var peer = isClient ? server : client
+        var payloads: [[UInt8]] = []
+        pinging.advanceTime(to: Self.at(0))
+        for ping in 1...2 {
+            pinging.advanceTime(to: Self.at(30 * ping))
+            let wire = pinging.takeOutput()
+            let frames = decodeFrames(wire)
+            #expect(frames.map(\.opcode) == [0x9])
+            payloads += frames.map(\.payload)
+            // The next ping waits for the pong.
+            peer.receive(wire)
+            _ = drain(&peer)
+            _ = pump(&peer, into: &pinging)
+        }
+        #expect(payloads == [[0, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0, 2]])
+    }
+
     @Test("Keepalive: no pong in time fails the connection with 1011 on the wire and 1006 locally")
     func keepaliveTimeout() throws {
         var config = Configuration()

@@ -69,7 +69,7 @@ struct FrameHeader: Sendable, Hashable {
             }
         }
         if let key = maskingKey {
-            output.append(contentsOf: key.bytes)
+            key.append(to: &output)
         }
     }
 }

@@ -19,9 +19,19 @@ struct MaskingKey: Sendable, Hashable {
         packed = UInt32(truncatingIfNeeded: random)
     }
 
-    /// The key bytes in wire order, for serializing the frame header.
+    /// The key bytes in wire order.
     var bytes: [UInt8] {
         [byte(0), byte(1), byte(2), byte(3)]
+    }
+
+    /// Appends the key bytes in wire order to a frame header being written. Byte by byte, with no
+    /// array in between: every frame a client sends passes here, and appending ``bytes`` allocated
+    /// (and freed) an array per frame even in a release build, about 375 instructions.
+    func append(to output: inout [UInt8]) {
+        output.append(byte(0))
+        output.append(byte(1))
+        output.append(byte(2))
+        output.append(byte(3))
     }
 
     /// Key byte `index % 4`.
