@@ -160,9 +160,10 @@ struct Session {
         var input = FuzzInput(script)
         while !input.isAtEnd && !diverged && operationIndex < Self.operationLimit {
             let operation = input.byte()
-            perform(operation, &input)
+            let drained = perform(operation, &input)
             operationIndex += 1
-            MemoryBounds.check(cut, state: cut.state, limits: limits, who: who)
+            // After a drain the connection is as ``afterDrain(_:)`` checked it.
+            if !drained { MemoryBounds.check(cut, state: cut.state, limits: limits, who: who) }
             checkOutputBound()
         }
         guard !diverged else { return }
@@ -199,7 +200,9 @@ struct Session {
     /// | 13 | A: time jumps to the next deadline; B: time runs backwards (must change nothing) | B: n |
     /// | 14 | the peer's pending output (its automatic replies) is delivered | |
     /// | 15 | a fork of the connection must read the same | |
-    mutating func perform(_ operation: UInt8, _ input: inout FuzzInput) {
+    /// Returns whether it ended by pulling the events (and so by the checks of ``afterDrain(_:)``).
+    @discardableResult
+    mutating func perform(_ operation: UInt8, _ input: inout FuzzInput) -> Bool {
         let flagA = operation & 0x10 != 0
         let flagB = operation & 0x20 != 0
         let pull = operation & 0x40 == 0
@@ -332,6 +335,7 @@ struct Session {
             afterDrain(state)
         }
         if pull { drain() }
+        return pull
     }
 
     // MARK: Inputs
