@@ -375,10 +375,12 @@ struct Session {
 
     /// A text to send, cut (at a character boundary) to what the frame budget allows.
     mutating func framed(_ text: String) -> String {
+        let count = text.utf8.count
+        var end = spendFrames(count)
+        guard end < count else { return text }
         let utf8 = Array(text.utf8)
-        var end = spendFrames(utf8.count)
-        while end < utf8.count && end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
-        return end == utf8.count ? text : String(decoding: utf8[..<end], as: UTF8.self)
+        while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: utf8[..<end], as: UTF8.self)
     }
 
     /// Bytes from the input, or (amplified) a long run of a 256-byte pattern starting at an offset the
@@ -468,16 +470,20 @@ struct Session {
     /// events pulled in between.
     mutating func receive(_ bytes: [UInt8], fromPeer: Bool, pull: Bool) {
         if !fromPeer && !bytes.isEmpty { inboundIsClean = false }
-        var pieces = [bytes[...]]
-        if let splitSeed {
-            let at = (splitSeed &* 7919 &+ operationIndex &* 104_729) % (bytes.count + 1)
-            pieces = [bytes[..<at], bytes[at...]]
+        guard let splitSeed else {
+            deliver(bytes[...])
+            return
         }
-        for (i, piece) in pieces.enumerated() {
-            if inboundIsClean { inbound.feed(piece) }
-            cut.receive(piece)
-            if pull && i < pieces.count - 1 { drain() }
-        }
+        let at = (splitSeed &* 7919 &+ operationIndex &* 104_729) % (bytes.count + 1)
+        deliver(bytes[..<at])
+        if pull { drain() }
+        deliver(bytes[at...])
+    }
+
+    /// One read of the connection under test.
+    private mutating func deliver(_ piece: ArraySlice<UInt8>) {
+        if inboundIsClean { inbound.feed(piece) }
+        cut.receive(piece)
     }
 
     // MARK: Checks
