@@ -37,23 +37,51 @@ public enum ConnectionTarget {
                               keepalive: control & 0x10 != 0)
         let script = input.rest()
         let pair = Prepared.openPair(cutIsServer: cutIsServer, variant: variant)
+        let maskRaw = control & 0x20 != 0
 
-        var whole = Session(pair: pair, cutIsServer: cutIsServer, maskRaw: control & 0x20 != 0, splitSeed: nil)
+        var whole = Session(pair: pair, cutIsServer: cutIsServer, maskRaw: maskRaw, splitSeed: nil)
         whole.run(script)
-        var split = Session(pair: pair, cutIsServer: cutIsServer, maskRaw: control & 0x20 != 0, splitSeed: splitSeed)
+        // The split run replays what the whole run's peer did instead of running a peer of its own, as
+        // long as the connection under test hands the peer the same bytes at the same steps: the peer
+        // would then read, check and write exactly what it did in the whole run. At the first
+        // difference the split run starts again with a peer of its own, as every split run once did.
+        var split = Session(pair: pair, cutIsServer: cutIsServer, maskRaw: maskRaw, splitSeed: splitSeed,
+                            replaying: whole.recording)
         split.run(script)
+        if !split.replayedExactly {
+            Trace.print("\(whole.who): the split run wrote differently; run again with a peer of its own")
+            split = Session(pair: pair, cutIsServer: cutIsServer, maskRaw: maskRaw, splitSeed: splitSeed)
+            split.run(script)
+        }
 
         Trace.print("\(whole.who) (\(variant)): events \(whole.checker.events)")
         Trace.print("\(whole.who): wrote \(whole.peer.decoder.items), its peer wrote \(whole.inbound.items)\(whole.inboundIsClean ? "" : " and more")")
         Trace.print("\(whole.who): final state \(whole.cut.state)")
+        Trace.print("\(whole.who): \(whole.operationIndex) operations, \(whole.checker.events.count) events, \(Session.amplifyLimit - whole.amplifyBudget) bytes amplified, \(Session.frameLimit - whole.frameBudget) frames of sends")
         let context = "\(whole.who), each read split (seed \(splitSeed))"
-        FrameTarget.compareRuns(FrameTarget.Run(events: whole.checker.events, output: whole.output, state: whole.cut.state),
-                                FrameTarget.Run(events: split.checker.events, output: split.output, state: split.cut.state),
+        // A replay matched every write of the whole run, byte for byte: the outputs are the same.
+        let outputs = split.replaying == nil ? (whole.recording.output, split.recording.output) : ([], [])
+        FrameTarget.compareRuns(FrameTarget.Run(events: whole.checker.events, output: outputs.0, state: whole.cut.state),
+                                FrameTarget.Run(events: split.checker.events, output: outputs.1, state: split.cut.state),
                                 exactEvents: !variant.fragments, context: context)
-        guard whole.peer.collector.items == split.peer.collector.items else {
+        guard split.replaying != nil || whole.peer.collector.items == split.peer.collector.items else {
             fuzzFailure("split invariance (\(context)): the peer read different frames")
         }
     }
+}
+
+/// What the peer of a run read and wrote, in order: what a later run of the same script replays
+/// instead of a peer of its own.
+struct PeerRecording {
+    /// Every piece of output the connection under test handed its peer (empty ones too).
+    var deliveries: [[UInt8]] = []
+    /// Every output the peer had at a ``Session/takePeerOutput()``.
+    var replies: [[UInt8]] = []
+    /// The peer's decoder at the end: what the output said, for ``Session/finalChecks()``.
+    var decoded: WireDecoder? = nil
+
+    /// Every byte the connection under test wrote, in order.
+    var output: [UInt8] { Bytes.joined(deliveries) }
 }
 
 struct Session {
@@ -61,6 +89,9 @@ struct Session {
     let maskRaw: Bool
     let splitSeed: Int?
     let who: String
+    /// The configuration of the connection under test, read once (its getter copies it).
+    let limits: Limits
+    let fragmentationSize: Int?
     /// The connection under test.
     var cut: Connection
     var checker: EventChecker
@@ -70,11 +101,17 @@ struct Session {
     /// Decodes what the peer wrote to the connection under test, as long as it read nothing else.
     var inbound: WireDecoder
     var inboundIsClean = true
-    /// Progress of the incremental checks in ``afterDrain()``.
+    /// Progress of the incremental checks in ``afterDrain(_:)``.
     var checkedEvents = 0
     var matchedItems = 0
-    /// Every byte the connection under test wrote, in order.
-    var output: [UInt8] = []
+    /// What this run's peer read and wrote (nothing while replaying).
+    var recording = PeerRecording()
+    /// The whole run's peer, replayed instead of this run's (see ``ConnectionTarget/run(_:_:cutIsServer:)``).
+    let replaying: PeerRecording?
+    var replayedDeliveries = 0
+    var replayedReplies = 0
+    /// The output or the steps differed from the recording's: this run's results do not count.
+    var diverged = false
 
     // What the connection under test was asked to send, and did not refuse.
     var sentMessages: [WireItem] = []
@@ -89,16 +126,23 @@ struct Session {
     var timeReported = false
     /// Time reports since the output was last taken whole (each may write a keepalive ping).
     var timeReportsSinceTake = 0
-    var amplifyBudget = 160 << 10
+    /// Payload bytes the amplifying operations may still make.
+    var amplifyBudget = Self.amplifyLimit
+    /// Frames the sends of the connection under test may still be split into (see ``frameLimit``).
+    var frameBudget = Self.frameLimit
     var operationIndex = 0
 
-    init(pair: Prepared.Pair, cutIsServer: Bool, maskRaw: Bool, splitSeed: Int?) {
+    init(pair: Prepared.Pair, cutIsServer: Bool, maskRaw: Bool, splitSeed: Int?, replaying: PeerRecording? = nil) {
         self.cutIsServer = cutIsServer
         self.maskRaw = maskRaw
         self.splitSeed = splitSeed
+        self.replaying = replaying
         who = cutIsServer ? "server" : "client"
         cut = pair.cut
-        checker = EventChecker(who: who, limits: pair.cut.configuration.limits)
+        let configuration = pair.cut.configuration
+        limits = configuration.limits
+        fragmentationSize = configuration.fragmentationSize
+        checker = EventChecker(who: who, limits: limits)
         peer = Peer(pair.peer, writerIsClient: !cutIsServer, writer: who)
         inbound = WireDecoder(masked: cutIsServer, writer: "peer")  // a client peer masks
     }
@@ -107,18 +151,34 @@ struct Session {
                                        0, 999, 1004, 1005, 1006, 1015, 1016, 2999, 5000, 65535]
     static let milliseconds: [Int64] = [0, 1, 10, 100, 500, 999, 1000, 1001, 2000, 2999, 3000, 4999, 5000, 5001, 10_000, 60_000]
 
+    /// The most operations of a script: enough for every limit (65 fragments past the 64 of the fuzz
+    /// configurations, 8 pings past the tight output limit) and for the timer sequences. Each one is
+    /// checked after it, in both runs (a few microseconds under the sanitizers), and scripts of
+    /// thousands of operations made inputs of tens of milliseconds.
+    static let operationLimit = 128
+
     mutating func run(_ script: [UInt8]) {
         var input = FuzzInput(script)
-        while !input.isAtEnd {
+        while !input.isAtEnd && !diverged && operationIndex < Self.operationLimit {
             let operation = input.byte()
-            perform(operation, &input)
+            let drained = perform(operation, &input)
             operationIndex += 1
-            MemoryBounds.check(cut, who: who)
+            // After a drain the connection is as ``afterDrain(_:)`` checked it.
+            if !drained { MemoryBounds.check(cut, state: cut.state, limits: limits, who: who) }
             checkOutputBound()
         }
+        guard !diverged else { return }
         drain()
         takeOutputToPeer()
+        guard !diverged else { return }
+        if replaying == nil { recording.decoded = peer.decoder }
         finalChecks()
+    }
+
+    /// Whether a replaying run saw the recorded run's output and steps exactly, to the end.
+    var replayedExactly: Bool {
+        guard let replaying else { return true }
+        return !diverged && replayedDeliveries == replaying.deliveries.count && replayedReplies == replaying.replies.count
     }
 
     /// One operation; `operation & 0x0F` picks it, A is 0x10, B is 0x20, "big" is 0x80 (0x40: events
@@ -141,7 +201,9 @@ struct Session {
     /// | 13 | A: time jumps to the next deadline; B: time runs backwards (must change nothing) | B: n |
     /// | 14 | the peer's pending output (its automatic replies) is delivered | |
     /// | 15 | a fork of the connection must read the same | |
-    mutating func perform(_ operation: UInt8, _ input: inout FuzzInput) {
+    /// Returns whether it ended by pulling the events (and so by the checks of ``afterDrain(_:)``).
+    @discardableResult
+    mutating func perform(_ operation: UInt8, _ input: inout FuzzInput) -> Bool {
         let flagA = operation & 0x10 != 0
         let flagB = operation & 0x20 != 0
         let pull = operation & 0x40 == 0
@@ -160,7 +222,7 @@ struct Session {
             let length = amplifiedLength(&input, big: big)
             let fill = input.byte()
             let key = cutIsServer != flagA ? WireEncoder.sampleKey : nil
-            receive(WireEncoder.frame(firstByte: firstByte, payload: [UInt8](repeating: fill, count: length), key: key),
+            receive(WireEncoder.frame(firstByte: firstByte, payload: Bytes.repeated([fill], count: length), key: key),
                     fromPeer: false, pull: pull)
         case 2:
             peerSends(&input, big: big)
@@ -169,10 +231,10 @@ struct Session {
         case 3:
             let text: String
             if flagA {
-                let length = amplifiedLength(&input, big: big)
+                let length = amplifiedLength(&input, big: big, sent: true)
                 text = Self.asciiText(input.byte(), count: length)
             } else {
-                text = String(decoding: input.take(Int(input.byte())), as: UTF8.self)
+                text = framed(String(decoding: input.take(Int(input.byte())), as: UTF8.self))
             }
             // B: as a prepared message (framed once for many server connections; a client refuses it).
             let what = flagB ? "send(PreparedMessage(text:))" : "send(text:)"
@@ -186,7 +248,7 @@ struct Session {
                 sentMessages.append(.text(Array(text.utf8)))
             }
         case 4:
-            let bytes = payload(&input, amplified: flagA, big: big)
+            let bytes = payload(&input, amplified: flagA, big: big, sent: true)
             let what = flagB ? "send(PreparedMessage(binary:))" : "send(binary:)"
             if call(what, { c throws(ConnectionError) in
                 if flagB {
@@ -239,8 +301,7 @@ struct Session {
                 written = Array(buffer.prefix(count))
                 return written.count
             }
-            output += written
-            peer.deliver(written)
+            deliverToPeer(written)
         case 12:
             cut.receiveEOF()
             inboundIsClean = false  // what is read after it depends on when it came
@@ -266,45 +327,85 @@ struct Session {
             var forkChecker = checker
             forkChecker.drain(&fork)
             let before = checker.events.count
-            checker.drain(&cut)
+            let state = checker.drain(&cut)
             guard sameEvents(normalized(Array(forkChecker.events[before...])), normalized(Array(checker.events[before...]))),
                   fork.pendingOutputCount == cut.pendingOutputCount else {
                 fuzzFailure("\(who): a copy of the connection behaved differently")
             }
             for event in checker.events[before...] { collector.add(event) }
-            afterDrain()
+            afterDrain(state)
         }
         if pull { drain() }
+        return pull
     }
 
     // MARK: Inputs
 
-    mutating func amplifiedLength(_ input: inout FuzzInput, big: Bool) -> Int {
-        let length = min(amplifyBudget, Int(input.uint16()) * (big ? 3 : 1))
+    /// The most payload bytes the amplifying operations make in one input: one payload over each
+    /// 64 KiB limit (message, output; past the 16-bit length form), with 16 KiB to spare. Every byte
+    /// goes through the library, the harness's decoders and the peer twice, and payloads over 128 KiB
+    /// are mapped and unmapped afresh by the sanitizer's allocator: 160 KiB made inputs of 10 ms.
+    static let amplifyLimit = 80 << 10
+    /// The most frames the sends (`send(text:)`, `send(binary:)`, prepared messages) of one input are
+    /// split into, with a `fragmentationSize`: each frame costs its way through the library, the
+    /// harness's decoder and the peer, twice, and 1-byte fragments of amplified messages made inputs of
+    /// hundreds of milliseconds. 512 frames still take 1-byte fragments past the tight output limit
+    /// (1,000 bytes: 334 frames from a server, 143 from a client), 7-byte ones past 4 KiB, 125-byte ones
+    /// past the 64 KiB one.
+    static let frameLimit = 512
+
+    /// A length from the input (×3 if big), within what is left of the amplification budget, and for a
+    /// message the connection under test sends (`sent`), of the frame budget.
+    mutating func amplifiedLength(_ input: inout FuzzInput, big: Bool, sent: Bool = false) -> Int {
+        var length = min(amplifyBudget, Int(input.uint16()) * (big ? 3 : 1))
+        if sent { length = spendFrames(length) }
         amplifyBudget -= length
         return length
     }
 
+    /// The most of `count` payload bytes that a send may carry within the frame budget, which it then
+    /// spends (an empty message is one frame).
+    mutating func spendFrames(_ count: Int) -> Int {
+        guard let fragmentationSize else { return count }
+        let size = max(1, fragmentationSize)
+        let allowed = min(count, max(0, frameBudget) * size)
+        frameBudget -= max(1, (allowed + size - 1) / size)
+        return allowed
+    }
+
+    /// A text to send, cut (at a character boundary) to what the frame budget allows.
+    mutating func framed(_ text: String) -> String {
+        let count = text.utf8.count
+        var end = spendFrames(count)
+        guard end < count else { return text }
+        let utf8 = Array(text.utf8)
+        while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: utf8[..<end], as: UTF8.self)
+    }
+
     /// Bytes from the input, or (amplified) a long run of a 256-byte pattern starting at an offset the
     /// input gives, built by copying (the harness is instrumented: no byte loops over large payloads).
-    mutating func payload(_ input: inout FuzzInput, amplified: Bool, big: Bool) -> [UInt8] {
-        guard amplified else { return input.take(Int(input.byte())) }
-        let length = amplifiedLength(&input, big: big)
-        let offset = Int(input.byte())
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(length)
-        while bytes.count < length {
-            bytes += Self.pattern[offset..<(offset + min(256, length - bytes.count))]
+    /// For a message the connection under test sends (`sent`), within the frame budget.
+    mutating func payload(_ input: inout FuzzInput, amplified: Bool, big: Bool, sent: Bool = false) -> [UInt8] {
+        guard amplified else {
+            let bytes = input.take(Int(input.byte()))
+            return sent ? Array(bytes.prefix(spendFrames(bytes.count))) : bytes
         }
-        return bytes
+        let length = amplifiedLength(&input, big: big, sent: sent)
+        return Self.pattern(input.byte(), count: length)
     }
 
     /// Every byte value twice, so that any 256-byte window of it is a slice.
     static let pattern: [UInt8] = (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 31) }
 
+    /// `count` bytes of a 256-byte pattern repeated, starting at `offset`.
+    static func pattern(_ offset: UInt8, count: Int) -> [UInt8] {
+        Bytes.repeated(Array(pattern[Int(offset)..<(Int(offset) + 256)]), count: count)
+    }
+
     /// `length` copies of an ASCII character, as a string.
     static func asciiText(_ byte: UInt8, count: Int) -> String {
-        String(decoding: [UInt8](repeating: byte & 0x7F, count: count), as: UTF8.self)
+        String(decoding: Bytes.repeated([byte & 0x7F], count: count), as: UTF8.self)
     }
 
     /// The peer sends something valid; it reaches the connection under test with the next delivery.
@@ -313,46 +414,76 @@ struct Session {
     /// index, n, reason bytes), 7 a fragment (0x80: text, 0x40: final; n, bytes).
     mutating func peerSends(_ input: inout FuzzInput, big: Bool) {
         let what = input.byte()
-        var sender = peer.connection
-        defer { peer.connection = sender }
+        // A replaying run reads the arguments (the rest of the script depends on it) and sends
+        // nothing: ``takePeerOutput()`` then gives what the recorded run's peer wrote. The peer is
+        // called in place: a copy of it would copy its buffers at the first write.
+        let sends = replaying == nil
         // The peer refuses what its state does not allow (after a Close, say): nothing is sent then.
         switch what & 0x07 {
-        case 0: try? sender.send(text: String(decoding: input.take(Int(input.byte())), as: UTF8.self))
-        case 1: try? sender.send(binary: input.take(Int(input.byte())))
-        case 2: try? sender.send(binary: payload(&input, amplified: true, big: big))
+        case 0:
+            let bytes = input.take(Int(input.byte()))
+            if sends { try? peer.connection.send(text: String(decoding: bytes, as: UTF8.self)) }
+        case 1:
+            let bytes = input.take(Int(input.byte()))
+            if sends { try? peer.connection.send(binary: bytes) }
+        case 2:
+            let length = amplifiedLength(&input, big: big)
+            let offset = input.byte()
+            if sends { try? peer.connection.send(binary: Self.pattern(offset, count: length)) }
         case 3:
             let length = amplifiedLength(&input, big: big)
-            try? sender.send(text: Self.asciiText(input.byte(), count: length))
-        case 4: try? sender.ping(input.take(min(125, Int(input.byte()))))
-        case 5: try? sender.pong(input.take(min(125, Int(input.byte()))))
+            let fill = input.byte()
+            if sends { try? peer.connection.send(text: Self.asciiText(fill, count: length)) }
+        case 4:
+            let bytes = input.take(min(125, Int(input.byte())))
+            if sends { try? peer.connection.ping(bytes) }
+        case 5:
+            let bytes = input.take(min(125, Int(input.byte())))
+            if sends { try? peer.connection.pong(bytes) }
         case 6:
             let code = Self.closeCodes[Int(input.byte()) % 14]  // the valid ones
-            try? sender.close(code: CloseCode(code), reason: String(decoding: input.take(Int(input.byte()) % 40), as: UTF8.self))
+            let reason = input.take(Int(input.byte()) % 40)
+            if sends { try? peer.connection.close(code: CloseCode(code), reason: String(decoding: reason, as: UTF8.self)) }
         default:
             let bytes = input.take(Int(input.byte()))
-            try? sender.sendFragment(bytes, kind: what & 0x80 != 0 ? .text : .binary, isFinal: what & 0x40 != 0)
+            if sends { try? peer.connection.sendFragment(bytes, kind: what & 0x80 != 0 ? .text : .binary, isFinal: what & 0x40 != 0) }
         }
     }
 
-    /// The peer's pending output (what it sent, its automatic replies), for the connection under test.
+    /// The peer's pending output (what it sent, its automatic replies), for the connection under test:
+    /// in a replaying run, what the recorded run's peer had at this step.
     mutating func takePeerOutput() -> [UInt8] {
-        peer.connection.takeOutput()
+        if let replaying {
+            guard replayedReplies < replaying.replies.count else {
+                diverged = true
+                return []
+            }
+            defer { replayedReplies += 1 }
+            return replaying.replies[replayedReplies]
+        }
+        let bytes = peer.connection.takeOutput()
+        recording.replies.append(bytes)
+        return bytes
     }
 
     /// Feeds bytes to the connection under test: in one piece, or (the split session) in two, with
     /// events pulled in between.
     mutating func receive(_ bytes: [UInt8], fromPeer: Bool, pull: Bool) {
         if !fromPeer && !bytes.isEmpty { inboundIsClean = false }
-        var pieces = [bytes[...]]
-        if let splitSeed {
-            let at = (splitSeed &* 7919 &+ operationIndex &* 104_729) % (bytes.count + 1)
-            pieces = [bytes[..<at], bytes[at...]]
+        guard let splitSeed else {
+            deliver(bytes[...])
+            return
         }
-        for (i, piece) in pieces.enumerated() {
-            if inboundIsClean { inbound.feed(Array(piece)) }
-            cut.receive(piece)
-            if pull && i < pieces.count - 1 { drain() }
-        }
+        let at = (splitSeed &* 7919 &+ operationIndex &* 104_729) % (bytes.count + 1)
+        deliver(bytes[..<at])
+        if pull { drain() }
+        deliver(bytes[at...])
+    }
+
+    /// One read of the connection under test.
+    private mutating func deliver(_ piece: ArraySlice<UInt8>) {
+        if inboundIsClean { inbound.feed(piece) }
+        cut.receive(piece)
     }
 
     // MARK: Checks
@@ -372,14 +503,15 @@ struct Session {
 
     mutating func drain() {
         let before = checker.events.count
-        checker.drain(&cut)
+        let state = checker.drain(&cut)
         for event in checker.events[before...] { collector.add(event) }
-        afterDrain()
+        afterDrain(state)
     }
 
-    mutating func afterDrain() {
-        MemoryBounds.check(cut, who: who)
-        MemoryBounds.checkInputDrained(cut, who: who)
+    /// The checks after events were pulled until `nil`, in the `state` the connection was left in.
+    mutating func afterDrain(_ state: State) {
+        MemoryBounds.check(cut, state: state, limits: limits, who: who)
+        MemoryBounds.checkInputDrained(cut, state: state, who: who)
         guard inboundIsClean else { return }
         // Only valid frames from the peer: the connection reads exactly them (all of them while it
         // reads frames; a prefix once it stopped), and fails for nothing but a limit.
@@ -397,7 +529,7 @@ struct Session {
             fuzzFailure("\(who) read \(read.suffix(3)) (\(read.count) items), not what its peer wrote: \(written.suffix(3)) (\(written.count) items)")
         }
         matchedItems = read.count
-        switch cut.state {
+        switch state {
         case .open, .closing(initiatedBy: .local):
             guard read.count == written.count else {
                 fuzzFailure("\(who) read \(read.count) items, its peer wrote \(written.count): \(written.suffix(3))")
@@ -412,7 +544,7 @@ struct Session {
     /// timers write (a keepalive ping per interval, at most 18 bytes, whatever the output holds).
     func checkOutputBound() {
         let timers = 18 * timeReportsSinceTake
-        let bound = cut.configuration.limits.maxBufferedOutput + largestSend + 512 + timers
+        let bound = limits.maxBufferedOutput + largestSend + 512 + timers
         guard cut.pendingOutputCount <= bound else {
             fuzzFailure("\(who): pendingOutputCount \(cut.pendingOutputCount) > maxBufferedOutput + largest send + 512 + \(timers) = \(bound)")
         }
@@ -420,14 +552,28 @@ struct Session {
 
     mutating func takeOutputToPeer() {
         timeReportsSinceTake = 0
-        let bytes = cut.takeOutput()
-        output += bytes
+        deliverToPeer(cut.takeOutput())
+    }
+
+    /// Hands the peer what the connection under test wrote; a replaying run only checks that it is
+    /// what the recorded run's peer read at this step.
+    mutating func deliverToPeer(_ bytes: [UInt8]) {
+        if let replaying {
+            guard replayedDeliveries < replaying.deliveries.count, sameBytes(replaying.deliveries[replayedDeliveries], bytes) else {
+                diverged = true
+                return
+            }
+            replayedDeliveries += 1
+            return
+        }
+        recording.deliveries.append(bytes)
         peer.deliver(bytes)
     }
 
     /// The peer read exactly what was sent.
     func finalChecks() {
-        let decoded = peer.decoder
+        // A replaying run wrote what the recorded run wrote: its peer decoded the same.
+        let decoded = replaying?.decoded ?? peer.decoder
         guard decoded.dataMessages == sentMessages else {
             fuzzFailure("""
                 \(who) sent \(sentMessages.count) messages, its peer read \(decoded.dataMessages.count):

@@ -84,7 +84,7 @@ public enum DeflateTarget {
             }
         }
         let messages = wireMessages(wire, masked: setup.cutIsServer)
-        let reference = ReferenceInflater(windowBits: setup.inBits, noContextTakeover: setup.inNoContextTakeover)
+        let reference = ReferenceInflater.fresh(slot: 0, windowBits: setup.inBits, noContextTakeover: setup.inNoContextTakeover)
         for (index, bytes) in delivered.enumerated() {
             guard index < messages.count, messages[index].isComplete else {
                 fuzzFailure("\(who) delivered message \(index), which the frames do not complete")
@@ -188,20 +188,26 @@ public enum DeflateTarget {
         var forkBefore: Bool
     }
 
+    /// The most bytes of messages in one input: enough for one over the 64 KiB message limit of the
+    /// fuzz configurations (or for messages that wrap the largest window, 32 KiB), and a few
+    /// milliseconds at most of compressing, decompressing and checking under the sanitizers. (512 KiB,
+    /// 128 KiB a message, made inputs of tens of milliseconds.)
+    static let maxTotal = 72 << 10
+
     static func readMessages(_ input: inout FuzzInput) -> [Message] {
         var messages: [Message] = []
         var total = 0
-        while !input.isAtEnd && messages.count < 64 && total < 512 << 10 {
+        while !input.isAtEnd && messages.count < 64 && total < maxTotal {
             let flags = input.byte()
             let repeats = flags & 0x10 != 0 ? 64 * Int(input.byte()) : 1
-            var bytes = input.take(Int(input.uint16()))
-            // At most 128 KiB a message: twice the message limit of the fuzz configurations, small
-            // enough for many runs.
-            let copies = min(repeats, max(1, (128 << 10) / max(1, bytes.count)))
-            if copies > 1 { bytes = Array([[UInt8]](repeating: bytes, count: copies).joined()) }
-            total += bytes.count
             let kind: MessageKind = flags & 0x01 != 0 ? .binary : .text
+            var bytes = input.take(Int(input.uint16()))
+            // Text is made UTF-8 before it is repeated: copies of valid UTF-8 are valid, and the
+            // repair runs over the input's bytes, not over the amplified message.
             if kind == .text { bytes = Array(String(decoding: bytes, as: UTF8.self).utf8) }
+            let copies = min(repeats, max(1, (maxTotal - total) / max(1, bytes.count)))
+            bytes = Bytes.repeated(bytes, copies: copies)
+            total += bytes.count
             messages.append(Message(kind: kind, bytes: bytes, compress: flags & 0x02 == 0,
                                     fragments: 1 + Int((flags >> 2) & 0x03), forkBefore: flags & 0x20 != 0))
         }
@@ -215,7 +221,7 @@ public enum DeflateTarget {
         // The peer sends every message; its output for each is checked against the reference.
         var peer = pair.peer
         var chunks: [[UInt8]] = []
-        let reference = ReferenceInflater(windowBits: setup.inBits, noContextTakeover: setup.inNoContextTakeover)
+        let reference = ReferenceInflater.fresh(slot: 0, windowBits: setup.inBits, noContextTakeover: setup.inNoContextTakeover)
         var largestFrames: [Int] = []
         for message in messages {
             send(message, from: &peer, who: "peer of \(who)")
@@ -279,7 +285,7 @@ public enum DeflateTarget {
                 copyChecker.drain(&copy)
             }
             guard sameEvents(copyChecker.events, checker.events), copy.state == cut.state,
-                  copy.takeOutput() == cut.takeOutput() else {
+                  sameBytes(copy.takeOutput(), cut.takeOutput()) else {
                 fuzzFailure("\(who): a copy made before message \(from) read the rest differently")
             }
         }
@@ -287,7 +293,7 @@ public enum DeflateTarget {
         // It sends back what it read, compressed, in the window it agreed to; the peer reads it exactly.
         guard case .open = cut.state else { return }
         _ = cut.takeOutput()
-        let outReference = ReferenceInflater(windowBits: setup.outBits, noContextTakeover: setup.outNoContextTakeover)
+        let outReference = ReferenceInflater.fresh(slot: 1, windowBits: setup.outBits, noContextTakeover: setup.outNoContextTakeover)
         var echoed: [Event] = []
         var peerChecker = EventChecker(who: "peer of \(who)", limits: peer.configuration.limits)
         for event in read {

@@ -32,20 +32,25 @@ public struct EventChecker {
         maxPieceSize = limits.maxFrameSize
     }
 
-    /// Pulls every event of `connection`, checking each one, then checks the state it is left in.
-    public mutating func drain(_ connection: inout Connection) {
+    /// Pulls every event of `connection`, checking each one, then checks the state it is left in,
+    /// which it returns (`state` copies the connection's phase: the checks that follow reuse it).
+    @discardableResult
+    public mutating func drain(_ connection: inout Connection) -> State {
         drain(&connection) { _, _ in }
     }
 
     /// The same, calling `act` after each event is checked (to accept a handshake request, say).
-    public mutating func drain(_ connection: inout Connection, act: (Event, inout Connection) -> Void) {
+    @discardableResult
+    public mutating func drain(_ connection: inout Connection, act: (Event, inout Connection) -> Void) -> State {
         while let event = connection.nextEvent() {
             record(event)
             act(event, &connection)
         }
         // `nil` means nothing more can happen without input: asking again changes nothing.
         if let late = connection.nextEvent() { fuzzFailure("\(who): nextEvent() returned \(late) after nil") }
-        checkState(of: connection)
+        let state = connection.state
+        checkState(state)
+        return state
     }
 
     public mutating func record(_ event: Event) {
@@ -104,8 +109,13 @@ public struct EventChecker {
 
     /// The state agrees with the events: `.closed` exactly when a `.closed` event was pulled.
     public func checkState(of connection: Connection) {
+        checkState(connection.state)
+    }
+
+    /// The same, for the connection's `state`.
+    public func checkState(_ state: State) {
         if expectingClosed != nil { fuzzFailure("\(who): events stopped before .closed: \(events.suffix(3))") }
-        switch (connection.state, closedStatus) {
+        switch (state, closedStatus) {
         case (.closed(let status), let reported?):
             guard status == reported else { fuzzFailure("\(who): state .closed(\(status)), event .closed(\(reported))") }
         case (.closed(let status), nil):
@@ -178,18 +188,23 @@ public enum MemoryBounds {
     /// `retainedPayloadCapacity` is within the limit of the phase (the HTTP head and a refusal's body
     /// while connecting, a message once open), plus ``FuzzConfiguration/memorySlack``.
     public static func check(_ connection: Connection, who: String) {
-        let limits = connection.configuration.limits
+        check(connection, state: connection.state, limits: connection.configuration.limits, who: who)
+    }
+
+    /// The same, with the connection's `state` and limits known (the getters copy the connection's
+    /// phase and configuration, which costs more than the check when it runs after every step).
+    public static func check(_ connection: Connection, state: State, limits: Limits, who: String) {
         let handshake = headFactor * limits.maxHeaderBytes + limits.maxRejectionBodySize
         let frames = limits.maxMessageSize
         let bound: Int
-        switch connection.state {
+        switch state {
         case .connecting: bound = handshake
         case .open, .closing: bound = frames
         case .closed: bound = max(handshake, frames)
         }
         let retained = connection.retainedPayloadCapacity
         guard retained <= bound + FuzzConfiguration.memorySlack else {
-            fuzzFailure("\(who): retainedPayloadCapacity \(retained) > \(bound) + \(FuzzConfiguration.memorySlack) in state \(connection.state)")
+            fuzzFailure("\(who): retainedPayloadCapacity \(retained) > \(bound) + \(FuzzConfiguration.memorySlack) in state \(state)")
         }
     }
 
@@ -197,16 +212,21 @@ public enum MemoryBounds {
     /// holds at most an incomplete frame header (while frames are read), nothing while a head or a
     /// body is read, nothing once closed.
     public static func checkInputDrained(_ connection: Connection, who: String) {
+        checkInputDrained(connection, state: connection.state, who: who)
+    }
+
+    /// The same, with the connection's `state` known.
+    public static func checkInputDrained(_ connection: Connection, state: State, who: String) {
         let buffered = connection.bufferedInputCount
         let allowed: Int
-        switch connection.state {
+        switch state {
         case .open, .closing(initiatedBy: .local): allowed = 13  // one byte short of the largest header
         case .closing(initiatedBy: .remote): allowed = 0  // nothing after the peer's Close is ever read
         case .connecting: allowed = connection.pendingHandshakeRequest == nil ? 0 : .max
         case .closed: allowed = 0
         }
         guard buffered <= allowed else {
-            fuzzFailure("\(who): bufferedInputCount \(buffered) > \(allowed) after draining, in state \(connection.state)")
+            fuzzFailure("\(who): bufferedInputCount \(buffered) > \(allowed) after draining, in state \(state)")
         }
     }
 }

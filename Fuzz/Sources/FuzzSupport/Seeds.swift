@@ -305,6 +305,8 @@ public enum Seeds {
             ("fragmented-output", script(0x08, fragmentation: 5, [sendBigText(2000, fill: "a"), sendBinary([1, 2, 3]), take])),
             ("fragmented-output-one-byte-frames", script(0x08, fragmentation: 0, [sendText("Hello"), sendFragment([1, 2, 3], text: false, final: true), take])),
             ("peer-message-over-limit", script(0, [peerBigBinary(0xFFFF), peerBigBinary(0xFFFF, big: true)])),
+            // 67,584 bytes: the 64-bit length form, within the amplification budget.
+            ("peer-frame-64-bit-length", script(0, [peerBigBinary(0x5800, big: true)])),
             ("peer-fragments-over-count", script(0x04, (0..<10).map { _ in peerFragment("a", text: true, final: false) })),
             ("amplified-frame", script(0, [amplified(0x82, 0x3000, fill: 0x41), amplified(0x81, 0x4000, fill: 0x42, big: true)])),
             ("raw-frames-to-mask", script(0x20, [raw([0x81, 0x05] + hello), raw([0x89, 0x00]), raw([0x88, 0x02, 0x03, 0xE8])])),

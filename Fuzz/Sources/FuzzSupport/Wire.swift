@@ -53,6 +53,14 @@ func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     return a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
 }
 
+/// Strings compared by their UTF-8 bytes (not by canonical equivalence, as `==` compares them), in
+/// place.
+func sameUTF8(_ a: String, _ b: String) -> Bool {
+    guard a.utf8.count == b.utf8.count else { return false }
+    var a = a, b = b
+    return a.withUTF8 { x in b.withUTF8 { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
+}
+
 /// An RFC 6455 §5 frame decoder written for the harness, independent of the library's parser: it
 /// checks that what a `Connection` writes is valid (the right masking, minimal lengths, control-frame
 /// rules, fragmentation, UTF-8 text, a sendable close code, nothing after the Close frame) and turns
@@ -79,26 +87,47 @@ public struct WireDecoder {
     }
 
     public mutating func feed(_ bytes: [UInt8]) {
+        feed(bytes[...])
+    }
+
+    /// Decodes straight from `bytes` while nothing is pending (the common case: whole frames), so
+    /// that each frame's payload is copied once.
+    public mutating func feed(_ bytes: ArraySlice<UInt8>) {
         guard !bytes.isEmpty else { return }
         if sawClose { broken("\(bytes.count) bytes after its Close frame") }
-        pending += bytes
-        var start = 0
-        while let size = decodeFrame(at: start) {
-            start += size
-            if sawClose && start < pending.count { broken("\(pending.count - start) bytes after its Close frame") }
+        if pending.isEmpty {
+            let consumed = bytes.withUnsafeBytes { decodeFrames($0) }
+            if consumed < bytes.count { pending = Array(bytes[(bytes.startIndex + consumed)...]) }
+        } else {
+            // Taken out of `self` while its frames are decoded into `self`.
+            var buffer = pending
+            pending = []
+            buffer += bytes
+            let consumed = buffer.withUnsafeBytes { decodeFrames($0) }
+            buffer.removeFirst(consumed)
+            pending = buffer
         }
-        pending.removeFirst(start)
     }
 
     private func broken(_ what: String) -> Never {
         fuzzFailure("\(writer) wrote an invalid frame stream: \(what)")
     }
 
+    /// Decodes the complete frames at the start of `bytes`; returns how many bytes they take.
+    private mutating func decodeFrames(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var start = 0
+        while let size = decodeFrame(bytes, at: start) {
+            start += size
+            if sawClose && start < bytes.count { broken("\(bytes.count - start) bytes after its Close frame") }
+        }
+        return start
+    }
+
     /// Decodes the frame at `start` if it is complete; returns its size.
-    private mutating func decodeFrame(at start: Int) -> Int? {
-        let available = pending.count - start
+    private mutating func decodeFrame(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Int? {
+        let available = bytes.count - start
         guard available >= 2 else { return nil }
-        let b0 = pending[start], b1 = pending[start + 1]
+        let b0 = bytes[start], b1 = bytes[start + 1]
         let fin = b0 & 0x80 != 0
         let opcode = b0 & 0x0F
         let length7 = Int(b1 & 0x7F)
@@ -107,35 +136,47 @@ public struct WireDecoder {
         guard available >= size else { return nil }
         var length: UInt64 = UInt64(length7)
         if length7 == 126 {
-            length = UInt64(pending[start + 2]) << 8 | UInt64(pending[start + 3])
+            length = UInt64(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: start + 2, as: UInt16.self)))
             guard length >= 126 else { broken("a 16-bit length \(length) that fits in 7 bits") }
         } else if length7 == 127 {
-            length = (0..<8).reduce(UInt64(0)) { $0 << 8 | UInt64(pending[start + 2 + $1]) }
+            length = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: start + 2, as: UInt64.self))
             guard length >> 63 == 0 else { broken("a 64-bit length with the top bit set") }
             guard length > 0xFFFF else { broken("a 64-bit length \(length) that fits in 16 bits") }
         }
         guard b0 & 0x70 == 0 else { broken("reserved bits \(b0 & 0x70)") }
         guard isMasked == masked else { broken(masked ? "an unmasked frame" : "a masked frame") }
-        guard [0, 1, 2, 8, 9, 10].contains(opcode) else { broken("opcode \(opcode)") }
+        switch opcode {
+        case 0, 1, 2, 8, 9, 10: break
+        default: broken("opcode \(opcode)")
+        }
         guard length <= UInt64(available - size) else { return nil }
-        var payload = Array(pending[(start + size)..<(start + size + Int(length))])
-        if isMasked { WireEncoder.mask(&payload, key: Array(pending[(start + size - 4)..<(start + size)])) }
+        let payloadStart = start + size
+        let payloadBytes = UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<(payloadStart + Int(length))])
+        // The key as it lies in memory: masking XORs it in the same order.
+        let key: UInt32? = isMasked ? bytes.loadUnaligned(fromByteOffset: payloadStart - 4, as: UInt32.self) : nil
         size += Int(length)
 
-        if opcode >= 8 {
-            guard fin else { broken("a fragmented control frame") }
-            guard payload.count <= 125 else { broken("a control frame of \(payload.count) bytes") }
-            switch opcode {
-            case 8: items.append(decodeClose(payload))
-            case 9: items.append(.ping(payload))
-            default: items.append(.pong(payload))
-            }
-            return size
-        }
         if opcode == 0 {
             guard message != nil else { broken("a continuation frame outside a message") }
-            message!.payload += payload
+            let offset = message!.payload.count
+            message!.payload.append(contentsOf: UnsafeBufferPointer(start: payloadBytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                                                 count: payloadBytes.count))
+            if let key {
+                message!.payload.withUnsafeMutableBytes { WireEncoder.mask(UnsafeMutableRawBufferPointer(rebasing: $0[offset...]), key: key) }
+            }
         } else {
+            var payload = Bytes.copy(payloadBytes)
+            if let key { payload.withUnsafeMutableBytes { WireEncoder.mask($0, key: key) } }
+            if opcode >= 8 {
+                guard fin else { broken("a fragmented control frame") }
+                guard payload.count <= 125 else { broken("a control frame of \(payload.count) bytes") }
+                switch opcode {
+                case 8: items.append(decodeClose(payload))
+                case 9: items.append(.ping(payload))
+                default: items.append(.pong(payload))
+                }
+                return size
+            }
             guard message == nil else { broken("a new message inside a fragmented one") }
             message = (opcode, payload)
         }
@@ -193,15 +234,33 @@ public enum WireEncoder {
     /// instrumented like the library, and a byte loop over amplified payloads would dominate the runs.
     public static func mask(_ bytes: inout [UInt8], key: [UInt8]) {
         precondition(key.count == 4)
-        // The key twice, read as a word the way payload words are read: no byte order to mind.
-        let word = (key + key).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-        bytes.withUnsafeMutableBytes { raw in
-            let words = raw.count / 8
-            for i in 0..<words {
-                let value = raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
-                raw.storeBytes(of: value ^ word, toByteOffset: i * 8, as: UInt64.self)
-            }
-            for i in (words * 8)..<raw.count { raw[i] ^= key[i & 3] }
+        let word = key.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+        bytes.withUnsafeMutableBytes { mask($0, key: word) }
+    }
+
+    /// The same, in place, with the 4 key bytes read as a word in memory order.
+    public static func mask(_ raw: UnsafeMutableRawBufferPointer, key: UInt32) {
+        // The key twice, as payload words are read: both halves alike, so no byte order to mind.
+        let word = UInt64(key) | UInt64(key) << 32
+        // 32 bytes a step: the loop's own comparison is traced (instrumented code), once a step.
+        var offset = 0
+        func xor(_ at: Int) {
+            raw.storeBytes(of: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self) ^ word, toByteOffset: at, as: UInt64.self)
+        }
+        while raw.count - offset >= 32 {
+            xor(offset)
+            xor(offset + 8)
+            xor(offset + 16)
+            xor(offset + 24)
+            offset += 32
+        }
+        while raw.count - offset >= 8 {
+            xor(offset)
+            offset += 8
+        }
+        let words = offset / 8
+        withUnsafeBytes(of: key) { keyBytes in
+            for i in (words * 8)..<raw.count { raw[i] ^= keyBytes[i & 3] }
         }
     }
 
@@ -247,7 +306,7 @@ public func sameEvents(_ a: [Event], _ b: [Event]) -> Bool {
         case let (.binary(p), .binary(q)), let (.ping(p), .ping(q)), let (.pong(p), .pong(q)):
             guard sameBytes(p, q) else { return false }
         case let (.text(s), .text(t)):
-            guard sameBytes(Array(s.utf8), Array(t.utf8)) else { return false }
+            guard sameUTF8(s, t) else { return false }
         case let (.fragment(p), .fragment(q)):
             guard p.kind == q.kind, p.isFirst == q.isFirst, p.isFinal == q.isFinal, sameBytes(p.bytes, q.bytes) else { return false }
         default:
