@@ -17,7 +17,8 @@
 # private memory then (RssAnon: heap and stacks, without the shared libraries' mapped code) and stops it
 # (SIGTERM, then SIGKILL after 10 s). Prints a markdown table of medians over the rounds: lws in
 # absolute figures, each of ours as a ratio to lws's median. The raw figures (every wsload line)
-# are kept in .build/servers/compare-*.txt.
+# are kept in .build/servers/compare-*.txt. With WEBSOCKET_STATIC_STDLIB=1, our servers are built with
+# the Swift runtime linked in (`--static-swift-stdlib`), as a deployed server would be.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
