@@ -50,6 +50,8 @@ final class ConnectionDriver: Sendable {
         /// most likely find nothing (`EAGAIN`) and cost a system call for it, as it would every time
         /// a request has just been sent and its answer is awaited.
         var readsFirst = false
+        /// The socket and the wake-up pipe, kept so that a wait allocates nothing.
+        var pollSet: [pollfd] = []
     }
 
     struct Shared: Sendable {
@@ -192,10 +194,17 @@ final class ConnectionDriver: Sendable {
             }
             let now = system.monotonicNow()
             if let limit, now >= limit { return .limitReached }
-            readOrWait(&reader, until: [deadline, limit].compactMap { $0 }.min())
+            readOrWait(&reader, until: earliest(deadline, limit))
             let later = system.monotonicNow()
             shared.withLock { $0.pipeline.advanceTime(to: later) }
         }
+    }
+
+    /// The earlier of two optional deadlines, without building an array on every turn of the pump.
+    private func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
     }
 
     /// Feeds the pipeline what one read gives. When the last read filled the buffer
@@ -209,11 +218,16 @@ final class ConnectionDriver: Sendable {
     private func readOrWait(_ reader: inout ReadState, until deadline: Instant?) {
         do throws(Errno) {
             if reader.readsFirst, try readOnce(&reader) { return }
-            var fds = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
-            guard try Poller.poll(&fds, deadline: deadline, system: system) > 0 else { return }
-            if fds[1].revents != 0 { wake.drain() }
-            guard fds[0].revents != 0 else { return }
+            if reader.pollSet.isEmpty {
+                reader.pollSet = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0),
+                                  pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
+            } else {
+                reader.pollSet[0].revents = 0
+                reader.pollSet[1].revents = 0
+            }
+            guard try Poller.poll(&reader.pollSet, deadline: deadline, system: system) > 0 else { return }
+            if reader.pollSet[1].revents != 0 { wake.drain() }
+            guard reader.pollSet[0].revents != 0 else { return }
             _ = try readOnce(&reader)
         } catch {
             fail(.transport(error))
