@@ -129,14 +129,23 @@ package final class Socket: Sendable {
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> ReadOutcome {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return .nothing }
         guard !isClosed else { throw .badFileDescriptor }
+        guard let count = try Self.withoutWaiting({ system.receive(descriptor, base, buffer.count) }) else {
+            return .nothing
+        }
+        return count > 0 ? .bytes(count) : .endOfStream
+    }
+
+    /// Runs a non-blocking system call that returns a count or -1 with `errno`: the count, `nil` for
+    /// `EAGAIN`; `EINTR` is retried, every other error thrown.
+    @inline(__always)
+    private static func withoutWaiting(_ call: () -> Int) throws(Errno) -> Int? {
         while true {
-            let count = system.receive(descriptor, base, buffer.count)
-            if count > 0 { return .bytes(count) }
-            if count == 0 { return .endOfStream }
+            let count = call()
+            if count >= 0 { return count }
             let error = Errno.current
             switch error {
             case .interrupted: continue
-            case .wouldBlock: return .nothing
+            case .wouldBlock: return nil
             default: throw error
             }
         }
@@ -170,16 +179,7 @@ package final class Socket: Sendable {
     package func writeSome(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
         guard !isClosed else { throw .badFileDescriptor }
-        while true {
-            let count = system.send(descriptor, base, bytes.count)
-            if count >= 0 { return count }
-            let error = Errno.current
-            switch error {
-            case .interrupted: continue
-            case .wouldBlock: return 0
-            default: throw error
-            }
-        }
+        return try Self.withoutWaiting({ system.send(descriptor, base, bytes.count) }) ?? 0
     }
 
     /// Writes what the kernel takes now of `pieces`, in order, in one gathered send (at most
@@ -195,16 +195,7 @@ package final class Socket: Sendable {
                 vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: pieces[index].baseAddress),
                                        iov_len: pieces[index].count)
             }
-            while true {
-                let written = system.sendPieces(descriptor, UnsafePointer(base), Int32(count))
-                if written >= 0 { return written }
-                let error = Errno.current
-                switch error {
-                case .interrupted: continue
-                case .wouldBlock: return 0
-                default: throw error
-                }
-            }
+            return try Self.withoutWaiting({ system.sendPieces(descriptor, UnsafePointer(base), Int32(count)) }) ?? 0
         }
     }
 
