@@ -62,6 +62,12 @@ PROFILE="$codecov_dir/default.profdata"
 BIN_DIR="$(swift build --show-bin-path)"
 BINARY="$BIN_DIR/swift-websocketPackageTests.xctest"
 [ -d "$BINARY" ] && BINARY="$BINARY/Contents/MacOS/swift-websocketPackageTests"   # an Apple bundle
+# SwiftPM merges only after tests that pass: after a failure the raw profiles are merged here.
+LLVM_PROFDATA="$(dirname "$LLVM_COV")/llvm-profdata"
+raw=("$codecov_dir"/*.profraw)
+if [ -e "${raw[0]}" ] && { [ ! -f "$PROFILE" ] || [ -n "$(find "$codecov_dir" -name '*.profraw' -newer "$PROFILE")" ]; }; then
+  "$LLVM_PROFDATA" merge -sparse "${raw[@]}" -o "$PROFILE" || exit 2
+fi
 [ -f "$PROFILE" ] || { echo "no profile at $PROFILE: run without --reuse first" >&2; exit 2; }
 [ -f "$BINARY" ] || { echo "no test binary at $BINARY" >&2; exit 2; }
 
