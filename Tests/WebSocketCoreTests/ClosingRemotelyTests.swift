@@ -80,6 +80,17 @@ struct ClosingRemotelyTests {
         #expect(server.pendingOutputCount == before)
     }
 
+    @Test("Our Close in the middle of our fragmented message: its next fragment says closeAlreadySent and sends nothing")
+    func fragmentAfterOurClose() throws {
+        var (_, server) = try openPair()
+        try server.sendFragment(Array("part one".utf8), kind: .text, isFinal: false)
+        try server.close()
+        let before = server.pendingOutputCount
+        #expect(throws: ConnectionError.closeAlreadySent) { try server.sendFragment(Array("two".utf8), kind: .text, isFinal: true) }
+        #expect(server.pendingOutputCount == before)
+        #expect(decodeFrames(server.takeOutput()).map(\.opcode) == [0x1, 0x8])
+    }
+
     @Test("After a clean close: a ping says closeAlreadySent")
     func pingAfterCleanClose() throws {
         var (client, server) = try openPair()
