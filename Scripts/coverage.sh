@@ -23,7 +23,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-THRESHOLD=99.5
+THRESHOLD=98.0
 FILTER=""
 REUSE=0
 UNCOVERED=()
