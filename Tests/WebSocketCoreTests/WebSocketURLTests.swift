@@ -39,6 +39,9 @@ struct WebSocketURLTests {
              hostHeader: "[1:2:3:4:5:6:7::]"),
         Good(input: "ws://[fe80::1%25Eth0]:9000/", isSecure: false, host: "fe80::1%25Eth0", port: 9000,
              resource: "/", hostHeader: "[fe80::1%25Eth0]:9000"),
+        // A zone ID with a percent-encoded character of its own (RFC 6874 §2: pct-encoded), kept as written.
+        Good(input: "ws://[FE80::1%25en%30]/", isSecure: false, host: "fe80::1%25en%30", port: 80,
+             resource: "/", hostHeader: "[fe80::1%25en%30]"),
         Good(input: "ws://user:p%40ss@host/", isSecure: false, host: "host", port: 80, resource: "/",
              user: "user", password: "p@ss", hostHeader: "host"),
         Good(input: "ws://user@host", isSecure: false, host: "host", port: 80, resource: "/", user: "user",
