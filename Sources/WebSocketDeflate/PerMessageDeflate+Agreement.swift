@@ -22,6 +22,9 @@ extension PerMessageDeflate {
         /// The client's compression window, 8...15 (`client_max_window_bits`). Default 15.
         public var clientMaxWindowBits: Int
 
+        /// An agreement with these parameters; the defaults are those of a response that lists
+        /// none (context takeover both ways, 15-bit windows). Windows outside 8...15 make an element
+        /// that a connection refuses (``ConnectionError/invalidExtensionAgreement(_:)``).
         public init(serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
                     serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15) {
             self.serverNoContextTakeover = serverNoContextTakeover

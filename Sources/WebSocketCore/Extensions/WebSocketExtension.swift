@@ -37,6 +37,8 @@ public protocol WebSocketExtension: Sendable {
 }
 
 extension WebSocketExtension {
+    /// The default agreement check: `response` taken as an offer must be answered with itself (see
+    /// the requirement); the transform is the one ``negotiate(offers:)`` returns for it.
     public func transform(forAgreed response: ExtensionHeader) -> Result<any MessageTransform, ExtensionNegotiationError> {
         guard let (answer, transform) = negotiate(offers: [response]),
               ExtensionHeader.headerValue([answer]).asciiCaseInsensitiveEquals(ExtensionHeader.headerValue([response])) else {
