@@ -188,10 +188,16 @@ extension Connection {
 
     /// (Server) Lets each configured extension pick among the client's offers of its name.
     func negotiateExtensions(for request: HandshakeRequest) -> (responses: [ExtensionHeader], transform: (any MessageTransform)?) {
+        Self.negotiateExtensions(offers: request.extensions, configuration: configuration)
+    }
+
+    /// (Server) ``negotiateExtensions(for:)`` without a connection, for ``HandshakeRequest/answer(configuration:subprotocol:extensions:headers:)``.
+    static func negotiateExtensions(offers offered: [ExtensionHeader],
+                                    configuration: Configuration) -> (responses: [ExtensionHeader], transform: (any MessageTransform)?) {
         var responses: [ExtensionHeader] = []
         var chosen: (any MessageTransform)? = nil
         for ext in configuration.extensions where chosen == nil {
-            let offers = request.extensions.filter { $0.name.asciiCaseInsensitiveEquals(ext.name) }
+            let offers = offered.filter { $0.name.asciiCaseInsensitiveEquals(ext.name) }
             guard !offers.isEmpty, let (response, transform) = ext.negotiate(offers: offers) else { continue }
             responses.append(response)
             chosen = transform

@@ -21,6 +21,7 @@ extension ConnectionError: CustomStringConvertible {
         case .invalidStatus(let status): return "invalid rejection status \(status)"
         case .preparedMessageFromClient: return "only a server sends prepared messages: a client masks each frame"
         case .preparedFrameTooLarge(let size): return "a prepared frame of \(size) bytes exceeds the fragmentation size"
+        case .invalidExtensionAgreement(let reason): return "invalid extension agreement: \(printable(reason))"
         }
     }
 }

@@ -36,6 +36,10 @@ public enum ConnectionError: Error, Sendable, Hashable {
     /// A ``PreparedMessage`` frame holds this many payload bytes, more than the connection's
     /// ``Configuration/fragmentationSize``: prepare it with that size.
     case preparedFrameTooLarge(Int)
+    /// (``Connection/init(openedAs:configuration:subprotocol:extensions:random:)``) A configured
+    /// extension cannot run the agreed element (invalid or contradictory parameters, one the role
+    /// cannot have agreed to, an extension agreed twice): the reason, naming the extension.
+    case invalidExtensionAgreement(String)
 }
 
 /// A violation of RFC 6455 by the peer, found in its frames. The connection answers it with a Close

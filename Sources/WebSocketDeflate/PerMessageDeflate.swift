@@ -111,11 +111,16 @@ public struct PerMessageDeflate: WebSocketExtension {
     }
 
     public func negotiate(offers: [ExtensionHeader]) -> (response: ExtensionHeader, transform: any MessageTransform)? {
+        guard let (response, agreement) = serverAnswer(offers: offers) else { return nil }
+        return (response, DeflateTransform(agreement: agreement, compression: compression))
+    }
+
+    /// (Server) The response to the first acceptable offer, and what it commits us to.
+    func serverAnswer(offers: [ExtensionHeader]) -> (ExtensionHeader, DeflateTransform.Agreement)? {
         for offer in offers {
             // RFC 7692 §7.1: an offer with unknown, repeated or invalid parameters is declined.
             guard case .success(let params) = DeflateParameters.parse(offer, isResponse: false) else { continue }
-            let (response, agreement) = params.serverResponse(policy: serverPolicy)
-            return (response, DeflateTransform(agreement: agreement, compression: compression))
+            return params.serverResponse(policy: serverPolicy)
         }
         return nil
     }

@@ -23,6 +23,29 @@ public protocol WebSocketExtension: Sendable {
     /// (Server) Picks the first acceptable offer among `offers` (all of this extension's name, in the
     /// client's order) and returns the response element and the transform; `nil` declines them all.
     func negotiate(offers: [ExtensionHeader]) -> (response: ExtensionHeader, transform: any MessageTransform)?
+
+    /// (Server) The transform for an agreement reached outside the connection: `response` is the
+    /// element the server's answer listed (a 101 response, or an RFC 8441 200 over HTTP/2), for a
+    /// connection made with ``Connection/init(openedAs:configuration:subprotocol:extensions:random:)``.
+    /// Returns why the agreement cannot be honoured when it is not one this extension can run.
+    ///
+    /// The default treats `response` as an offer: it succeeds when ``negotiate(offers:)`` answers
+    /// `[response]` with `response` itself (names and parameters compared case-insensitively), which
+    /// holds for an extension that echoes what it accepts. An extension whose answer depends on a
+    /// policy (permessage-deflate's) implements this from the agreed parameters instead.
+    func transform(forAgreed response: ExtensionHeader) -> Result<any MessageTransform, ExtensionNegotiationError>
+}
+
+extension WebSocketExtension {
+    /// The default agreement check: `response` taken as an offer must be answered with itself (see
+    /// the requirement); the transform is the one ``negotiate(offers:)`` returns for it.
+    public func transform(forAgreed response: ExtensionHeader) -> Result<any MessageTransform, ExtensionNegotiationError> {
+        guard let (answer, transform) = negotiate(offers: [response]),
+              ExtensionHeader.headerValue([answer]).asciiCaseInsensitiveEquals(ExtensionHeader.headerValue([response])) else {
+            return .failure(ExtensionNegotiationError("\(name) cannot run the agreement \(ExtensionHeader.headerValue([response]))"))
+        }
+        return .success(transform)
+    }
 }
 
 /// Why a server's extension response is unacceptable.

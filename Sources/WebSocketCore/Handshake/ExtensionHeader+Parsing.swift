@@ -17,7 +17,9 @@
 extension ExtensionHeader {
     /// Parses every `Sec-WebSocket-Extensions` field line, in order. Returns `[]` when there is no line
     /// and `nil` on a syntax error, including a list with no extension at all (`1#extension`).
-    static func parseList(_ values: [String]) -> [ExtensionHeader]? {
+    ///
+    /// RFC 6455 §9.1: <https://www.rfc-editor.org/rfc/rfc6455#section-9.1>
+    public static func parseList(_ values: [String]) -> [ExtensionHeader]? {
         guard !values.isEmpty else { return [] }
         var parser = ExtensionListParser(values: values)
         guard let list = parser.parse(), !list.isEmpty else { return nil }
@@ -25,7 +27,7 @@ extension ExtensionHeader {
     }
 
     /// The field value for a list of extensions: `a; p=1, b`.
-    static func headerValue(_ list: [ExtensionHeader]) -> String {
+    public static func headerValue(_ list: [ExtensionHeader]) -> String {
         list.map(\.headerValue).joined(separator: ", ")
     }
 
