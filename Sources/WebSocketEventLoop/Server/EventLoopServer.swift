@@ -246,6 +246,7 @@ public final class EventLoopServer: Sendable {
     /// `body` is `nonisolated(nonsending)`: it runs on the executor of the task that calls it, the
     /// connection's loop, and resumes there after each `await` without asking the runtime which
     /// executor the task prefers (a lookup under a lock, twice per echoed message otherwise).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     public func run(_ body: nonisolated(nonsending) @escaping @Sendable (EventLoopWebSocket) async -> Void) async {
         // The taking itself runs on a loop too: a connection that opens there reaches its task
         // without waking any other thread.

@@ -121,6 +121,7 @@ public final class EventLoopWebSocket: @unchecked Sendable {
     /// (`Task(executorPreference: socket.executor)`) runs beside the connection's I/O, and its sends
     /// and receives take no hop between threads. ``EventLoopServer/run(_:)`` starts every
     /// connection's task this way.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     public var executor: any TaskExecutor { loop }
 
     // MARK: Sending (both faces)
