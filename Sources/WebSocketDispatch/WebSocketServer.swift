@@ -232,9 +232,11 @@ public final class WebSocketServer: @unchecked Sendable {
     /// The open connections of an async-face server, in the order their handshakes completed; see
     /// ``WebSocketServer/connections``.
     public struct Connections: AsyncSequence, Sendable {
+        /// An open connection, its handshake done.
         public typealias Element = WebSocket
         let pending: PendingConnections?
 
+        /// An iterator over the open connections; iterators share them (each goes to one call).
         public func makeAsyncIterator() -> Iterator { Iterator(pending: pending) }
 
         /// The iterator of ``WebSocketServer/Connections``. Iterators share the server's connections:

@@ -261,15 +261,20 @@ public final class EventLoopServer: Sendable {
 
     /// The async sequence of a server's open connections; see ``EventLoopServer/connections``.
     public struct Connections: AsyncSequence, Sendable {
+        /// An open connection, its handshake done.
         public typealias Element = EventLoopWebSocket
+        /// Taking connections never fails.
         public typealias Failure = Never
         let queue: ConnectionQueue?
 
+        /// An iterator over the open connections; iterators share them (each goes to one call).
         public func makeAsyncIterator() -> Iterator { Iterator(queue: queue) }
 
         /// The iterator of ``EventLoopServer/Connections``.
         public struct Iterator: AsyncIteratorProtocol {
+            /// An open connection, its handshake done.
             public typealias Element = EventLoopWebSocket
+            /// Taking connections never fails.
             public typealias Failure = Never
             let queue: ConnectionQueue?
 

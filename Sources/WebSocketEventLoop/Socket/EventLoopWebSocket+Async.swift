@@ -25,15 +25,21 @@ extension EventLoopWebSocket {
 
     /// The async sequence of a connection's messages; see ``EventLoopWebSocket/messages``.
     public struct Messages: AsyncSequence, Sendable {
+        /// A text or binary message.
         public typealias Element = WebSocketMessage
+        /// What iterating throws: ``WebSocketError/cancelled`` for a cancelled task, or how the
+        /// connection failed.
         public typealias Failure = WebSocketError
         let socket: EventLoopWebSocket
 
+        /// An iterator over the connection's messages; iterators share them (each goes to one call).
         public func makeAsyncIterator() -> Iterator { Iterator(batches: socket.batches) }
 
         /// The iterator of ``EventLoopWebSocket/Messages``.
         public struct Iterator: AsyncIteratorProtocol {
+            /// A text or binary message.
             public typealias Element = WebSocketMessage
+            /// What ``next()`` throws.
             public typealias Failure = WebSocketError
             let batches: MessageBatches?
             private var batch: [WebSocketMessage] = []
@@ -43,16 +49,20 @@ extension EventLoopWebSocket {
                 self.batches = batches
             }
 
+            /// The next message, as ``next()`` (what `for try await` calls).
+            public mutating func next(isolation actor: isolated (any Actor)?) async throws(WebSocketError) -> WebSocketMessage? {
+                try await next()
+            }
+
             /// The next message; `nil` after a clean close.
             ///
             /// `nonisolated(nonsending)`: it runs where its caller runs (on the loop, for a task
             /// that prefers it) instead of switching executors at every call. Each switch asked the
             /// runtime for the task's preferred executor, under a lock: 8 such lookups per echoed
             /// message, more than the rest of the async face's cost.
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(WebSocketError) -> WebSocketMessage? {
-                try await next()
-            }
-
+            ///
+            /// - Throws: ``WebSocketError/cancelled`` when the task is cancelled (the connection stays
+            ///   open, no message is lost), or how the connection failed.
             public nonisolated(nonsending) mutating func next() async throws(WebSocketError) -> WebSocketMessage? {
                 if index < batch.count {
                     defer { index += 1 }

@@ -30,20 +30,33 @@ public struct TLSSession: TransportLayer {
         self.engine = engine
     }
 
+    /// Where the session is: the TLS handshake, established, closed (`clean` after the peer's
+    /// close_notify, not after a truncation), or failed with a ``TLSError``.
     public var status: TransportLayerStatus { engine.status }
 
+    /// Takes TLS records that arrived from the socket (ciphertext); the handshake moves on and
+    /// plaintext becomes readable.
     public mutating func receive(_ bytes: UnsafeRawBufferPointer) { engine.receive(bytes) }
 
+    /// The socket's stream ended. Without the peer's close_notify before it, that is a truncation
+    /// (RFC 8446 §6.1) and the status says so.
     public mutating func receiveEOF() { engine.receiveEOF() }
 
+    /// Moves up to `buffer.count` bytes of decrypted plaintext into `buffer`; returns how many (0
+    /// when there are none now).
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Int { engine.read(into: buffer) }
 
+    /// Takes plaintext to encrypt for the peer; before the handshake ends it waits in the session.
     public mutating func send(_ bytes: UnsafeRawBufferPointer) { engine.send(bytes) }
 
+    /// Sends close_notify after what was sent before (RFC 8446 §6.1).
     public mutating func finishSending() { engine.finishSending() }
 
+    /// The number of ciphertext bytes waiting to go to the socket.
     public var pendingOutputCount: Int { engine.pendingOutputCount }
 
+    /// Lends the ciphertext waiting for the socket to `write`, which returns how many bytes it wrote
+    /// (a partial write is fine); those are removed.
     public mutating func withPendingOutput(_ write: (UnsafeRawBufferPointer) -> Int) { engine.withPendingOutput(write) }
 
     /// The protocol ALPN agreed on (`"http/1.1"`), once established; `nil` when the peer sent or
