@@ -6,7 +6,7 @@ public enum ConnectionError: Error, Sendable, Hashable {
     /// A Close frame was already sent: RFC 6455 §5.5.1 forbids any data frame after it.
     case closeAlreadySent
     /// A whole message or a control frame of another kind was sent while a fragmented message sent with
-    /// ``Connection/sendFragment(_:kind:isFinal:)`` is unfinished.
+    /// ``Connection/sendFragment(_:kind:isFinal:compress:)`` is unfinished.
     case messageInProgress
     /// A fragment continued a message of the other kind.
     case fragmentKindMismatch

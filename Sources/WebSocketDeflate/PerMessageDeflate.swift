@@ -2,7 +2,7 @@ import WebSocketCore
 
 /// permessage-deflate (RFC 7692): negotiation and per-message compression over the system zlib.
 ///
-/// Add it to ``Configuration/extensions`` on either side:
+/// Add it to ``WebSocketCore/Configuration/extensions`` on either side:
 ///
 /// ```swift
 /// var configuration = Configuration()
@@ -10,7 +10,7 @@ import WebSocketCore
 /// ```
 ///
 /// A client offers ``clientOffers`` in order; a server answers the first acceptable offer following
-/// ``serverPolicy``. Decompressed bytes count against ``Limits/maxMessageSize`` as they come out, so a
+/// ``serverPolicy``. Decompressed bytes count against ``WebSocketCore/Limits/maxMessageSize`` as they come out, so a
 /// decompression bomb stops at the limit plus one 16 KiB chunk.
 ///
 /// Memory per connection, once both directions have been used: the compressor takes about

@@ -1,6 +1,6 @@
 import WebSocketTransport
 
-/// One connection's TLS session: a ``TransportLayer`` that takes ciphertext from the socket and
+/// One connection's TLS session: a ``WebSocketTransport/TransportLayer`` that takes ciphertext from the socket and
 /// gives plaintext to the layer above, and takes the layer above's bytes and gives ciphertext for
 /// the socket. Made by a ``TLSContext``. It owns no socket and no thread, so it runs over anything
 /// that moves bytes, and two sessions talk to each other in memory.
@@ -14,11 +14,11 @@ import WebSocketTransport
 ///
 /// docs/guide-tls.md has the whole loop.
 ///
-/// - ``status``: ``TransportLayerStatus/establishing`` during the handshake (bytes sent meanwhile
-///   wait, up to ``TLSLimits/maxBufferedPlaintext``); ``TransportLayerStatus/established``;
-///   ``TransportLayerStatus/ended(clean:)`` once the peer's close_notify was read (`clean: true`) or
+/// - ``status``: ``WebSocketTransport/TransportLayerStatus/establishing`` during the handshake (bytes sent meanwhile
+///   wait, up to ``TLSLimits/maxBufferedPlaintext``); ``WebSocketTransport/TransportLayerStatus/established``;
+///   ``WebSocketTransport/TransportLayerStatus/ended(clean:)`` once the peer's close_notify was read (`clean: true`) or
 ///   the stream ended without one after the handshake (`clean: false`: a truncation, which an
-///   attacker can cause); ``TransportLayerStatus/failed(_:)`` with ``WebSocketError/tls(_:)``.
+///   attacker can cause); ``WebSocketTransport/TransportLayerStatus/failed(_:)`` with ``WebSocketTransport/WebSocketError/tls(_:)``.
 /// - ``finishSending()`` sends close_notify, once, after everything sent before it.
 ///
 /// A session is used by one thread at a time, and it is a reference: a copy of a `TLSSession` is the
