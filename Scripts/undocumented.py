@@ -3,8 +3,8 @@
 
 A declaration counts as public when it is spelled `public` or `open`, or when it is a `case` of a
 public enum or a requirement of a public protocol (those are public without the keyword). A doc
-comment is a run of `///` lines (or a `/** */` block) right above the declaration, attributes such
-as `@inlinable` or `@available(...)` allowed in between. Imports and extensions are not
+comment is a run of `///` lines (or a `/** */` block) right above the declaration, attribute lines
+such as `@inlinable` or `@available(...)` (with a trailing `//` comment or not) allowed in between. Imports and extensions are not
 declarations that DocC documents, so they are skipped.
 
 usage: Scripts/undocumented.py [--exclude GLOB]... [--count] [PATH]...
@@ -21,7 +21,7 @@ KEYWORDS = r"(?:func|var|let|init[?!]?|subscript|struct|enum|class|protocol|type
 MODIFIERS = r"(?:(?:public|open|package|internal|private|fileprivate)(?:\(set\))?|static|class|final|override|mutating|nonmutating|nonisolated(?:\(unsafe\)|\(nonsending\))?|convenience|required|indirect|lazy|weak|unowned|dynamic|prefix|postfix|infix|consuming|borrowing|isolated|distributed|optional)"
 ATTRIBUTE = r"@\w+(?:\((?:[^()]|\([^()]*\))*\))?"
 DECL = re.compile(rf"^\s*(?:{ATTRIBUTE}\s+)*((?:{MODIFIERS}\s+)*){KEYWORDS}\b")
-ATTRIBUTE_LINE = re.compile(rf"^\s*(?:{ATTRIBUTE}\s*)+$")
+ATTRIBUTE_LINE = re.compile(rf"^\s*(?:{ATTRIBUTE}\s*)+(?://.*)?$")
 CASE_DECL = re.compile(r"^\s*(?:indirect\s+)?case\s+[A-Za-z_`][^:]*$")
 TYPE_DECL = re.compile(rf"^\s*(?:{ATTRIBUTE}\s+)*((?:{MODIFIERS}\s+)*)(struct|enum|class|protocol|actor|extension)\b")
 
