@@ -3,6 +3,19 @@ import PackageDescription
 
 let package = Package(
     name: "swift-websocket",
+    // Apple platforms: what the code compiled there needs. The core and every adapter take and return
+    // `Duration` (timeouts, `Instant`, ping round trips), which is macOS 13 / iOS 16 / tvOS 16 /
+    // watchOS 9 (visionOS 1 has it from the start); nothing else compiled there asks for more. The
+    // concurrency they use (async/await, checked continuations, `withTaskCancellationHandler`,
+    // `#isolation`) is older; typed throws need no new runtime, as no typed-throws function type is
+    // used as a value whose metadata is needed; `nonisolated(nonsending)` function types back-deploy;
+    // no Synchronization (`Mutex`/`Atomic`, macOS 15), no `Span`/`UTF8Span`/`InlineArray` (macOS 26):
+    // locks are pthread mutexes, buffers are unsafe pointers. What needs more is Linux-only today
+    // (`#if os(Linux)`): WebSocketEventLoop's loop is a `TaskExecutor` and its server runs
+    // `withTaskExecutorPreference` and `withDiscardingTaskGroup` (macOS 15 / iOS 18 / tvOS 18 /
+    // watchOS 11 / visionOS 2, marked with `@available` on the public declarations that use them),
+    // and WebSocketTLS's OpenSSL sessions (elsewhere its contexts throw `.unavailable`).
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "WebSocketCore", targets: ["WebSocketCore"]),
         .library(name: "WebSocketDeflate", targets: ["WebSocketDeflate"]),

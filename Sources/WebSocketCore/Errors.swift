@@ -6,7 +6,7 @@ public enum ConnectionError: Error, Sendable, Hashable {
     /// A Close frame was already sent: RFC 6455 §5.5.1 forbids any data frame after it.
     case closeAlreadySent
     /// A whole message or a control frame of another kind was sent while a fragmented message sent with
-    /// ``Connection/sendFragment(_:kind:isFinal:)`` is unfinished.
+    /// ``Connection/sendFragment(_:kind:isFinal:compress:)`` is unfinished.
     case messageInProgress
     /// A fragment continued a message of the other kind.
     case fragmentKindMismatch
@@ -45,6 +45,7 @@ public enum ConnectionError: Error, Sendable, Hashable {
 /// A violation of RFC 6455 by the peer, found in its frames. The connection answers it with a Close
 /// frame carrying ``closeCode`` and fails (RFC 6455 §7.1.7).
 public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What the peer did wrong, with the RFC 6455 section that forbids it.
     public enum Kind: Sendable, Hashable {
         /// RSV1-3 set without an extension that defines them (§5.2).
         case reservedBitsSet
@@ -84,8 +85,10 @@ public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConverti
         case invalidTransformedData
     }
 
+    /// What the peer did wrong.
     public var kind: Kind
 
+    /// A violation of the given kind; its ``closeCode`` and ``reason`` follow from it.
     public init(_ kind: Kind) { self.kind = kind }
 
     /// The code the connection sends for this violation: 1007 for bad UTF-8, 1009 for exceeded limits,
@@ -125,5 +128,6 @@ public struct ProtocolViolation: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
+    /// The reason and the code, as in `"invalid UTF-8 in text message (1007)"`.
     public var description: String { "\(reason) (\(closeCode))" }
 }

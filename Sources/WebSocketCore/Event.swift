@@ -1,10 +1,11 @@
 /// Something that happened on a connection, pulled with ``Connection/nextEvent()``.
 public enum Event: Sendable, Hashable {
+    // The handshake cases are indirect: their payloads are large, and the frequent events (messages)
+    // should not pay for moving them around.
+
     /// (Server) A valid opening handshake request arrived. Answer it with
     /// ``Connection/accept(subprotocol:extensions:headers:)`` or ``Connection/reject(status:headers:body:)``;
     /// no frame is read before then.
-    // The handshake cases are indirect: their payloads are large, and the frequent events (messages)
-    // should not pay for moving them around.
     indirect case handshakeRequest(HandshakeRequest)
     /// The opening handshake succeeded: the connection is open.
     indirect case handshakeCompleted(HandshakeResult)
@@ -40,6 +41,7 @@ public struct Fragment: Sendable, Hashable {
     public var isFirst: Bool
     /// Whether this piece ends its message.
     public var isFinal: Bool
+    /// A piece as the connection delivers it; for tests and for adapters that re-deliver pieces.
     public init(kind: MessageKind, bytes: [UInt8], isFirst: Bool, isFinal: Bool) {
         self.kind = kind
         self.bytes = bytes
@@ -52,7 +54,10 @@ public struct Fragment: Sendable, Hashable {
 public struct CloseFrame: Sendable, Hashable {
     /// The status code; ``CloseCode/noStatusReceived`` (1005) for a Close frame without one.
     public var code: CloseCode
+    /// The reason text after the code, valid UTF-8 (checked on receipt, RFC 6455 §5.5.1); empty when
+    /// the frame carries none. At most 123 bytes, as a control frame's payload is at most 125.
     public var reason: String
+    /// A Close frame's content; `reason` defaults to none.
     public init(code: CloseCode, reason: String = "") {
         self.code = code
         self.reason = reason
@@ -64,12 +69,15 @@ public struct CloseStatus: Sendable, Hashable {
     /// The peer's close code when it sent one; the code we sent when we failed the connection;
     /// ``CloseCode/abnormalClosure`` (1006) when the connection was lost without a Close frame.
     public var code: CloseCode
+    /// The reason that came with ``code``: the peer's, the violation's, or empty.
     public var reason: String
     /// `true` when Close frames were exchanged in both directions.
     public var wasClean: Bool
     /// Why the connection ended, when not by a normal closing handshake.
     public var failure: Failure?
 
+    /// Why a connection ended other than by a closing handshake (RFC 6455 §7.1.7, "fail the
+    /// WebSocket connection"), or after a timeout.
     public enum Failure: Sendable, Hashable {
         /// The peer violated the protocol; we sent the violation's close code.
         case protocolViolation(ProtocolViolation)
@@ -83,6 +91,8 @@ public struct CloseStatus: Sendable, Hashable {
         case aborted
     }
 
+    /// A status as the connection reports it; for tests and for adapters that report a status of
+    /// their own (a transport error, say).
     public init(code: CloseCode, reason: String, wasClean: Bool, failure: Failure? = nil) {
         self.code = code
         self.reason = reason

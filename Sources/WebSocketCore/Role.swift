@@ -29,6 +29,9 @@ public struct ClientOptions: Sendable, Hashable {
     /// More headers, sent after the ones the handshake needs.
     public var headers: HTTPHeaders
 
+    /// Options for a handshake to `url`; everything else defaults to none. Nothing is checked here:
+    /// the request is checked as it is written, when the ``Connection`` is created, which throws
+    /// ``ConnectionError/invalidHeader(_:)`` for a value that cannot be sent safely.
     public init(url: WebSocketURL, origin: String? = nil, subprotocols: [String] = [],
                 extensions: [ExtensionHeader] = [], cookies: [Cookie] = [], headers: HTTPHeaders = [:]) {
         self.url = url
@@ -42,8 +45,11 @@ public struct ClientOptions: Sendable, Hashable {
 
 /// A cookie to send with the opening handshake.
 public struct Cookie: Sendable, Hashable {
+    /// The cookie's name, a token (RFC 6265 §4.1.1).
     public var name: String
+    /// The cookie's value; it may not hold `;`, CR or LF.
     public var value: String
+    /// A cookie; checked when the request is written.
     public init(name: String, value: String) {
         self.name = name
         self.value = value

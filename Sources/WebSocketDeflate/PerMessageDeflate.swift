@@ -2,7 +2,7 @@ import WebSocketCore
 
 /// permessage-deflate (RFC 7692): negotiation and per-message compression over the system zlib.
 ///
-/// Add it to ``Configuration/extensions`` on either side:
+/// Add it to ``WebSocketCore/Configuration/extensions`` on either side:
 ///
 /// ```swift
 /// var configuration = Configuration()
@@ -10,7 +10,7 @@ import WebSocketCore
 /// ```
 ///
 /// A client offers ``clientOffers`` in order; a server answers the first acceptable offer following
-/// ``serverPolicy``. Decompressed bytes count against ``Limits/maxMessageSize`` as they come out, so a
+/// ``serverPolicy``. Decompressed bytes count against ``WebSocketCore/Limits/maxMessageSize`` as they come out, so a
 /// decompression bomb stops at the limit plus one 16 KiB chunk.
 ///
 /// Memory per connection, once both directions have been used: the compressor takes about
@@ -31,12 +31,19 @@ public struct PerMessageDeflate: WebSocketExtension {
         /// without a value (the server may then choose our window), `.bits(N)` asks for at most 2^N.
         public var clientMaxWindowBits = ClientWindow.acceptsAny
 
+        /// What an offer says of the client's own window (`client_max_window_bits`, RFC 7692
+        /// §7.1.2.2).
         public enum ClientWindow: Sendable, Hashable {
+            /// The parameter is left out: the server may not limit our window.
             case unspecified
+            /// The parameter without a value: we accept any window the server asks for.
             case acceptsAny
+            /// The parameter with a value: our window is at most 2^N bytes (8...15).
             case bits(Int)
         }
 
+        /// The default offer: context takeover both ways, no server window limit, and
+        /// `client_max_window_bits` without a value.
         public init() {}
     }
 
@@ -49,6 +56,7 @@ public struct PerMessageDeflate: WebSocketExtension {
         /// The window to ask of the client (8...15), sent only when the client's offer lists
         /// `client_max_window_bits` (never imposed unasked, RFC 7692 §7.1.2.2). `nil`: ask nothing.
         public var clientMaxWindowBits: Int? = nil
+        /// The default policy: context takeover, a window of 15 bits, nothing asked of the client.
         public init() {}
     }
 
@@ -60,13 +68,20 @@ public struct PerMessageDeflate: WebSocketExtension {
         public var memoryLevel = 8
         /// Messages smaller than this go out uncompressed (empty ones always do).
         public var minimumSize = 0
+        /// zlib's defaults: level 6, memory level 8, every non-empty message compressed.
         public init() {}
     }
 
+    /// (Client) The offers sent in `Sec-WebSocket-Extensions`, in order of preference; the server
+    /// accepts at most one (RFC 7692 §5).
     public var clientOffers: [Offer]
+    /// (Server) How offers are answered.
     public var serverPolicy: ServerPolicy
+    /// How outgoing messages are compressed, on either side.
     public var compression: Compression
 
+    /// The extension with one default offer, the default server policy and zlib's default
+    /// compression: windows of 32 KiB, context takeover both ways.
     public init(clientOffers: [Offer] = [Offer()], serverPolicy: ServerPolicy = ServerPolicy(),
                 compression: Compression = Compression()) {
         self.clientOffers = clientOffers
@@ -91,10 +106,15 @@ public struct PerMessageDeflate: WebSocketExtension {
         return PerMessageDeflate(clientOffers: [offer], serverPolicy: policy, compression: compression)
     }
 
+    /// `permessage-deflate`, the registered extension name (RFC 7692 §7).
     public var name: String { "permessage-deflate" }
 
+    /// (Client) ``clientOffers`` as `Sec-WebSocket-Extensions` elements, in order.
     public func makeOffers() -> [ExtensionHeader] { clientOffers.map(\.header) }
 
+    /// (Client) Checks the server's response against ``clientOffers`` (RFC 7692 §7.1): its
+    /// parameters must be known, unrepeated and valid, and fit one offer. Returns the transform for
+    /// the agreement, or the reason the handshake fails.
     public func accept(response: ExtensionHeader, offers: [ExtensionHeader]) -> Result<any MessageTransform, ExtensionNegotiationError> {
         switch DeflateParameters.parse(response, isResponse: true) {
         case .failure(let error):
@@ -110,6 +130,9 @@ public struct PerMessageDeflate: WebSocketExtension {
         }
     }
 
+    /// (Server) Answers the first offer with known, unrepeated and valid parameters (RFC 7692 §7.1)
+    /// following ``serverPolicy``; `nil` when every offer is declined, and the connection then runs
+    /// without compression.
     public func negotiate(offers: [ExtensionHeader]) -> (response: ExtensionHeader, transform: any MessageTransform)? {
         guard let (response, agreement) = serverAnswer(offers: offers) else { return nil }
         return (response, DeflateTransform(agreement: agreement, compression: compression))

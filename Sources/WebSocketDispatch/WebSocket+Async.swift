@@ -10,7 +10,7 @@ extension WebSocket {
     ///
     /// Cancelling the calling task closes the socket and throws `CancellationError`.
     ///
-    /// - Throws: ``WebSocketError``: `.connectFailed`, `.timedOut(.connect)`, `.tls`, `.handshakeFailed`
+    /// - Throws: ``WebSocketTransport/WebSocketError``: `.connectFailed`, `.timedOut(.connect)`, `.tls`, `.handshakeFailed`
     ///   (a refusal carries the server's status, headers and body)…; `CancellationError`.
     ///
     /// RFC 6455 §4.1: <https://www.rfc-editor.org/rfc/rfc6455#section-4.1>
@@ -29,7 +29,7 @@ extension WebSocket {
     ///                                          headers: ["Authorization": "Bearer …"], options: options)
     /// ```
     ///
-    /// - Throws: ``WebSocketError/invalidURL(_:)`` as well.
+    /// - Throws: ``WebSocketTransport/WebSocketError/invalidURL(_:)`` as well.
     public static func connect(to url: String, subprotocols: [String] = [], headers: HTTPHeaders = [:],
                                configuration: Configuration = Configuration(),
                                options: TransportOptions = TransportOptions()) async throws -> WebSocket {
@@ -62,17 +62,17 @@ extension WebSocket {
     // MARK: Sending (async face)
 
     /// Queues a message, waiting first while ``bufferedAmount`` is at the high-water mark (until it
-    /// falls to ``TransportOptions/lowWaterMark``). Returns once the message is in the output buffer;
+    /// falls to ``WebSocketTransport/TransportOptions/lowWaterMark``). Returns once the message is in the output buffer;
     /// the socket writes it from there. Messages from concurrent calls keep the order in which the
-    /// calls reached the socket. ``WebSocketMessage/ping(_:)`` sends a ping without waiting for its
-    /// pong (``ping(_:timeout:)`` waits), ``WebSocketMessage/close(_:)`` starts the closing handshake
+    /// calls reached the socket. ``WebSocketTransport/WebSocketMessage/ping(_:)`` sends a ping without waiting for its
+    /// pong (``ping(_:timeout:)`` waits), ``WebSocketTransport/WebSocketMessage/close(_:)`` starts the closing handshake
     /// (``close(code:reason:)`` also waits for its end).
     ///
     /// Cancelling the calling task while it waits for room throws `CancellationError`, and the message
     /// is not sent; once queued, a message is sent whatever happens to the task.
     ///
-    /// - Throws: ``WebSocketError/connection(_:)`` when the connection is not open;
-    ///   ``WebSocketError/closed(_:)`` when it ended while the message waited; `CancellationError`.
+    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)`` when the connection is not open;
+    ///   ``WebSocketTransport/WebSocketError/closed(_:)`` when it ended while the message waited; `CancellationError`.
     public func send(_ message: WebSocketMessage) async throws {
         try await wait { [self] (waiter: Waiter<Void>) in
             if pendingSends.isEmpty {
@@ -103,9 +103,9 @@ extension WebSocket {
     ///   - payload: at most 125 bytes; by default a payload unique to this ping.
     ///   - timeout: how long to wait for the pong; `nil` waits until the connection ends. Default 20
     ///     seconds.
-    /// - Throws: ``WebSocketError/timedOut(_:)`` (`.ping`) when no pong comes in time (the connection
-    ///   goes on); ``WebSocketError/closed(_:)`` when the connection ends first;
-    ///   ``WebSocketError/connection(_:)`` when it is not open; `CancellationError` (the ping is sent
+    /// - Throws: ``WebSocketTransport/WebSocketError/timedOut(_:)`` (`.ping`) when no pong comes in time (the connection
+    ///   goes on); ``WebSocketTransport/WebSocketError/closed(_:)`` when the connection ends first;
+    ///   ``WebSocketTransport/WebSocketError/connection(_:)`` when it is not open; `CancellationError` (the ping is sent
     ///   already).
     ///
     /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
@@ -118,8 +118,8 @@ extension WebSocket {
 
     /// Sends a ping and calls `onPong` on the handler's queue (or, for a socket of the async face, on
     /// the socket's own queue) with the round-trip time once its pong arrives, or with why it did not:
-    /// ``WebSocketError/timedOut(_:)`` (`.ping`), ``WebSocketError/closed(_:)``,
-    /// ``WebSocketError/connection(_:)``. The delegate-queue counterpart of ``ping(_:timeout:)``, like
+    /// ``WebSocketTransport/WebSocketError/timedOut(_:)`` (`.ping`), ``WebSocketTransport/WebSocketError/closed(_:)``,
+    /// ``WebSocketTransport/WebSocketError/connection(_:)``. The delegate-queue counterpart of ``ping(_:timeout:)``, like
     /// `URLSessionWebSocketTask.sendPing(pongReceiveHandler:)`.
     public func ping(_ payload: [UInt8]? = nil, timeout: Duration? = .seconds(20),
                      onPong: @escaping @Sendable (Result<Duration, WebSocketError>) -> Void) {
@@ -160,15 +160,15 @@ extension WebSocket {
     /// The next message, waiting at most `timeout` (`nil`: until one comes); `nil` after a clean
     /// close. The same messages as ``messages``: one call or the other takes each.
     ///
-    /// - Throws: ``WebSocketError/timedOut(_:)`` (`.receive`) when none came in time: not fatal,
-    ///   receive again; ``WebSocketError/closed(_:)`` when the connection ended without a clean close;
-    ///   ``WebSocketError/eventHandlerInUse`` on a socket of the delegate-queue face;
+    /// - Throws: ``WebSocketTransport/WebSocketError/timedOut(_:)`` (`.receive`) when none came in time: not fatal,
+    ///   receive again; ``WebSocketTransport/WebSocketError/closed(_:)`` when the connection ended without a clean close;
+    ///   ``WebSocketTransport/WebSocketError/eventHandlerInUse`` on a socket of the delegate-queue face;
     ///   `CancellationError` (no message is lost).
     public func receive(timeout: Duration?) async throws -> WebSocketMessage? {
         try await nextMessage(timeout: timeout)
     }
 
-    /// The next message, waiting at most ``TransportOptions/receiveTimeout``; see
+    /// The next message, waiting at most ``WebSocketTransport/TransportOptions/receiveTimeout``; see
     /// ``receive(timeout:)``.
     public func receive() async throws -> WebSocketMessage? {
         try await nextMessage(timeout: options.receiveTimeout)
@@ -200,12 +200,12 @@ extension WebSocket {
     // MARK: Closing (async face)
 
     /// Starts the closing handshake (or joins one under way) and returns once it is over and the
-    /// socket is closed, with how the connection ended: ``CloseStatus/wasClean`` is `false` when the
-    /// peer did not answer within ``Timeouts/close`` or the connection was lost.
+    /// socket is closed, with how the connection ended: ``WebSocketCore/CloseStatus/wasClean`` is `false` when the
+    /// peer did not answer within ``WebSocketCore/Timeouts/close`` or the connection was lost.
     ///
     /// Cancelling the calling task stops the wait (`CancellationError`); the close goes on.
     ///
-    /// - Throws: ``WebSocketError/connection(_:)`` for an invalid code or reason, or before the
+    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)`` for an invalid code or reason, or before the
     ///   connection opened (use ``cancel()``); the connection's failure if it never opened;
     ///   `CancellationError`.
     ///

@@ -6,9 +6,9 @@ extension WebSocket {
 
     /// Connects with every option of the opening handshake request (subprotocols, origin, cookies,
     /// extensions, headers): resolves the host, tries each address in turn (IPv4 and IPv6, within
-    /// ``TransportOptions/connectTimeout`` in all), runs the TLS handshake for `wss`, then the opening
+    /// ``WebSocketTransport/TransportOptions/connectTimeout`` in all), runs the TLS handshake for `wss`, then the opening
     /// handshake, and reports everything to `handler` on `queue`, starting with
-    /// ``WebSocketEvent/open(_:)`` or ``WebSocketEvent/failed(_:)``.
+    /// ``WebSocketTransport/WebSocketEvent/open(_:)`` or ``WebSocketTransport/WebSocketEvent/failed(_:)``.
     ///
     /// Resolution (`getaddrinfo`, which may block on DNS) runs on the socket's own queue, never on yours.
     ///
@@ -19,8 +19,8 @@ extension WebSocket {
     ///   - options: transport options (TLS for `wss`); the defaults suit most uses.
     ///   - queue: where `handler` runs. A concurrent queue is fine: calls for one socket never overlap.
     ///   - handler: called with every event; the last one is `.closed` or `.failed`.
-    /// - Throws: ``WebSocketError/tlsUnavailable`` for `wss` without ``TransportOptions/tls``,
-    ///   ``WebSocketError/connection(_:)`` for options the request cannot carry (a header with a
+    /// - Throws: ``WebSocketTransport/WebSocketError/tlsUnavailable`` for `wss` without ``WebSocketTransport/TransportOptions/tls``,
+    ///   ``WebSocketTransport/WebSocketError/connection(_:)`` for options the request cannot carry (a header with a
     ///   control character).
     ///
     /// RFC 6455 §4.1: <https://www.rfc-editor.org/rfc/rfc6455#section-4.1>
@@ -36,7 +36,7 @@ extension WebSocket {
     /// Connects to a `ws://`, `wss://` or `ws+unix://` URL given as a string; see
     /// ``connect(_:via:configuration:options:queue:handler:)``.
     ///
-    /// - Throws: ``WebSocketError/invalidURL(_:)`` as well.
+    /// - Throws: ``WebSocketTransport/WebSocketError/invalidURL(_:)`` as well.
     public static func connect(to url: String, subprotocols: [String] = [], headers: HTTPHeaders = [:],
                                configuration: Configuration = Configuration(),
                                options: TransportOptions = TransportOptions(), queue: DispatchQueue,

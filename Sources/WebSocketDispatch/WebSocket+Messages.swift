@@ -14,22 +14,22 @@ extension WebSocket {
     /// ```
     ///
     /// The sequence ends (returns `nil`) after a clean closing handshake, and throws
-    /// ``WebSocketError/closed(_:)`` with the close status when the connection failed or was lost
+    /// ``WebSocketTransport/WebSocketError/closed(_:)`` with the close status when the connection failed or was lost
     /// (1006, a protocol violation, a timeout). Messages that arrived before the end are yielded first.
     ///
     /// Messages the sequence holds and you have not taken count against
-    /// ``TransportOptions/maxUndeliveredBytes``: past it the socket stops reading, and TCP slows the
+    /// ``WebSocketTransport/TransportOptions/maxUndeliveredBytes``: past it the socket stops reading, and TCP slows the
     /// peer down, until you take more.
     ///
     /// Cancelling a task waiting in `next()` makes that call throw `CancellationError`; no message is
     /// lost (it stays for the next call) and the connection stays open: close it or cancel it yourself.
     ///
-    /// With ``Delivery/fragments`` it yields ``WebSocketMessage/fragment(_:)`` pieces as they arrive;
-    /// with ``TransportOptions/receivesControlFrames`` also pings, pongs and the peer's Close frame.
+    /// With ``WebSocketCore/Delivery/fragments`` it yields ``WebSocketTransport/WebSocketMessage/fragment(_:)`` pieces as they arrive;
+    /// with ``WebSocketTransport/TransportOptions/receivesControlFrames`` also pings, pongs and the peer's Close frame.
     ///
     /// Only sockets of the async face have messages: from ``connect(to:subprotocols:headers:configuration:options:)``
     /// or a server's ``WebSocketServer/connections``. On a socket with an event handler, iterating throws
-    /// ``WebSocketError/eventHandlerInUse``.
+    /// ``WebSocketTransport/WebSocketError/eventHandlerInUse``.
     public var messages: Messages { Messages(socket: self) }
 
     /// The async sequence of a socket's messages; see ``WebSocket/messages``.

@@ -3,9 +3,9 @@ import WebSocketTransport
 
 /// A WebSocket connection (RFC 6455) over a non-blocking socket, driven by Dispatch: a client from
 /// one of the `connect` functions, or a connection a ``WebSocketServer`` accepted. `wss://` works
-/// when ``TransportOptions/tls`` is set.
+/// when ``WebSocketTransport/TransportOptions/tls`` is set.
 ///
-/// It moves bytes and time in and out of a core ``Connection`` (through the transport layers under
+/// It moves bytes and time in and out of a core ``WebSocketCore/Connection`` (through the transport layers under
 /// it), and holds no protocol logic of its own. Each socket owns a private serial queue on which its
 /// socket's read and write `DispatchSource`s, its timer (re-armed to the connection's next deadline)
 /// and every change to its state run.
@@ -34,8 +34,8 @@ import WebSocketTransport
 /// dispatched synchronously onto a queue the handler runs on. Handler calls for one socket never
 /// overlap and arrive in order, even on a concurrent queue.
 ///
-/// **Lifetime.** A socket keeps itself alive until its connection ends (its last event, ``WebSocketEvent/closed(_:)``
-/// or ``WebSocketEvent/failed(_:)``, has been dispatched); you need not hold a reference to it.
+/// **Lifetime.** A socket keeps itself alive until its connection ends (its last event, ``WebSocketTransport/WebSocketEvent/closed(_:)``
+/// or ``WebSocketTransport/WebSocketEvent/failed(_:)``, has been dispatched); you need not hold a reference to it.
 ///
 /// `@unchecked Sendable`: the stored properties after `system` are read and written only on `queue`,
 /// a private serial queue: every public method hops onto it (`sync` or `async`), and every Dispatch
@@ -48,7 +48,7 @@ public final class WebSocket: @unchecked Sendable {
     let queue: DispatchQueue
     /// The transport options the socket was created with.
     public let options: TransportOptions
-    /// The output buffer size at which sends are refused: the core's ``Limits/maxBufferedOutput``.
+    /// The output buffer size at which sends are refused: the core's ``WebSocketCore/Limits/maxBufferedOutput``.
     public let highWaterMark: Int
     let isClient: Bool
     let system: SystemCalls
@@ -138,10 +138,10 @@ public final class WebSocket: @unchecked Sendable {
 
     /// Queues a text message and starts writing it.
     ///
-    /// - Throws: ``WebSocketError/bufferFull(bufferedAmount:)`` when ``bufferedAmount`` has reached
+    /// - Throws: ``WebSocketTransport/WebSocketError/bufferFull(bufferedAmount:)`` when ``bufferedAmount`` has reached
     ///   ``highWaterMark`` (or async sends are waiting for room): nothing was queued; send again after
-    ///   ``WebSocketEvent/drained(bufferedAmount:)``. ``WebSocketError/connection(_:)`` when the
-    ///   connection is not open (``ConnectionError/notOpen``, ``ConnectionError/closeAlreadySent``…).
+    ///   ``WebSocketTransport/WebSocketEvent/drained(bufferedAmount:)``. ``WebSocketTransport/WebSocketError/connection(_:)`` when the
+    ///   connection is not open (``WebSocketCore/ConnectionError/notOpen``, ``WebSocketCore/ConnectionError/closeAlreadySent``…).
     ///
     /// RFC 6455 §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
     public func send(text: String) throws(WebSocketError) {
@@ -158,7 +158,7 @@ public final class WebSocket: @unchecked Sendable {
     /// Queues one fragment of a message you stream yourself (the first call starts a message of
     /// `kind`, the one with `isFinal` ends it); pings and pongs may go between fragments.
     ///
-    /// - Throws: as ``send(text:)``, and ``ConnectionError/invalidUTF8`` when text fragments stop being
+    /// - Throws: as ``send(text:)``, and ``WebSocketCore/ConnectionError/invalidUTF8`` when text fragments stop being
     ///   valid UTF-8.
     ///
     /// RFC 6455 §5.4: <https://www.rfc-editor.org/rfc/rfc6455#section-5.4>
@@ -172,7 +172,7 @@ public final class WebSocket: @unchecked Sendable {
     }
 
     /// Sends a ping (at most 125 bytes) and returns at once; the answer arrives as
-    /// ``WebSocketEvent/pong(_:)``. To wait for the answer, use ``ping(_:timeout:)`` or
+    /// ``WebSocketTransport/WebSocketEvent/pong(_:)``. To wait for the answer, use ``ping(_:timeout:)`` or
     /// ``ping(_:timeout:onPong:)``.
     ///
     /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
@@ -198,14 +198,14 @@ public final class WebSocket: @unchecked Sendable {
 
     /// Starts the closing handshake and returns at once. The socket is closed when the handshake is
     /// over (a server half-closes and waits for the client; a client waits for the server to close
-    /// TCP, RFC 6455 §7.1.1) or after ``Timeouts/close``, and then ``WebSocketEvent/closed(_:)`` is
+    /// TCP, RFC 6455 §7.1.1) or after ``WebSocketCore/Timeouts/close``, and then ``WebSocketTransport/WebSocketEvent/closed(_:)`` is
     /// reported. The async ``close(code:reason:)`` also waits for the end and returns its status.
     ///
     /// - Parameters:
     ///   - code: a code that may be sent (RFC 6455 §7.4); default 1000.
     ///   - reason: at most 123 bytes of UTF-8.
-    /// - Throws: ``WebSocketError/connection(_:)``: ``ConnectionError/notOpen`` before the handshake
-    ///   completes (use ``cancel()``), ``ConnectionError/closeAlreadySent``, an invalid code or reason.
+    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)``: ``WebSocketCore/ConnectionError/notOpen`` before the handshake
+    ///   completes (use ``cancel()``), ``WebSocketCore/ConnectionError/closeAlreadySent``, an invalid code or reason.
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
     public func sendClose(code: CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
@@ -217,8 +217,8 @@ public final class WebSocket: @unchecked Sendable {
     }
 
     /// Closes the socket at once, without a closing handshake. Before the connection opened it reports
-    /// ``WebSocketEvent/failed(_:)`` with ``WebSocketError/cancelled``; once open, the connection is
-    /// aborted, and ``WebSocketEvent/closed(_:)`` reports 1006. Does nothing once the connection has
+    /// ``WebSocketTransport/WebSocketEvent/failed(_:)`` with ``WebSocketTransport/WebSocketError/cancelled``; once open, the connection is
+    /// aborted, and ``WebSocketTransport/WebSocketEvent/closed(_:)`` reports 1006. Does nothing once the connection has
     /// ended.
     public func cancel() {
         queue.async { self.abort() }

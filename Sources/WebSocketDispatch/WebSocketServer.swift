@@ -2,7 +2,7 @@ import Dispatch
 import WebSocketTransport
 
 /// A WebSocket server: a listening socket whose accept loop runs on Dispatch, serving every
-/// connection at once, each on its own serial queue. With ``TransportOptions/tls`` set it serves
+/// connection at once, each on its own serial queue. With ``WebSocketTransport/TransportOptions/tls`` set it serves
 /// `wss://`.
 ///
 /// Each opening handshake request goes to `handshake`, which accepts it (subprotocol, extensions,
@@ -67,14 +67,14 @@ public final class WebSocketServer: @unchecked Sendable {
     ///   - port: the port; 0 (the default) lets the system choose one, read it from ``port``.
     ///   - backlog: the `listen` backlog (the kernel caps it at `somaxconn`). Default 1024.
     ///   - configuration: the core's limits, timers and delivery for every connection.
-    ///   - options: transport options for every connection; ``TransportOptions/tls`` to serve `wss`.
+    ///   - options: transport options for every connection; ``WebSocketTransport/TransportOptions/tls`` to serve `wss`.
     ///   - queue: where `handshake` and `handler` run. A concurrent queue is fine: calls for one
     ///     connection never overlap.
     ///   - handshake: the decision on each valid opening handshake request. Default: accept without a
     ///     subprotocol.
-    ///   - handler: every connection's events, starting with ``WebSocketEvent/open(_:)``.
-    /// - Throws: ``WebSocketError/addressResolutionFailed(host:reason:)``,
-    ///   ``WebSocketError/bindFailed(_:_:)``, ``WebSocketError/tls(_:)`` for a TLS configuration that
+    ///   - handler: every connection's events, starting with ``WebSocketTransport/WebSocketEvent/open(_:)``.
+    /// - Throws: ``WebSocketTransport/WebSocketError/addressResolutionFailed(host:reason:)``,
+    ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)``, ``WebSocketTransport/WebSocketError/tls(_:)`` for a TLS configuration that
     ///   cannot serve.
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024,
                             configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
@@ -91,9 +91,17 @@ public final class WebSocketServer: @unchecked Sendable {
     ///
     /// `handshake` runs on a private serial queue of the server: keep it quick.
     ///
-    /// - Parameter maxPendingConnections: the most connections in their opening handshake or open
-    ///   and not yet taken from ``connections``; at the mark the server stops accepting until a task
-    ///   takes one. Default 128.
+    /// - Parameters:
+    ///   - host: the address to listen on, as for the handler face; default `127.0.0.1`.
+    ///   - port: the port; 0 (the default) lets the system choose one, read it from ``port``.
+    ///   - backlog: the `listen` backlog. Default 1024.
+    ///   - maxPendingConnections: the most connections in their opening handshake or open
+    ///     and not yet taken from ``connections``; at the mark the server stops accepting until a
+    ///     task takes one. Default 128.
+    ///   - configuration: the core's limits, timers and delivery for every connection.
+    ///   - options: transport options for every connection.
+    ///   - handshake: the decision on each valid opening handshake request. Default: accept
+    ///     without a subprotocol.
     /// - Throws: as the other initializer.
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024,
                             maxPendingConnections: Int = 128,
@@ -110,8 +118,8 @@ public final class WebSocketServer: @unchecked Sendable {
     /// `queue`. A stale socket file (one nobody accepts on any more) is replaced; the file is removed
     /// by ``stop()``.
     ///
-    /// - Throws: ``WebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
-    ///   ``WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
+    /// - Throws: ``WebSocketTransport/WebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
+    ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
     public convenience init(unixSocketPath path: String, backlog: Int32 = 1024,
                             configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
                             queue: DispatchQueue,
@@ -232,9 +240,11 @@ public final class WebSocketServer: @unchecked Sendable {
     /// The open connections of an async-face server, in the order their handshakes completed; see
     /// ``WebSocketServer/connections``.
     public struct Connections: AsyncSequence, Sendable {
+        /// An open connection, its handshake done.
         public typealias Element = WebSocket
         let pending: PendingConnections?
 
+        /// An iterator over the open connections; iterators share them (each goes to one call).
         public func makeAsyncIterator() -> Iterator { Iterator(pending: pending) }
 
         /// The iterator of ``WebSocketServer/Connections``. Iterators share the server's connections:

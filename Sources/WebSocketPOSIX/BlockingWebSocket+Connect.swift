@@ -19,15 +19,15 @@ extension BlockingWebSocket {
     /// - Parameters:
     ///   - url: `ws://host[:port]/resource` or `wss://…` (every address the host resolves to, IPv4
     ///     and IPv6, is tried in turn), or `ws+unix://PATH[:RESOURCE]` for a Unix domain socket (see
-    ///     ``WebSocketEndpoint``).
+    ///     ``WebSocketTransport/WebSocketEndpoint``).
     ///   - subprotocols: to offer, in order of preference.
     ///   - headers: more request headers (`Origin`, `Cookie`, `Authorization`…).
     ///   - configuration: the connection's limits, timers and delivery.
     ///   - options: socket timeouts and options, and TLS for `wss`.
-    /// - Throws: ``WebSocketError``: `.invalidURL`, `.tlsUnavailable` (`wss` without
-    ///   ``TransportOptions/tls``), `.addressResolutionFailed`, `.connectFailed` (refused,
+    /// - Throws: ``WebSocketTransport/WebSocketError``: `.invalidURL`, `.tlsUnavailable` (`wss` without
+    ///   ``WebSocketTransport/TransportOptions/tls``), `.addressResolutionFailed`, `.connectFailed` (refused,
     ///   unreachable), `.timedOut(.connect)`, `.tls` (an untrusted certificate…), `.handshakeFailed`
-    ///   (``HandshakeFailure/rejected(_:)`` carries the status, headers and body),
+    ///   (``WebSocketCore/HandshakeFailure/rejected(_:)`` carries the status, headers and body),
     ///   `.connection(.invalidHeader)` for a header that cannot be sent.
     public static func connect(to url: String, subprotocols: [String] = [], headers: HTTPHeaders = [:],
                                configuration: Configuration = Configuration(),
@@ -38,7 +38,7 @@ extension BlockingWebSocket {
 
     /// Connects to an endpoint (a TCP URL or a Unix domain socket) and runs the opening handshake.
     ///
-    /// - Throws: as ``connect(to:subprotocols:headers:configuration:options:)`` with a URL string.
+    /// - Throws: as ``connect(to:subprotocols:headers:configuration:options:)-(String,_,_,_,_)`` with a URL string.
     ///
     /// RFC 6455 §4.1: <https://www.rfc-editor.org/rfc/rfc6455#section-4.1>
     public static func connect(to endpoint: WebSocketEndpoint, subprotocols: [String] = [],
@@ -50,8 +50,12 @@ extension BlockingWebSocket {
 
     /// Connects with every option of the opening handshake request (origin, cookies, extensions).
     ///
-    /// - Parameter endpoint: where to connect; by default the request's URL over TCP.
-    /// - Throws: as ``connect(to:subprotocols:headers:configuration:options:)``.
+    /// - Parameters:
+    ///   - request: the URL and the rest of the opening handshake request.
+    ///   - endpoint: where to connect; by default the request's URL over TCP.
+    ///   - configuration: the core's limits, timers and delivery.
+    ///   - options: the transport's timeouts, buffer marks and TLS.
+    /// - Throws: as ``connect(to:subprotocols:headers:configuration:options:)-(String,_,_,_,_)``.
     public static func connect(_ request: ClientOptions, via endpoint: WebSocketEndpoint? = nil,
                                configuration: Configuration = Configuration(),
                                options: TransportOptions = TransportOptions()) throws(WebSocketError) -> BlockingWebSocket {

@@ -1,7 +1,7 @@
 import WebSocketTransport
 
 /// A WebSocket connection over a blocking socket: a client made by
-/// ``connect(to:subprotocols:headers:configuration:options:)``, or a server-side connection handed
+/// ``connect(to:subprotocols:headers:configuration:options:)-(String,_,_,_,_)``, or a server-side connection handed
 /// to the handler of ``BlockingWebSocketServer/serve(handshake:handler:)``.
 ///
 /// ```swift
@@ -13,7 +13,7 @@ import WebSocketTransport
 /// if let status = socket.closeStatus { print("closed:", status) }   // "1000 (normal closure)"
 /// ```
 ///
-/// All protocol behaviour comes from the ``Connection`` inside: this type moves bytes between it and
+/// All protocol behaviour comes from the ``WebSocketCore/Connection`` inside: this type moves bytes between it and
 /// the socket, and reports the monotonic clock to its timers.
 ///
 /// **Threads.** Any thread may send, ping or close, also while another thread is blocked in
@@ -25,7 +25,7 @@ import WebSocketTransport
 ///
 /// **Ending.** ``receive()`` returns `nil` once the connection is closed and the socket too (a
 /// client first waits for the server to close TCP, RFC 6455 §7.1.1); ``closeStatus`` then says how
-/// it ended: the peer's code, or 1006 when the transport was lost (``CloseStatus/Failure/aborted``
+/// it ended: the peer's code, or 1006 when the transport was lost (``WebSocketCore/CloseStatus/Failure/aborted``
 /// when a socket call failed, and ``transportFailure`` says why).
 /// ``close(code:reason:)`` runs the closing handshake from this side (``sendClose(code:reason:)``
 /// starts it and lets ``receive()`` finish it). Dropping the last reference closes the socket
@@ -66,9 +66,9 @@ public final class BlockingWebSocket: Sendable {
 
     /// Sends a text message, and returns once it is written to the socket.
     ///
-    /// - Throws: ``WebSocketError/connection(_:)`` when the connection refuses it (closing,
-    ///   closed), ``WebSocketError/timedOut(_:)`` (`.write`) when the peer stops reading,
-    ///   ``WebSocketError/transport(_:)`` when the socket fails, the TLS layer's failure.
+    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)`` when the connection refuses it (closing,
+    ///   closed), ``WebSocketTransport/WebSocketError/timedOut(_:)`` (`.write`) when the peer stops reading,
+    ///   ``WebSocketTransport/WebSocketError/transport(_:)`` when the socket fails, the TLS layer's failure.
     ///
     /// RFC 6455 §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
     public func send(text: String) throws(WebSocketError) {
@@ -96,8 +96,8 @@ public final class BlockingWebSocket: Sendable {
     /// Sends one fragment of a message you stream yourself: the first call starts a message of
     /// `kind`, the one with `isFinal` ends it; pings may go out in between.
     ///
-    /// - Throws: as ``send(text:)``; ``ConnectionError/invalidUTF8`` and
-    ///   ``ConnectionError/fragmentKindMismatch`` as ``WebSocketError/connection(_:)``.
+    /// - Throws: as ``send(text:)``; ``WebSocketCore/ConnectionError/invalidUTF8`` and
+    ///   ``WebSocketCore/ConnectionError/fragmentKindMismatch`` as ``WebSocketTransport/WebSocketError/connection(_:)``.
     ///
     /// RFC 6455 §5.4: <https://www.rfc-editor.org/rfc/rfc6455#section-5.4>
     public func sendFragment(_ bytes: some Collection<UInt8>, kind: MessageKind, isFinal: Bool) throws(WebSocketError) {
@@ -108,7 +108,7 @@ public final class BlockingWebSocket: Sendable {
     }
 
     /// Sends a ping (at most 125 bytes). Its pong is returned by ``receive()`` when
-    /// ``TransportOptions/receivesControlFrames`` is on.
+    /// ``WebSocketTransport/TransportOptions/receivesControlFrames`` is on.
     ///
     /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
     public func ping(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
@@ -127,13 +127,13 @@ public final class BlockingWebSocket: Sendable {
 
     // MARK: Receiving
 
-    /// Waits for the next message, for at most ``TransportOptions/receiveTimeout``; `nil` once the
+    /// Waits for the next message, for at most ``WebSocketTransport/TransportOptions/receiveTimeout``; `nil` once the
     /// connection and its socket are closed (see ``closeStatus``).
     ///
     /// While it waits, the connection answers pings, replies to a Close, sends keepalive pings and
     /// runs its timers.
     ///
-    /// - Throws: ``WebSocketError/timedOut(_:)`` (`.receive`) when the timeout passes; the
+    /// - Throws: ``WebSocketTransport/WebSocketError/timedOut(_:)`` (`.receive`) when the timeout passes; the
     ///   connection is unharmed and a later call goes on where this one stopped.
     public func receive() throws(WebSocketError) -> WebSocketMessage? {
         try receive(timeout: driver.options.receiveTimeout)
@@ -142,7 +142,7 @@ public final class BlockingWebSocket: Sendable {
     /// Waits for the next message for at most `timeout` (`nil`: no limit); `nil` once the connection
     /// and its socket are closed.
     ///
-    /// - Throws: ``WebSocketError/timedOut(_:)`` (`.receive`) when the timeout passes first.
+    /// - Throws: ``WebSocketTransport/WebSocketError/timedOut(_:)`` (`.receive`) when the timeout passes first.
     public func receive(timeout: Duration?) throws(WebSocketError) -> WebSocketMessage? {
         let limit = timeout.map { driver.system.monotonicNow() + $0 }
         let receivesControlFrames = driver.options.receivesControlFrames
@@ -166,7 +166,7 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// Sends a Close frame with `code` and `reason` (unless one was already sent, or the connection
     /// is already closed), then reads until the peer's Close arrives and, for a client, until the
-    /// server closes the TCP connection (RFC 6455 §7.1.1), or until ``Timeouts/close`` runs out.
+    /// server closes the TCP connection (RFC 6455 §7.1.1), or until ``WebSocketCore/Timeouts/close`` runs out.
     /// Messages that arrive meanwhile are discarded: to read them, call ``sendClose(code:reason:)``
     /// and go on calling ``receive()`` until it returns `nil`. When another thread is in
     /// ``receive()``, `close` waits for it to return, then finishes the handshake itself.
@@ -174,7 +174,7 @@ public final class BlockingWebSocket: Sendable {
     /// - Parameters:
     ///   - code: a code that may be sent (RFC 6455 §7.4). Default 1000.
     ///   - reason: at most 123 bytes of UTF-8.
-    /// - Throws: ``WebSocketError/connection(_:)`` for a code that may not be sent or a reason
+    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)`` for a code that may not be sent or a reason
     ///   too long; nothing is sent then.
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
@@ -197,7 +197,7 @@ public final class BlockingWebSocket: Sendable {
     /// the messages the peer sent before its Close, and `nil` once the handshake is over and the
     /// socket closed; a thread blocked in ``receive()`` is woken to carry the handshake on.
     ///
-    /// - Throws: ``WebSocketError/connection(_:)`` for a code that may not be sent or a reason
+    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)`` for a code that may not be sent or a reason
     ///   too long; nothing is sent then.
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>

@@ -61,8 +61,8 @@ public final class BlockingWebSocketServer: Sendable {
     ///   - options: socket options for every connection (write and receive timeouts…).
     ///   - backlog: the `listen` backlog (the kernel caps it at `somaxconn`). Default 1024, so that a
     ///     burst of clients waits in the kernel rather than being refused.
-    /// - Throws: ``WebSocketError/addressResolutionFailed(host:reason:)``,
-    ///   ``WebSocketError/bindFailed(_:_:)`` (address in use…).
+    /// - Throws: ``WebSocketTransport/WebSocketError/addressResolutionFailed(host:reason:)``,
+    ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)`` (address in use…).
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, configuration: Configuration = Configuration(),
                             options: TransportOptions = TransportOptions(), backlog: Int32 = 1024) throws(WebSocketError) {
         let addresses = try Socket.listenAddresses(host: host, port: port)
@@ -73,8 +73,8 @@ public final class BlockingWebSocketServer: Sendable {
     /// Listens on a Unix domain socket at `path`. A stale socket file (one nobody accepts on any
     /// more) is replaced; the file is removed when ``serve(handshake:handler:)`` returns.
     ///
-    /// - Throws: ``WebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
-    ///   ``WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
+    /// - Throws: ``WebSocketTransport/WebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
+    ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
     public convenience init(unixSocketPath path: String, configuration: Configuration = Configuration(),
                             options: TransportOptions = TransportOptions(), backlog: Int32 = 1024) throws(WebSocketError) {
         try self.init(addresses: [SocketAddress.unixSocket(path: path)], unixSocketPath: path, configuration: configuration, options: options,
@@ -115,20 +115,20 @@ public final class BlockingWebSocketServer: Sendable {
     /// Accepts connections until ``stop(code:)``, running each on its own thread.
     ///
     /// For each connection, the opening handshake runs first: an invalid request is answered by the
-    /// connection itself (400, 426…); a valid one goes to `handshake`, whose ``HandshakeDecision``
+    /// connection itself (400, 426…); a valid one goes to `handshake`, whose ``WebSocketCore/HandshakeDecision``
     /// accepts or rejects it (a decision the connection refuses, such as a subprotocol the client did
     /// not offer, is answered with 500). Then `handler` runs with the open connection, on the same
     /// thread; when it returns, the connection is closed (1000) if it is still open.
     ///
     /// After ``stop(code:)``, `serve` stops accepting, closes the listening socket, and waits for the
-    /// connection threads to end their closing handshakes: at most ``Timeouts/close`` (5 seconds when
+    /// connection threads to end their closing handshakes: at most ``WebSocketCore/Timeouts/close`` (5 seconds when
     /// off) plus one second, after which threads still running are left to finish on their own.
     ///
     /// - Parameters:
     ///   - handshake: decides on each valid request. Default: accept, with no subprotocol.
     ///   - handler: uses an open connection.
-    /// - Throws: ``WebSocketError/invalidArgument(_:)`` when the server is already serving,
-    ///   ``WebSocketError/transport(_:)`` when the listening socket fails.
+    /// - Throws: ``WebSocketTransport/WebSocketError/invalidArgument(_:)`` when the server is already serving,
+    ///   ``WebSocketTransport/WebSocketError/transport(_:)`` when the listening socket fails.
     public func serve(handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
                       handler: @escaping @Sendable (BlockingWebSocket) -> Void) throws(WebSocketError) {
         let alreadyServing = state.withLock { state in

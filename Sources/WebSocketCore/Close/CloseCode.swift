@@ -3,8 +3,14 @@
 /// Any `UInt16` can be represented, so that what a peer sent can be reported; ``isValidOnWire`` says
 /// whether a code may appear in a Close frame at all.
 public struct CloseCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The code as it appears on the wire, the first two bytes of a Close frame's payload
+    /// (big-endian, RFC 6455 §5.5.1).
     public var rawValue: UInt16
+    /// A code from its numeric value; any value is accepted, ``isValidOnWire`` says whether it may
+    /// be sent.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// A code from its numeric value, as in `CloseCode(4000)` for an application's own code
+    /// (4000-4999 are for private use, RFC 6455 §7.4.2).
     public init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
     /// 1000: the purpose for which the connection was established has been fulfilled.
@@ -48,5 +54,6 @@ public struct CloseCode: RawRepresentable, Sendable, Hashable, CustomStringConve
         }
     }
 
+    /// The number alone, as in `"1000"`; ``CloseStatus`` adds the name.
     public var description: String { String(rawValue) }
 }

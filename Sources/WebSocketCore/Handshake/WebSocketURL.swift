@@ -13,6 +13,8 @@ public struct WebSocketURL: Sendable, Hashable {
     /// The percent-decoded password from `user:password@`, if any.
     public var password: String?
 
+    /// A URL from its parts, unchecked (``init(parsing:)`` checks a written URI). `port` defaults to
+    /// the scheme's (80 or 443), `resource` to `/`.
     public init(isSecure: Bool = false, host: String, port: UInt16? = nil, resource: String = "/",
                 user: String? = nil, password: String? = nil) {
         self.isSecure = isSecure

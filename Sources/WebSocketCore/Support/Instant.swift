@@ -7,11 +7,13 @@ public struct Instant: Sendable, Hashable, Comparable {
     /// The time elapsed since the caller's origin.
     public var sinceOrigin: Duration
 
+    /// The instant `sinceOrigin` after the origin.
     public init(sinceOrigin: Duration) { self.sinceOrigin = sinceOrigin }
 
     /// The origin itself.
     public static let zero = Instant(sinceOrigin: .zero)
 
+    /// Whether `lhs` comes before `rhs`.
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.sinceOrigin < rhs.sinceOrigin }
 
     /// The instant `duration` later.

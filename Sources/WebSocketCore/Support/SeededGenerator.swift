@@ -6,6 +6,7 @@
 public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
     private var s0: UInt64, s1: UInt64, s2: UInt64, s3: UInt64
 
+    /// A generator whose whole sequence follows from `seed`; any value, zero included, is a good seed.
     public init(seed: UInt64) {
         var x = seed
         func splitMix() -> UInt64 {
@@ -18,6 +19,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
         s0 = splitMix(); s1 = splitMix(); s2 = splitMix(); s3 = splitMix()
     }
 
+    /// The next 64 pseudo-random bits.
     public mutating func next() -> UInt64 {
         let result = (s1 &* 5).rotatedLeft(7) &* 9
         let t = s1 << 17

@@ -4,7 +4,7 @@ import WebSocketTransport
 
 /// A WebSocket server on event loops: one thread per CPU, each waiting in `epoll` for its own
 /// connections and running them, with no lock, queue hop or copy on the way between the socket and
-/// your code. With ``TransportOptions/tls`` set it serves `wss://`.
+/// your code. With ``WebSocketTransport/TransportOptions/tls`` set it serves `wss://`.
 ///
 /// Each loop accepts on its own listening socket (`SO_REUSEPORT`: the kernel spreads connections
 /// over the loops), and a connection stays on the loop that accepted it. Reads go into one buffer
@@ -64,14 +64,14 @@ public final class EventLoopServer: Sendable {
     ///   - loops: how many of the process's event loops serve (one per CPU the process may run on);
     ///     default all of them.
     ///   - configuration: the core's limits, timers and delivery for every connection.
-    ///   - options: transport options for every connection; ``TransportOptions/tls`` to serve `wss`.
+    ///   - options: transport options for every connection; ``WebSocketTransport/TransportOptions/tls`` to serve `wss`.
     ///   - handshake: the decision on each valid opening handshake request, on the connection's
     ///     loop: keep it quick. Default: accept without a subprotocol.
-    ///   - handler: every connection's events, starting with ``WebSocketEvent/open(_:)`` and ending
-    ///     with ``WebSocketEvent/closed(_:)``; connections that never open do not reach it.
-    /// - Throws: ``WebSocketError/addressResolutionFailed(host:reason:)``,
-    ///   ``WebSocketError/bindFailed(_:_:)``, ``WebSocketError/tls(_:)`` for a TLS configuration that
-    ///   cannot serve, ``WebSocketError/transport(_:)`` when the loops cannot start.
+    ///   - handler: every connection's events, starting with ``WebSocketTransport/WebSocketEvent/open(_:)`` and ending
+    ///     with ``WebSocketTransport/WebSocketEvent/closed(_:)``; connections that never open do not reach it.
+    /// - Throws: ``WebSocketTransport/WebSocketError/addressResolutionFailed(host:reason:)``,
+    ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)``, ``WebSocketTransport/WebSocketError/tls(_:)`` for a TLS configuration that
+    ///   cannot serve, ``WebSocketTransport/WebSocketError/transport(_:)`` when the loops cannot start.
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024, loops: Int? = nil,
                             configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
                             handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
@@ -84,9 +84,18 @@ public final class EventLoopServer: Sendable {
     /// Creates a server whose open connections arrive in ``connections`` (the async face); serve them
     /// with ``run(_:)``.
     ///
-    /// - Parameter maxPendingConnections: the most connections opening, or open and not yet taken
-    ///   from ``connections``; at the mark the loops stop accepting until a task takes one.
-    ///   Default 128.
+    /// - Parameters:
+    ///   - host: the address to listen on, as for the handler face; default `127.0.0.1`.
+    ///   - port: the port; 0 (the default) lets the system choose one, read it from ``port``.
+    ///   - backlog: the `listen` backlog of each loop's socket. Default 1024.
+    ///   - loops: how many of the process's event loops serve; default all of them.
+    ///   - maxPendingConnections: the most connections opening, or open and not yet taken
+    ///     from ``connections``; at the mark the loops stop accepting until a task takes one.
+    ///     Default 128.
+    ///   - configuration: the core's limits, timers and delivery for every connection.
+    ///   - options: transport options for every connection.
+    ///   - handshake: the decision on each valid opening handshake request, on the connection's
+    ///     loop. Default: accept without a subprotocol.
     /// - Throws: as the other initializer.
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024, loops: Int? = nil,
                             maxPendingConnections: Int = 128,
@@ -102,8 +111,8 @@ public final class EventLoopServer: Sendable {
     /// stale socket file (one nobody accepts on any more) is replaced; the file is removed by
     /// ``stop()``. Every loop accepts from the one socket.
     ///
-    /// - Throws: ``WebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
-    ///   ``WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
+    /// - Throws: ``WebSocketTransport/WebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
+    ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
     public convenience init(unixSocketPath path: String, backlog: Int32 = 1024, loops: Int? = nil,
                             configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
                             handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
@@ -190,7 +199,7 @@ public final class EventLoopServer: Sendable {
     }
 
     /// Sends one message to every open connection of the server, framed once: every connection
-    /// shares the bytes (``PreparedMessage``). Each loop queues it to its own connections in its
+    /// shares the bytes (``WebSocketCore/PreparedMessage``). Each loop queues it to its own connections in its
     /// next turn; a connection at its high-water mark, or closing, is skipped. Returns at once.
     public func broadcast(_ message: PreparedMessage) {
         let core = self.core
@@ -246,6 +255,7 @@ public final class EventLoopServer: Sendable {
     /// `body` is `nonisolated(nonsending)`: it runs on the executor of the task that calls it, the
     /// connection's loop, and resumes there after each `await` without asking the runtime which
     /// executor the task prefers (a lookup under a lock, twice per echoed message otherwise).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     public func run(_ body: nonisolated(nonsending) @escaping @Sendable (EventLoopWebSocket) async -> Void) async {
         // The taking itself runs on a loop too: a connection that opens there reaches its task
         // without waking any other thread.
@@ -260,15 +270,20 @@ public final class EventLoopServer: Sendable {
 
     /// The async sequence of a server's open connections; see ``EventLoopServer/connections``.
     public struct Connections: AsyncSequence, Sendable {
+        /// An open connection, its handshake done.
         public typealias Element = EventLoopWebSocket
+        /// Taking connections never fails.
         public typealias Failure = Never
         let queue: ConnectionQueue?
 
+        /// An iterator over the open connections; iterators share them (each goes to one call).
         public func makeAsyncIterator() -> Iterator { Iterator(queue: queue) }
 
         /// The iterator of ``EventLoopServer/Connections``.
         public struct Iterator: AsyncIteratorProtocol {
+            /// An open connection, its handshake done.
             public typealias Element = EventLoopWebSocket
+            /// Taking connections never fails.
             public typealias Failure = Never
             let queue: ConnectionQueue?
 

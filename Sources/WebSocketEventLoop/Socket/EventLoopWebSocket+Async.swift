@@ -5,35 +5,41 @@ extension EventLoopWebSocket {
     // MARK: Receiving (async face)
 
     /// The connection's messages, for sockets of a server without an event handler (the async
-    /// face): whole messages (or fragments, with ``Delivery/fragments``), and pings, pongs and the
-    /// peer's Close frame when ``TransportOptions/receivesControlFrames`` is on. The sequence ends
-    /// after a clean close and throws ``WebSocketError/closed(_:)`` when the connection ended
+    /// face): whole messages (or fragments, with ``WebSocketCore/Delivery/fragments``), and pings, pongs and the
+    /// peer's Close frame when ``WebSocketTransport/TransportOptions/receivesControlFrames`` is on. The sequence ends
+    /// after a clean close and throws ``WebSocketTransport/WebSocketError/closed(_:)`` when the connection ended
     /// otherwise.
     ///
     /// Messages cross from the loop in batches: one resumption of the reading task brings every
     /// message that one read parsed. Read it from one task at a time. While the messages taken from
-    /// the loop and not yet read reach ``TransportOptions/maxUndeliveredBytes``, the connection stops
+    /// the loop and not yet read reach ``WebSocketTransport/TransportOptions/maxUndeliveredBytes``, the connection stops
     /// reading, and TCP slows the peer down.
     ///
     /// On a socket of a server with an event handler, the sequence throws
-    /// ``WebSocketError/eventHandlerInUse``.
+    /// ``WebSocketTransport/WebSocketError/eventHandlerInUse``.
     ///
     /// Cancelling a task waiting for the next message makes that call throw
-    /// ``WebSocketError/cancelled`` (at once, or when it would wait, for a task cancelled before);
+    /// ``WebSocketTransport/WebSocketError/cancelled`` (at once, or when it would wait, for a task cancelled before);
     /// the connection stays open and no message is lost: the next call gets it.
     public var messages: Messages { Messages(socket: self) }
 
     /// The async sequence of a connection's messages; see ``EventLoopWebSocket/messages``.
     public struct Messages: AsyncSequence, Sendable {
+        /// A text or binary message.
         public typealias Element = WebSocketMessage
+        /// What iterating throws: ``WebSocketTransport/WebSocketError/cancelled`` for a cancelled task, or how the
+        /// connection failed.
         public typealias Failure = WebSocketError
         let socket: EventLoopWebSocket
 
+        /// An iterator over the connection's messages; iterators share them (each goes to one call).
         public func makeAsyncIterator() -> Iterator { Iterator(batches: socket.batches) }
 
         /// The iterator of ``EventLoopWebSocket/Messages``.
         public struct Iterator: AsyncIteratorProtocol {
+            /// A text or binary message.
             public typealias Element = WebSocketMessage
+            /// What ``next()`` throws.
             public typealias Failure = WebSocketError
             let batches: MessageBatches?
             private var batch: [WebSocketMessage] = []
@@ -43,16 +49,20 @@ extension EventLoopWebSocket {
                 self.batches = batches
             }
 
+            /// The next message, as ``next()`` (what `for try await` calls).
+            public mutating func next(isolation actor: isolated (any Actor)?) async throws(WebSocketError) -> WebSocketMessage? {
+                try await next()
+            }
+
             /// The next message; `nil` after a clean close.
             ///
             /// `nonisolated(nonsending)`: it runs where its caller runs (on the loop, for a task
             /// that prefers it) instead of switching executors at every call. Each switch asked the
             /// runtime for the task's preferred executor, under a lock: 8 such lookups per echoed
             /// message, more than the rest of the async face's cost.
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(WebSocketError) -> WebSocketMessage? {
-                try await next()
-            }
-
+            ///
+            /// - Throws: ``WebSocketTransport/WebSocketError/cancelled`` when the task is cancelled (the connection stays
+            ///   open, no message is lost), or how the connection failed.
             public nonisolated(nonsending) mutating func next() async throws(WebSocketError) -> WebSocketMessage? {
                 if index < batch.count {
                     defer { index += 1 }
@@ -83,13 +93,13 @@ extension EventLoopWebSocket {
     // MARK: Sending (async face)
 
     /// Queues `message`, waiting first while the output buffer is at the high-water mark
-    /// (``Limits/maxBufferedOutput``) until it falls to ``TransportOptions/lowWaterMark``. Returns
+    /// (``WebSocketCore/Limits/maxBufferedOutput``) until it falls to ``WebSocketTransport/TransportOptions/lowWaterMark``. Returns
     /// once the message is in the output buffer; it is written with everything else the connection
     /// sends in answer to the same read (or at the end of the loop's turn). From a task on the
     /// connection's loop (see ``executor``) nothing hops between threads.
     ///
-    /// - Throws: ``WebSocketError/connection(_:)`` when the connection is not open (or the message is
-    ///   invalid: a ping over 125 bytes…); ``WebSocketError/closed(_:)`` when it ended first.
+    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)`` when the connection is not open (or the message is
+    ///   invalid: a ping over 125 bytes…); ``WebSocketTransport/WebSocketError/closed(_:)`` when it ended first.
     ///
     /// It runs on its caller's executor (`nonisolated(nonsending)`): on the loop, no executor switch.
     public nonisolated(nonsending) func send(_ message: WebSocketMessage) async throws(WebSocketError) {

@@ -121,6 +121,7 @@ public final class EventLoopWebSocket: @unchecked Sendable {
     /// (`Task(executorPreference: socket.executor)`) runs beside the connection's I/O, and its sends
     /// and receives take no hop between threads. ``EventLoopServer/run(_:)`` starts every
     /// connection's task this way.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     public var executor: any TaskExecutor { loop }
 
     // MARK: Sending (both faces)
@@ -129,9 +130,9 @@ public final class EventLoopWebSocket: @unchecked Sendable {
     /// thread it is queued to the loop, and an error there (the connection closed meanwhile) is
     /// dropped.
     ///
-    /// - Throws: ``WebSocketError/connection(_:)`` when the connection is not open,
-    ///   ``WebSocketError/bufferFull(bufferedAmount:)`` at the high-water mark (then a
-    ///   ``WebSocketEvent/drained(bufferedAmount:)`` follows), ``WebSocketError/closed(_:)`` after
+    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)`` when the connection is not open,
+    ///   ``WebSocketTransport/WebSocketError/bufferFull(bufferedAmount:)`` at the high-water mark (then a
+    ///   ``WebSocketTransport/WebSocketEvent/drained(bufferedAmount:)`` follows), ``WebSocketTransport/WebSocketError/closed(_:)`` after
     ///   the end.
     public func send(text: String) throws(WebSocketError) {
         try perform(.text(text))
@@ -153,7 +154,7 @@ public final class EventLoopWebSocket: @unchecked Sendable {
     }
 
     /// Starts the closing handshake; the socket closes once the peer answers (or the close timeout
-    /// passes), and ``WebSocketEvent/closed(_:)`` follows. See ``send(text:)``.
+    /// passes), and ``WebSocketTransport/WebSocketEvent/closed(_:)`` follows. See ``send(text:)``.
     public func sendClose(code: CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
         try perform(.close(CloseFrame(code: code, reason: reason)))
     }
@@ -167,13 +168,13 @@ public final class EventLoopWebSocket: @unchecked Sendable {
         }
     }
 
-    /// Queues a message framed once for many connections (``PreparedMessage``): the connection's
+    /// Queues a message framed once for many connections (``WebSocketCore/PreparedMessage``): the connection's
     /// output adopts the prepared bytes when it is empty, with no copy. See ``send(text:)``;
     /// ``EventLoopServer/broadcast(_:)`` sends one to every open connection.
     ///
-    /// - Throws: as ``send(text:)``, and ``WebSocketError/connection(_:)`` with
-    ///   ``ConnectionError/preparedFrameTooLarge(_:)`` for frames larger than the connection's
-    ///   ``Configuration/fragmentationSize`` (prepare with the same size).
+    /// - Throws: as ``send(text:)``, and ``WebSocketTransport/WebSocketError/connection(_:)`` with
+    ///   ``WebSocketCore/ConnectionError/preparedFrameTooLarge(_:)`` for frames larger than the connection's
+    ///   ``WebSocketCore/Configuration/fragmentationSize`` (prepare with the same size).
     public func send(_ prepared: PreparedMessage) throws(WebSocketError) {
         if loop.inLoop {
             try sendNow(prepared)

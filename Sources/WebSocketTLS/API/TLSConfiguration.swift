@@ -42,7 +42,7 @@ public struct TLSConfiguration: Sendable, Hashable {
     ///
     /// Pins are checked in addition to the chain's validation, never instead of it: a chain that does
     /// not verify fails with its own error whatever its keys; one that verifies but holds no pinned
-    /// key (leaf, intermediate or root) fails with ``TLSError/Kind/pinMismatch``. Pin a backup key
+    /// key (leaf, intermediate or root) fails with ``WebSocketTransport/TLSError/Kind/pinMismatch``. Pin a backup key
     /// too, or a key rotation locks your clients out. Pins need ``CertificateVerification/full``.
     ///
     /// `openssl x509 -in cert.pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst
@@ -114,6 +114,6 @@ public enum ClientCertificatePolicy: Sendable, Hashable {
     /// not verify is not. ``TLSSession/peerCertificateSubject`` says who it was.
     case optional(trustRoots: TLSTrustRoots)
     /// A client without a verified certificate fails the handshake
-    /// (``TLSError/Kind/peerCertificateRequired`` when it sent none).
+    /// (``WebSocketTransport/TLSError/Kind/peerCertificateRequired`` when it sent none).
     case required(trustRoots: TLSTrustRoots)
 }

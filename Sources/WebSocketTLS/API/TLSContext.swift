@@ -16,7 +16,7 @@ internal import COpenSSL
 /// any threads use it at once. Each session keeps its context alive.
 ///
 /// OpenSSL 3 (the system's `libssl`) does the TLS, on Linux. Elsewhere the type exists but
-/// ``init(_:)`` throws ``TLSError/Kind/unavailable``.
+/// ``init(_:)`` throws ``WebSocketTransport/TLSError/Kind/unavailable``.
 public final class TLSContext: TLSLayerFactory, Sendable {
     /// The configuration the context was made from.
     public let configuration: TLSConfiguration
@@ -27,10 +27,10 @@ public final class TLSContext: TLSLayerFactory, Sendable {
 
     /// Loads `configuration`: reads its certificates, key and trust roots, and checks them.
     ///
-    /// - Throws: ``WebSocketError/tls(_:)`` with ``TLSError/Kind/configuration`` naming the file and
+    /// - Throws: ``WebSocketTransport/WebSocketError/tls(_:)`` with ``WebSocketTransport/TLSError/Kind/configuration`` naming the file and
     ///   OpenSSL's reason: a file that does not open, PEM that does not parse, a key that does not
     ///   match its certificate, a pin that is not `sha256/BASE64`, a setting of the other role;
-    ///   ``TLSError/Kind/unavailable`` where OpenSSL is not available.
+    ///   ``WebSocketTransport/TLSError/Kind/unavailable`` where OpenSSL is not available.
     public init(_ configuration: TLSConfiguration) throws(WebSocketError) {
         self.configuration = configuration
         #if canImport(COpenSSL)
@@ -46,7 +46,7 @@ public final class TLSContext: TLSLayerFactory, Sendable {
     /// - Parameter serverName: a DNS name (verified against the certificate, and sent as SNI) or an
     ///   IPv4 or IPv6 address (verified against the certificate's IP addresses, never sent), without
     ///   brackets or an IPv6 zone.
-    /// - Throws: ``WebSocketError/tls(_:)`` (``TLSError/Kind/configuration``) for a server context or
+    /// - Throws: ``WebSocketTransport/WebSocketError/tls(_:)`` (``WebSocketTransport/TLSError/Kind/configuration``) for a server context or
     ///   a name that is neither.
     public func makeClientSession(serverName: String) throws(WebSocketError) -> TLSSession {
         guard configuration.role == .client else {
@@ -61,7 +61,7 @@ public final class TLSContext: TLSLayerFactory, Sendable {
 
     /// A server session, presenting the context's certificate chain.
     ///
-    /// - Throws: ``WebSocketError/tls(_:)`` (``TLSError/Kind/configuration``) for a client context.
+    /// - Throws: ``WebSocketTransport/WebSocketError/tls(_:)`` (``WebSocketTransport/TLSError/Kind/configuration``) for a client context.
     public func makeServerSession() throws(WebSocketError) -> TLSSession {
         guard configuration.role == .server else {
             throw .tls(TLSError(.configuration, reason: "a client TLS context cannot make server sessions "

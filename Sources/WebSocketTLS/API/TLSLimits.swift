@@ -1,7 +1,7 @@
 import WebSocketTransport
 
 /// What a TLS session may hold, so that its memory stays bounded whatever a peer sends. A peer that
-/// exceeds a limit fails the session with ``TLSError/Kind/limitExceeded``.
+/// exceeds a limit fails the session with ``WebSocketTransport/TLSError/Kind/limitExceeded``.
 ///
 /// The defaults hold a handshake with a long certificate chain and the reads of the adapters (64 KiB
 /// each by default); raise ``maxBufferedCiphertext`` if you read in larger pieces.

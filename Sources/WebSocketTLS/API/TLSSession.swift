@@ -1,6 +1,6 @@
 import WebSocketTransport
 
-/// One connection's TLS session: a ``TransportLayer`` that takes ciphertext from the socket and
+/// One connection's TLS session: a ``WebSocketTransport/TransportLayer`` that takes ciphertext from the socket and
 /// gives plaintext to the layer above, and takes the layer above's bytes and gives ciphertext for
 /// the socket. Made by a ``TLSContext``. It owns no socket and no thread, so it runs over anything
 /// that moves bytes, and two sessions talk to each other in memory.
@@ -14,11 +14,11 @@ import WebSocketTransport
 ///
 /// docs/guide-tls.md has the whole loop.
 ///
-/// - ``status``: ``TransportLayerStatus/establishing`` during the handshake (bytes sent meanwhile
-///   wait, up to ``TLSLimits/maxBufferedPlaintext``); ``TransportLayerStatus/established``;
-///   ``TransportLayerStatus/ended(clean:)`` once the peer's close_notify was read (`clean: true`) or
+/// - ``status``: ``WebSocketTransport/TransportLayerStatus/establishing`` during the handshake (bytes sent meanwhile
+///   wait, up to ``TLSLimits/maxBufferedPlaintext``); ``WebSocketTransport/TransportLayerStatus/established``;
+///   ``WebSocketTransport/TransportLayerStatus/ended(clean:)`` once the peer's close_notify was read (`clean: true`) or
 ///   the stream ended without one after the handshake (`clean: false`: a truncation, which an
-///   attacker can cause); ``TransportLayerStatus/failed(_:)`` with ``WebSocketError/tls(_:)``.
+///   attacker can cause); ``WebSocketTransport/TransportLayerStatus/failed(_:)`` with ``WebSocketTransport/WebSocketError/tls(_:)``.
 /// - ``finishSending()`` sends close_notify, once, after everything sent before it.
 ///
 /// A session is used by one thread at a time, and it is a reference: a copy of a `TLSSession` is the
@@ -30,20 +30,33 @@ public struct TLSSession: TransportLayer {
         self.engine = engine
     }
 
+    /// Where the session is: the TLS handshake, established, closed (`clean` after the peer's
+    /// close_notify, not after a truncation), or failed with a ``TLSError``.
     public var status: TransportLayerStatus { engine.status }
 
+    /// Takes TLS records that arrived from the socket (ciphertext); the handshake moves on and
+    /// plaintext becomes readable.
     public mutating func receive(_ bytes: UnsafeRawBufferPointer) { engine.receive(bytes) }
 
+    /// The socket's stream ended. Without the peer's close_notify before it, that is a truncation
+    /// (RFC 8446 §6.1) and the status says so.
     public mutating func receiveEOF() { engine.receiveEOF() }
 
+    /// Moves up to `buffer.count` bytes of decrypted plaintext into `buffer`; returns how many (0
+    /// when there are none now).
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Int { engine.read(into: buffer) }
 
+    /// Takes plaintext to encrypt for the peer; before the handshake ends it waits in the session.
     public mutating func send(_ bytes: UnsafeRawBufferPointer) { engine.send(bytes) }
 
+    /// Sends close_notify after what was sent before (RFC 8446 §6.1).
     public mutating func finishSending() { engine.finishSending() }
 
+    /// The number of ciphertext bytes waiting to go to the socket.
     public var pendingOutputCount: Int { engine.pendingOutputCount }
 
+    /// Lends the ciphertext waiting for the socket to `write`, which returns how many bytes it wrote
+    /// (a partial write is fine); those are removed.
     public mutating func withPendingOutput(_ write: (UnsafeRawBufferPointer) -> Int) { engine.withPendingOutput(write) }
 
     /// The protocol ALPN agreed on (`"http/1.1"`), once established; `nil` when the peer sent or

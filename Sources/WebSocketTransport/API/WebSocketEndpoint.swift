@@ -1,6 +1,6 @@
 import WebSocketCore
 
-/// Where a ``BlockingWebSocket`` connects: a `ws://` URL over TCP, or a resource on a Unix domain
+/// Where a ``WebSocketPOSIX/BlockingWebSocket`` connects: a `ws://` URL over TCP, or a resource on a Unix domain
 /// socket.
 ///
 /// A Unix domain socket is named by a `ws+unix` URL: the socket's path, a colon, then the resource
@@ -13,7 +13,7 @@ import WebSocketCore
 /// ```
 ///
 /// The path ends at the first colon, so a socket path cannot hold one. Over a Unix socket the
-/// request's `Host` header is `localhost`. The core's ``WebSocketURL`` knows only `ws` and `wss`;
+/// request's `Host` header is `localhost`. The core's ``WebSocketCore/WebSocketURL`` knows only `ws` and `wss`;
 /// the `ws+unix` form is this module's convention (the one Node's `ws` and Python's `websockets`
 /// `unix_connect` callers use).
 public struct WebSocketEndpoint: Sendable, Hashable, CustomStringConvertible {

@@ -7,7 +7,7 @@
 /// | ``addressResolutionFailed(host:reason:)``, ``connectFailed(_:_:)``, ``timedOut(_:)`` (`.connect`) | no TCP connection |
 /// | ``tls(_:)`` | the TLS session failed: an untrusted or mismatched certificate, a pin, a peer that does not speak TLS |
 /// | ``handshakeFailed(_:)`` | the opening handshake failed: refused (status, headers, body), invalid, timed out |
-/// | ``connection(_:)`` | the connection refused the call in its state (``ConnectionError``) |
+/// | ``connection(_:)`` | the connection refused the call in its state (``WebSocketCore/ConnectionError``) |
 /// | ``bufferFull(bufferedAmount:)`` | a send met the output buffer's high-water mark |
 /// | ``timedOut(_:)`` (`.receive`, `.write`, `.ping`) | a wait ran out |
 /// | ``transport(_:)`` | a system call on the socket failed (the connection was reset) |
@@ -46,16 +46,16 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     case timedOut(Timeout)
     /// The TLS session failed or could not be set up.
     case tls(TLSError)
-    /// The opening handshake failed: the server refused it (``HandshakeFailure/rejected(_:)`` carries
+    /// The opening handshake failed: the server refused it (``WebSocketCore/HandshakeFailure/rejected(_:)`` carries
     /// the status, headers and body), answered invalidly, did not answer within
-    /// ``Timeouts/handshake``, or closed the connection.
+    /// ``WebSocketCore/Timeouts/handshake``, or closed the connection.
     case handshakeFailed(HandshakeFailure)
     /// A system call on the socket failed (the connection was reset, say).
     case transport(Errno)
     /// The connection refused the call in its current state: sending after a close, a close code that
     /// may not be sent, a control payload over 125 bytes…
     case connection(ConnectionError)
-    /// The output buffer has reached its high-water mark (``Limits/maxBufferedOutput``); nothing was
+    /// The output buffer has reached its high-water mark (``WebSocketCore/Limits/maxBufferedOutput``); nothing was
     /// queued. Send again once it drains.
     case bufferFull(bufferedAmount: Int)
     /// The connection ended (with this status) before the call could complete: a send waiting for

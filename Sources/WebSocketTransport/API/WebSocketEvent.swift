@@ -8,11 +8,11 @@
 public enum WebSocketEvent: Sendable, Hashable {
     /// The opening handshake succeeded: the subprotocol and extensions agreed, the peer's headers.
     case open(HandshakeResult)
-    /// A whole text message (``Delivery/messages``, the default).
+    /// A whole text message (``WebSocketCore/Delivery/messages``, the default).
     case text(String)
-    /// A whole binary message (``Delivery/messages``, the default).
+    /// A whole binary message (``WebSocketCore/Delivery/messages``, the default).
     case binary([UInt8])
-    /// A piece of a message, as it arrived (``Delivery/fragments``).
+    /// A piece of a message, as it arrived (``WebSocketCore/Delivery/fragments``).
     case fragment(Fragment)
     /// A ping; the pong has been sent already, unless automatic pongs are off.
     case ping([UInt8])
@@ -25,7 +25,7 @@ public enum WebSocketEvent: Sendable, Hashable {
     /// send again.
     case drained(bufferedAmount: Int)
     /// The connection ended after it had opened, and the socket is closed. Check
-    /// ``CloseStatus/wasClean`` and ``CloseStatus/failure``: 1006 means the connection was lost.
+    /// ``WebSocketCore/CloseStatus/wasClean`` and ``WebSocketCore/CloseStatus/failure``: 1006 means the connection was lost.
     case closed(CloseStatus)
     /// The connection never opened (resolution, TCP connect, TLS, opening handshake), and the socket
     /// is closed.

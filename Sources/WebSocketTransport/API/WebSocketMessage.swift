@@ -13,10 +13,10 @@ public enum WebSocketMessage: Sendable, Hashable {
     case text(String)
     /// A whole binary message.
     case binary([UInt8])
-    /// A piece of a message, when ``Configuration/delivery`` is ``Delivery/fragments``.
+    /// A piece of a message, when ``WebSocketCore/Configuration/delivery`` is ``WebSocketCore/Delivery/fragments``.
     case fragment(Fragment)
     /// A ping and its payload, when ``TransportOptions/receivesControlFrames`` is on. It has been
-    /// answered already, unless ``Configuration/respondsToPingsAutomatically`` is off. Sent, a ping.
+    /// answered already, unless ``WebSocketCore/Configuration/respondsToPingsAutomatically`` is off. Sent, a ping.
     case ping([UInt8])
     /// A pong and its payload, when ``TransportOptions/receivesControlFrames`` is on. Sent, an
     /// unsolicited pong (or the answer to a ping, when automatic pongs are off).

@@ -49,6 +49,7 @@ public struct TLSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Details from the TLS library (OpenSSL's reason string), or ours; may be empty.
     public var reason: String
 
+    /// An error of the given kind; `reason` defaults to none.
     public init(_ kind: Kind, reason: String = "") {
         self.kind = kind
         self.reason = reason

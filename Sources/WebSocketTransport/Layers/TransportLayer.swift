@@ -1,5 +1,5 @@
 /// A layer of a connection's byte stream, between the socket (below) and the WebSocket
-/// ``Connection`` (above): a TLS session, a proxy tunnel's handshake.
+/// ``WebSocketCore/Connection`` (above): a TLS session, a proxy tunnel's handshake.
 ///
 /// A layer is sans-I/O, like the connection: it owns no socket, thread or clock. The adapters feed it
 /// the bytes they read and write out the bytes it gives, so that a layer is tested without a socket
