@@ -33,6 +33,7 @@ public struct Limits: Sendable, Hashable {
     /// latest ping).
     public var maxBufferedOutput: Int = 64 << 20
 
+    /// The defaults above: generous for real traffic, bounded against a hostile peer.
     public init() {}
 }
 
@@ -55,6 +56,7 @@ public struct Timeouts: Sendable, Hashable {
     /// How long a keepalive ping may wait for a pong before the peer is declared dead. Default 20 seconds.
     public var keepaliveTimeout: Duration? = .seconds(20)
 
+    /// The defaults above: a handshake and close bounded, no keepalive.
     public init() {}
 }
 
@@ -70,8 +72,12 @@ public enum Delivery: Sendable, Hashable {
 
 /// Everything that tunes a ``Connection``.
 public struct Configuration: Sendable {
+    /// The bounds on what the peer may make the connection hold: frame, message and header sizes,
+    /// fragments, buffered output. Each is checked before memory is spent.
     public var limits = Limits()
+    /// The handshake, close, linger and keepalive timers, driven by ``Connection/advanceTime(to:)``.
     public var timeouts = Timeouts()
+    /// Whole messages (the default) or payload as it arrives.
     public var delivery = Delivery.messages
     /// Answer every ping with a pong automatically (RFC 6455 §5.5.2). Default `true`. Pings are
     /// reported as events either way.
@@ -84,5 +90,7 @@ public struct Configuration: Sendable {
     /// Default: none.
     public var extensions: [any WebSocketExtension] = []
 
+    /// The defaults: the limits and timeouts above, whole messages, automatic pongs, no
+    /// fragmentation, no extensions.
     public init() {}
 }
