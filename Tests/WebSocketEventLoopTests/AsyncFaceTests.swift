@@ -24,7 +24,7 @@ private func nextOutcome(_ iterator: inout EventLoopWebSocket.Messages.Iterator)
                          options: TransportOptions = TransportOptions()) throws -> EventLoopServer {
         let server = try EventLoopServer(maxPendingConnections: maxPendingConnections, configuration: clientConfiguration(),
                                          options: options)
-        Task {
+        Task(executorPreference: server.loops[0]) {
             await server.run { socket in
                 if socket.loop.inLoop { onLoop?.withLock { $0 += 1 } }
                 do {
@@ -94,17 +94,17 @@ private func nextOutcome(_ iterator: inout EventLoopWebSocket.Messages.Iterator)
     @Test(.timeLimit(.minutes(1))) func cancellingAWaitingReaderThrowsCancelledAndLosesNothing() async throws {
         let server = try EventLoopServer(configuration: clientConfiguration())
         let outcomes = Locked<[String]>([])
-        let task = Task {
+        let task = Task(executorPreference: server.loops[0]) {
             await server.run { socket in
                 // 1. On the loop: takes the client's first message, then waits until cancelled.
-                let gotFirst = Locked(false)
+                let gotFirst = Gate()
                 let waiting = Task(executorPreference: socket.executor) { () async -> String in
                     var iterator = socket.messages.makeAsyncIterator()
                     guard case .text("first")? = try? await iterator.next() else { return "no first message" }
-                    gotFirst.withLock { $0 = true }
+                    gotFirst.open()
                     return await nextOutcome(&iterator)
                 }
-                while !gotFirst.withLock({ $0 }) { await Task.yield() }
+                await gotFirst.wait()
                 waiting.cancel()
                 let waitingOutcome = await waiting.value
                 outcomes.withLock { $0.append("waiting: \(waitingOutcome)") }
@@ -148,21 +148,23 @@ private func nextOutcome(_ iterator: inout EventLoopWebSocket.Messages.Iterator)
         await task.value
     }
 
-    @Test func aReaderThatFallsBehindStopsTheSocketReadingAndLosesNothing() async throws {
+    @Test(.timeLimit(.minutes(2))) func aReaderThatFallsBehindStopsTheSocketReadingAndLosesNothing() async throws {
         var options = TransportOptions()
         options.maxUndeliveredBytes = 4 << 10
         let server = try EventLoopServer(configuration: clientConfiguration(), options: options)
         let received = Locked<[WebSocketMessage]>([])
-        let release = Locked(false)
-        let task = Task {
+        let release = Gate()
+        let allReceived = Gate()
+        let task = Task(executorPreference: server.loops[0]) {
             await server.run { socket in
                 do {
                     for try await message in socket.messages {
                         // Hold the first message until the client has sent everything.
-                        while !release.withLock({ $0 }) { await Task.yield() }
-                        received.withLock { $0.append(message) }
+                        await release.wait()
+                        if received.withLock({ $0.append(message); return $0.count }) == 400 { allReceived.open() }
                     }
                 } catch {}
+                allReceived.open()  // the messages ended early: the comparison below says what is missing
             }
         }
         let port = server.port
@@ -171,9 +173,8 @@ private func nextOutcome(_ iterator: inout EventLoopWebSocket.Messages.Iterator)
             try BlockingWebSocket.connect(to: "ws://127.0.0.1:\(port)/", configuration: clientConfiguration(), options: clientOptions())
         }
         try await offPool { for message in sent { try client.send(message) } }
-        release.withLock { $0 = true }
-        let deadline = now() + .seconds(60)
-        while received.withLock({ $0.count }) < sent.count, now() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        release.open()
+        await allReceived.wait()
         #expect(received.withLock { $0 } == sent)
         _ = try await offPool { try client.close() }
         server.stop()
@@ -183,7 +184,7 @@ private func nextOutcome(_ iterator: inout EventLoopWebSocket.Messages.Iterator)
     @Test func closeReturnsTheStatusOnceTheSocketIsClosed() async throws {
         let server = try EventLoopServer(configuration: clientConfiguration())
         let statuses = Locked<[CloseStatus]>([])
-        let task = Task {
+        let task = Task(executorPreference: server.loops[0]) {
             await server.run { socket in
                 statuses.withLock { $0.append(CloseStatus(code: .noStatusReceived, reason: "", wasClean: false, failure: nil)) }
                 let status = await socket.close(code: .goingAway, reason: "bye")

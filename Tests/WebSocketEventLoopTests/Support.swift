@@ -13,12 +13,14 @@ struct TestFailure: Error, CustomStringConvertible {
 }
 
 /// Client options for tests: the bounds are for hangs only, so that a loaded machine does not turn
-/// slowness into failures.
+/// slowness into failures. They are long because in a full `swift test` the blocking suites of the
+/// other adapters hold the cooperative pool's threads (two on this machine) for tens of seconds at a
+/// time, and a test whose reader runs on the pool (on purpose, off the loop) waits that long.
 func clientOptions() -> TransportOptions {
     var options = TransportOptions()
-    options.receiveTimeout = .seconds(30)
-    options.connectTimeout = .seconds(30)
-    options.writeTimeout = .seconds(30)
+    options.receiveTimeout = .seconds(120)
+    options.connectTimeout = .seconds(60)
+    options.writeTimeout = .seconds(60)
     return options
 }
 
@@ -92,6 +94,36 @@ struct RawClient {
     /// Reads until the opening handshake has completed.
     mutating func open() throws {
         try pump { $0.contains { if case .handshakeCompleted = $0 { return true } else { return false } } }
+    }
+}
+
+/// A one-way signal that a task waits on without spinning: opened once, every wait returns after.
+/// (A task that yields in a loop until a flag is set holds its executor, here a server's loop, and a
+/// core, which on a loaded machine slows everything it waits for.)
+final class Gate: Sendable {
+    private struct State {
+        var isOpen = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Locked(State())
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isOpen = state.withLock { state in
+                if !state.isOpen { state.waiters.append(continuation) }
+                return state.isOpen
+            }
+            if isOpen { continuation.resume() }
+        }
     }
 }
 

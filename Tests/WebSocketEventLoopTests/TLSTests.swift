@@ -20,7 +20,7 @@ import TransportTestSupport
         options.tls = try TLSContext(trusting)
         let handlerServer = try echoServer(options: serving)
         let asyncServer = try EventLoopServer(configuration: clientConfiguration(), options: serving)
-        let task = Task {
+        let task = Task(executorPreference: asyncServer.loops[0]) {
             await asyncServer.run { socket in
                 do { for try await message in socket.messages { try await socket.send(message) } } catch {}
             }
