@@ -14,7 +14,7 @@ extension Connection {
                 // A response parser never returns a request; were it to, the status line was not one.
                 return progress(.handshakeFailed(.invalidResponse(.malformedStatusLine)))
             case .response(let head):
-                return handleResponse(head, key: key, offered: offered)
+                return handleResponse(head, key: key, offered: offered.value)
             }
 
         case .clientReadingRejection:
@@ -102,7 +102,7 @@ extension Connection {
     /// The request waiting for ``accept(subprotocol:extensions:headers:)`` or
     /// ``reject(status:headers:body:)``, if any.
     public var pendingHandshakeRequest: HandshakeRequest? {
-        if case .serverAwaitingDecision(let request, _) = phase { return request }
+        if case .serverAwaitingDecision(let request, _) = phase { return request.value }
         return nil
     }
 

@@ -69,16 +69,21 @@ public enum State: Sendable, Hashable {
 /// out of the payload and back, which would copy their buffers on every call. They are plain values,
 /// never absent: the phase says which one is in use, and the transitions that start and end that
 /// phase reset it.
+///
+/// The two large payloads (the client's offer, the request awaiting a decision) are boxed once, when
+/// their phase starts: they are read rarely, and inline they made the enum too large for the compiler
+/// to test its case in place (it called a function instead). Small, the case is tested with one
+/// comparison where the reader asks, on every event, whether it reads frames.
 enum Phase: Sendable {
     /// (Client) The request is out and `headParser` reads the response head. The key and the options
     /// offered are what the response is checked against.
-    case clientAwaitingResponse(key: String, offered: ClientOptions, timeout: Timer)
+    case clientAwaitingResponse(key: String, offered: Boxed<ClientOptions>, timeout: Timer)
     /// (Client) The server refused the upgrade; `bodyReader` reads its response's body for the report.
     case clientReadingRejection(HTTPResponseHead, timeout: Timer)
     /// (Server) `headParser` reads the request head.
     case serverAwaitingRequest(timeout: Timer)
     /// (Server) A valid request waits for `accept` or `reject`.
-    case serverAwaitingDecision(HandshakeRequest, timeout: Timer)
+    case serverAwaitingDecision(Boxed<HandshakeRequest>, timeout: Timer)
     case open(Keepalive)
     /// We sent this Close frame and wait for the peer's.
     case closingLocally(sent: CloseFrame, timeout: Timer)
@@ -293,7 +298,7 @@ extension Connection {
             switch phase {
             case .serverAwaitingRequest(let timeout):
                 enqueue(.handshakeRequest(request))
-                phase = .serverAwaitingDecision(request, timeout: timeout)
+                phase = .serverAwaitingDecision(Boxed(request), timeout: timeout)
             case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingDecision, .open, .closingLocally,
                  .closingRemotely, .closed:
                 break

@@ -124,7 +124,7 @@ public struct Connection: Sendable {
             self.random = generator
             let offered = Self.offeredOptions(options, configuration)
             let request = try ClientHandshake.request(options: offered, key: key)
-            phase = .clientAwaitingResponse(key: key, offered: offered, timeout: timeout)
+            phase = .clientAwaitingResponse(key: key, offered: Boxed(offered), timeout: timeout)
             headParser = HTTPHeadParser(kind: .response, limits: configuration.limits)
             outbox = request
         case .server:
