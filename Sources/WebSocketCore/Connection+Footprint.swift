@@ -6,7 +6,7 @@ extension Connection {
     /// apart, by ``bufferedInputCount`` and ``pendingOutputCount``.
     @_spi(Testing) public var retainedPayloadCapacity: Int {
         messageBuffer.capacity + controlBuffer.capacity + lendScratch.capacity + headParser.retainedByteCount
-            + (bodyReader?.body.capacity ?? 0)
+            + bodyReader.body.capacity
     }
 }
 
@@ -17,6 +17,6 @@ extension Connection {
     @_spi(Testing) public var bufferCapacity: Int {
         inbox.capacity + spareInbox.capacity + outbox.capacity + queuedOutput.capacity * MemoryLayout<[UInt8]>.stride + messageBuffer.capacity + controlBuffer.capacity
             + lendScratch.capacity + events.capacity * MemoryLayout<Event>.stride + headParser.retainedByteCount
-            + (bodyReader?.body.capacity ?? 0)
+            + bodyReader.body.capacity
     }
 }

@@ -1,54 +1,54 @@
 extension Connection {
-    /// Runs the opening handshake over the buffered input (RFC 6455 §4).
+    /// Reads the buffered input in the phases that do not read frames: the opening handshake (RFC 6455
+    /// §4), and nothing at all while a server decides, after the peer's Close frame (RFC 6455 §5.5.1)
+    /// or once closed.
     mutating func stepHandshake() -> Step {
         switch phase {
-        case .clientAwaitingResponse(let key):
+        case .clientAwaitingResponse(let key, let offered, _):
             switch consumeHead() {
             case .needMore:
-                return inputEnded ? failHandshake(.endOfStream) : .needInput
+                return inputEnded ? progress(.endOfStream) : .needInput
             case .failure(let error):
-                return failHandshake(.invalidResponse(error))
+                return progress(.handshakeFailed(.invalidResponse(error)))
             case .request:
-                preconditionFailure("a response parser returned a request")
+                // A response parser never returns a request; were it to, the status line was not one.
+                return progress(.handshakeFailed(.invalidResponse(.malformedStatusLine)))
             case .response(let head):
-                return handleResponse(head, key: key)
+                return handleResponse(head, key: key, offered: offered.value)
             }
 
-        case .clientReadingRejection(let head):
-            guard var reader = bodyReader else { preconditionFailure("no body reader") }
-            bodyReader = nil
+        case .clientReadingRejection:
             let (consumed, isComplete) = inbox.withUnsafeBytes { raw in
-                reader.consume(UnsafeRawBufferPointer(rebasing: raw[inboxStart...]))
+                bodyReader.consume(UnsafeRawBufferPointer(rebasing: raw[inboxStart...]))
             }
             inboxStart += consumed
-            if isComplete || inputEnded {
-                if !isComplete { reader.finish() }
-                return failHandshake(.rejected(HTTPResponse(head: head, body: reader.body)))
-            }
-            bodyReader = reader
-            return .needInput
+            if isComplete { return progress(.refusalBodyRead) }
+            return inputEnded ? progress(.endOfStream) : .needInput
 
         case .serverAwaitingRequest:
             switch consumeHead() {
             case .needMore:
-                return inputEnded ? failHandshake(.endOfStream) : .needInput
+                return inputEnded ? progress(.endOfStream) : .needInput
             case .failure(let error):
                 return rejectInvalidRequest(error)
             case .response:
-                preconditionFailure("a request parser returned a response")
+                // A request parser never returns a response; were it to, the request line was not one.
+                return rejectInvalidRequest(.malformedRequestLine)
             case .request(let head):
                 headParser = HTTPHeadParser(kind: .request, limits: configuration.limits)
                 switch ServerHandshake.validate(request: head) {
                 case .failure(let error):
                     return rejectInvalidRequest(error)
                 case .success(let request):
-                    enterHandshakePhase(.serverAwaitingDecision(request))
-                    return .event(.handshakeRequest(request))
+                    return progress(.requestRead(request))
                 }
             }
 
-        case .serverAwaitingDecision, .open, .closingLocally, .closingRemotely, .closed:
-            preconditionFailure("stepHandshake outside the handshake")
+        case .serverAwaitingDecision, .closingRemotely, .closed:
+            return .needInput
+
+        case .open, .closingLocally:
+            return stepFrames()
         }
     }
 
@@ -61,47 +61,39 @@ extension Connection {
         return outcome
     }
 
-    private mutating func handleResponse(_ head: HTTPResponseHead, key: String) -> Step {
-        guard case .client(let options) = role else { preconditionFailure("response on a server") }
+    private mutating func handleResponse(_ head: HTTPResponseHead, key: String, offered: ClientOptions) -> Step {
         // A fresh parser releases the stored head (or reads the next one after an interim response).
         headParser = HTTPHeadParser(kind: .response, limits: configuration.limits)
         switch head.status {
         case 101:
-            let offered = Self.offeredOptions(options, configuration)
             switch ClientHandshake.validate(response: head, key: key, options: offered) {
             case .failure(let error):
-                return failHandshake(.invalidResponse(error))
+                return progress(.handshakeFailed(.invalidResponse(error)))
             case .success(let result):
                 switch negotiatedTransform(for: result, options: offered) {
                 case .failure(let error):
-                    return failHandshake(.invalidResponse(error))
+                    return progress(.handshakeFailed(.invalidResponse(error)))
                 case .success(let negotiated):
-                    transform = negotiated
-                    transformBits = negotiated?.reservedBits ?? 0
-                    enterOpen()
-                    return .event(.handshakeCompleted(result))
+                    return progress(.handshakeCompleted(result, transform: negotiated))
                 }
             }
         case 100..<200:
             // Interim responses (100 Continue, 103 Early Hints) precede the final one (RFC 9110 §15.2).
             return .progress
         default:
-            bodyReader = HTTPBodyReader(head: head, limit: max(0, configuration.limits.maxRejectionBodySize))
-            enterHandshakePhase(.clientReadingRejection(head))
-            return .progress
+            return progress(.refusalRead(head))
         }
     }
 
     /// (Server) Answers an invalid request with its HTTP error and fails the handshake.
     private mutating func rejectInvalidRequest(_ error: HandshakeError) -> Step {
         outbox.append(contentsOf: ServerHandshake.errorResponse(for: error))
-        return failHandshake(.invalidRequest(error))
+        return progress(.handshakeFailed(.invalidRequest(error)))
     }
 
-    mutating func failHandshake(_ failure: HandshakeFailure) -> Step {
-        enqueue(.handshakeFailed(failure))
-        bodyReader = nil
-        enterClosed(CloseStatus(code: .abnormalClosure, reason: "opening handshake failed", wasClean: false))
+    /// Runs the transition for what a reader found; its events are queued, so the caller steps again.
+    mutating func progress(_ input: PhaseInput) -> Step {
+        transition(input)
         return .progress
     }
 
@@ -110,7 +102,7 @@ extension Connection {
     /// The request waiting for ``accept(subprotocol:extensions:headers:)`` or
     /// ``reject(status:headers:body:)``, if any.
     public var pendingHandshakeRequest: HandshakeRequest? {
-        if case .serverAwaitingDecision(let request) = phase { return request }
+        if case .serverAwaitingDecision(let request, _) = phase { return request.value }
         return nil
     }
 
@@ -131,17 +123,15 @@ extension Connection {
     /// RFC 6455 §4.2.2: <https://www.rfc-editor.org/rfc/rfc6455#section-4.2.2>
     public mutating func accept(subprotocol: String? = nil, extensions: [ExtensionHeader] = [],
                                 headers: HTTPHeaders = [:]) throws(ConnectionError) {
-        guard case .serverAwaitingDecision(let request) = phase else { throw .noPendingHandshakeRequest }
+        guard let request = pendingHandshakeRequest else { throw .noPendingHandshakeRequest }
         let negotiated = negotiateExtensions(for: request)
         let inUse = extensions + negotiated.responses
         let response = try ServerHandshake.acceptResponse(for: request, subprotocol: subprotocol,
                                                           extensions: inUse, headers: headers)
         outbox.append(contentsOf: response)
-        transform = negotiated.transform
-        transformBits = negotiated.transform?.reservedBits ?? 0
-        enterOpen()
-        enqueue(.handshakeCompleted(HandshakeResult(subprotocol: subprotocol, extensions: inUse,
-                                                    headers: request.head.headers, resource: request.resource)))
+        transition(.handshakeCompleted(HandshakeResult(subprotocol: subprotocol, extensions: inUse,
+                                                       headers: request.head.headers, resource: request.resource),
+                                       transform: negotiated.transform))
     }
 
     /// (Server) Refuses the pending opening handshake request with an HTTP response (for example 401,
@@ -152,10 +142,10 @@ extension Connection {
     ///
     /// RFC 6455 §4.2.2: <https://www.rfc-editor.org/rfc/rfc6455#section-4.2.2>
     public mutating func reject(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) throws(ConnectionError) {
-        guard case .serverAwaitingDecision = phase else { throw .noPendingHandshakeRequest }
+        guard pendingHandshakeRequest != nil else { throw .noPendingHandshakeRequest }
         let response = try ServerHandshake.rejectionResponse(status: status, headers: headers, body: body)
         outbox.append(contentsOf: response)
-        enterClosed(CloseStatus(code: .abnormalClosure, reason: "opening handshake rejected", wasClean: false))
+        transition(.handshakeRejected)
     }
 }
 

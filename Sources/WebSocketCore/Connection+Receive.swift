@@ -10,7 +10,7 @@ extension Connection {
                 }
                 switch parsed {
                 case .needMore:
-                    return inputEnded ? endOfStreamWhileOpen() : .needInput
+                    return inputEnded ? progress(.endOfStream) : .needInput
                 case .header(let header, let size):
                     if let step = readWholeMessageFrame(header, headerSize: size) { return step }
                     inboxStart += size
@@ -36,7 +36,7 @@ extension Connection {
                 guard inProgress.remaining == 0 else {
                     frame = .payload(inProgress)
                     if !piece.isEmpty { return deliverPiece(piece, isFinal: false) }
-                    return inputEnded ? endOfStreamWhileOpen() : .needInput
+                    return inputEnded ? progress(.endOfStream) : .needInput
                 }
                 frame = .header
                 if let step = completeFrame(inProgress, piece: piece) { return step }
@@ -212,7 +212,9 @@ extension Connection {
     /// ``Delivery/fragments``.
     private mutating func readDataPayload(_ inProgress: inout FrameInProgress, _ take: Int) -> Result<[UInt8], ProtocolViolation> {
         guard take > 0 else { return .success([]) }
-        guard case .assembling(var assembly) = incoming else { preconditionFailure("data frame without a message") }
+        // A data frame is admitted into a message (`startDataFrame`); without one its bytes have
+        // nowhere to go, and the frame is as unexpected as a continuation of nothing.
+        guard case .assembling(var assembly) = incoming else { return .failure(ProtocolViolation(.unexpectedContinuation)) }
         let range = inboxStart..<(inboxStart + take)
         inboxStart += take
         inProgress.remaining -= take
@@ -269,7 +271,8 @@ extension Connection {
     /// in the message buffer or, for ``Delivery/fragments``, in `piece`.
     private mutating func decodeTransformed(_ range: Range<Int>?, isFinal: Bool, _ assembly: inout MessageAssembly,
                                             into piece: inout [UInt8]) -> ProtocolViolation? {
-        guard var transformer = transform.take() else { preconditionFailure("transformed message without a transform") }
+        // The bits that mark a transformed message are admitted only with a transform negotiated.
+        guard var transformer = transform.take() else { return ProtocolViolation(.invalidTransformedData) }
         var buffer: [UInt8] = []
         if configuration.delivery == .messages { swap(&buffer, &messageBuffer) } else { swap(&buffer, &piece) }
         let limit = max(0, configuration.limits.maxMessageSize)
@@ -306,7 +309,7 @@ extension Connection {
 
     /// (``Delivery/fragments``) Delivers a piece of the current message.
     private mutating func deliverPiece(_ piece: [UInt8], isFinal: Bool) -> Step {
-        guard case .assembling(var assembly) = incoming else { preconditionFailure("piece without a message") }
+        guard case .assembling(var assembly) = incoming else { return fail(ProtocolViolation(.unexpectedContinuation)) }
         let isFirst = !assembly.hasDeliveredPiece
         if isFinal {
             incoming = .none
@@ -328,7 +331,7 @@ extension Connection {
         case .close:
             return receivedClose()
         case .text, .binary, .continuation:
-            guard case .assembling(var assembly) = incoming else { preconditionFailure("frame without a message") }
+            guard case .assembling(var assembly) = incoming else { return fail(ProtocolViolation(.unexpectedContinuation)) }
             if completed.fin && assembly.isTransformed {
                 if let violation = decodeTransformed(nil, isFinal: true, &assembly, into: &piece) { return fail(violation) }
                 incoming = .assembling(assembly)
@@ -378,7 +381,7 @@ extension Connection {
 
     private mutating func receivedPong() -> Step {
         let payload = takeControlPayload()
-        pongArrived()
+        transition(.pongReceived)
         return .event(.pong(payload))
     }
 
@@ -389,26 +392,7 @@ extension Connection {
         case .failure(let violation): return fail(violation)
         case .success(let parsed): frame = parsed
         }
-        enqueue(.closeReceived(frame))
-        switch phase {
-        case .open:
-            if case .sending = outgoing {
-                // RFC 6455 §5.5.1: "An endpoint MAY delay sending a Close frame until its current
-                // message is sent": the reply goes out with the last fragment, or at the close timer.
-                enterClosingRemotely(received: frame)
-            } else {
-                writeCloseReply(to: frame)
-                enterClosed(CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
-            }
-        case .closingLocally:
-            // The reply to our Close: the closing handshake is complete (RFC 6455 §7.1.5: the close
-            // code is the one in the first Close frame received).
-            enterClosed(CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
-        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
-             .closingRemotely, .closed:
-            preconditionFailure("close frame read outside open or closing")
-        }
-        return .progress
+        return progress(.closeReceived(frame))
     }
 
     /// Validates a Close frame's payload (RFC 6455 §5.5.1, §7.4).
@@ -430,21 +414,6 @@ extension Connection {
     /// Fails the connection for a peer's violation (RFC 6455 §7.1.7): the Close frame with the
     /// violation's code unless ours is already out, then `.protocolViolation` and `.closed`.
     mutating func fail(_ violation: ProtocolViolation) -> Step {
-        if case .open = phase {
-            writeClose(CloseFrame(code: violation.closeCode, reason: violation.reason))
-        }
-        frame = .header
-        incoming = .none
-        enqueue(.protocolViolation(violation))
-        enterClosed(CloseStatus(code: violation.closeCode, reason: violation.reason, wasClean: false,
-                                failure: .protocolViolation(violation)))
-        return .progress
-    }
-
-    /// The transport ended with the connection open or closing: RFC 6455 §7.1.5 reports 1006.
-    private mutating func endOfStreamWhileOpen() -> Step {
-        enterClosed(CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
-                                wasClean: false, failure: .unexpectedEndOfStream))
-        return .progress
+        progress(.violation(violation))
     }
 }

@@ -141,13 +141,14 @@ extension Connection {
         let isTransformed: Bool
         switch outgoing {
         case .none:
-            try checkCanSendData()
+            try checkPermission(.startMessage)
+            try checkOutputRoom()
             validator = UTF8Validator()
             opcode = kind.opcode
             isTransformed = compress && (transform?.shouldEncode(messageOfSize: nil) ?? false)
         case .sending(let current, let state, let transformed):
-            // Finishing the message is allowed after the peer's Close (our reply waits for it).
-            try checkCanContinueMessage()
+            try checkPermission(.continueMessage)
+            try checkOutputRoom()
             guard current == kind else { throw .fragmentKindMismatch }
             validator = state
             opcode = .continuation
@@ -165,10 +166,7 @@ extension Connection {
             writeFrame(opcode, fin: isFinal, payload: payload)
         }
         outgoing = isFinal ? .none : .sending(kind, validator, isTransformed: isTransformed)
-        if isFinal, case .closingRemotely(let received) = phase {
-            writeCloseReply(to: received)
-            enterClosed(CloseStatus(code: received.code, reason: received.reason, wasClean: true))
-        }
+        if isFinal { transition(.messageSent) }
     }
 
     /// Sends a ping (at most 125 bytes of payload). The pong comes back as ``Event/pong(_:)``.
@@ -187,13 +185,7 @@ extension Connection {
     }
 
     private mutating func sendControl(_ opcode: Opcode, _ payload: [UInt8]) throws(ConnectionError) {
-        switch phase {
-        case .open, .closingRemotely: break
-        case .closingLocally: throw .closeAlreadySent
-        case .closed(let status, _): throw status.failure == nil && status.wasClean ? .closeAlreadySent : .notOpen
-        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
-            throw .notOpen
-        }
+        try checkPermission(.sendControl)
         guard payload.count <= 125 else { throw .controlPayloadTooLarge }
         try checkOutputRoom()
         writeFrame(opcode, fin: true, payload: payload)
@@ -214,52 +206,18 @@ extension Connection {
     public mutating func close(code: CloseCode = .normalClosure, reason: String = "") throws(ConnectionError) {
         guard code.isValidOnWire else { throw .invalidCloseCode(code) }
         guard reason.utf8.count <= 123 else { throw .closeReasonTooLong }
-        let frame = CloseFrame(code: code, reason: reason)
-        switch phase {
-        case .open:
-            writeClose(frame)
-            enterClosingLocally(sent: frame)
-        case .closingRemotely(let received):
-            writeClose(frame)
-            outgoing = .none
-            enterClosed(CloseStatus(code: received.code, reason: received.reason, wasClean: true))
-        case .closingLocally:
-            throw .closeAlreadySent
-        case .closed(let status, _):
-            throw status.failure == nil && status.wasClean ? .closeAlreadySent : .notOpen
-        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
-            throw .notOpen
-        }
+        try checkPermission(.close)
+        transition(.closeCalled(CloseFrame(code: code, reason: reason)))
     }
 
     // MARK: Checks
 
-    private func checkCanSendData() throws(ConnectionError) {
-        switch phase {
-        case .open: break
-        case .closingLocally, .closingRemotely: throw .closeAlreadySent
-        case .closed(let status, _): throw status.failure == nil && status.wasClean ? .closeAlreadySent : .notOpen
-        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
-            throw .notOpen
-        }
-        try checkOutputRoom()
-    }
-
-    /// The checks before a whole message (a send or a prepared message): those of a data frame, and
-    /// no fragmented message of ours unfinished.
+    /// The checks before a whole message (a send or a prepared message): the phase allows a message,
+    /// there is room for it, and no fragmented message of ours is unfinished.
     private func checkCanSendMessage() throws(ConnectionError) {
-        try checkCanSendData()
-        guard case .none = outgoing else { throw .messageInProgress }
-    }
-
-    private func checkCanContinueMessage() throws(ConnectionError) {
-        switch phase {
-        case .open, .closingRemotely: break
-        case .closingLocally: throw .closeAlreadySent
-        case .closed, .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
-            throw .notOpen
-        }
+        try checkPermission(.startMessage)
         try checkOutputRoom()
+        guard case .none = outgoing else { throw .messageInProgress }
     }
 
     /// Sends are refused once the pending output reaches ``Limits/maxBufferedOutput``; memory is then

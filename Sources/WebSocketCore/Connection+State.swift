@@ -4,22 +4,42 @@
 // is a mutating call, every output is either an event pulled with `nextEvent()` or bytes taken from the
 // output buffer. Nothing happens between calls.
 //
-// 1. All lifecycle state is one enum, `Phase`, and `self.phase =` appears in this file only. The public
-//    `State` is a projection of it.
-// 2. Input is parsed lazily, inside `nextEvent()`: `receive(_:)` only buffers. Automatic replies (pong,
+// 1. The lifecycle is one enum, `Phase`, and one function changes it: `transition(_:)`, an exhaustive
+//    switch over (input, phase), is the only writer of `phase` after `init` sets its first value. In the
+//    manner of h11's `_state.py`, callers say what happened (`PhaseInput`: a request read, a Close
+//    received, a violation, the end of the input, a timer's time, `close()`, `abort()` …), never which
+//    phase to enter; the transition decides the next phase and does what entering it means (timers,
+//    the frames that go with it, the lifecycle events `.handshakeRequest`, `.handshakeCompleted`,
+//    `.handshakeFailed`, `.closeReceived`, `.protocolViolation` and `.closed`). An input a phase does
+//    not act on changes nothing, so no sequence of calls can reach a trap. The table is in
+//    docs/architecture.md; the public `State` is a projection of the phase.
+// 2. State that belongs to a phase is in that phase's payload: the handshake key and offer, the
+//    request awaiting a decision, each timer, the keepalive counter, the Close frames of the closing
+//    phases, the transport's disposition once closed. Leaving a phase drops its state, so nothing
+//    can outlive it or disagree with it. Two exceptions keep the handshake's buffers mutating in place
+//    (an enum payload is copied out and back, with its buffer): the HTTP head parser and a refusal's
+//    body reader are stored properties that always hold a value, and the phase says which is in use.
+//    Beside the phase sit the streams, which are not lifecycle: the input (bytes, and whether the
+//    transport's input ended, which the reader reaches in order, after the bytes before it), the frame
+//    and message being read, the message being sent, and the output.
+// 3. What the caller may do in each phase is decided in one place, `checkPermission(_:)`. A caller's
+//    misuse throws `ConnectionError` and changes nothing; a permitted call then reports what it did to
+//    the transition (`close()` as `.closeCalled`, the last fragment as `.messageSent`).
+// 4. Input is parsed lazily, inside `nextEvent()`: `receive(_:)` only buffers. Automatic replies (pong,
 //    the close reply, an HTTP error response) are therefore queued while events are pulled; a caller
-//    drains events, then writes output.
-// 3. A peer's violation queues the Close frame with the violation's code, emits `.protocolViolation`
+//    drains events, then writes output. Lifecycle events are queued by the transition and pulled
+//    before the reader steps again, so they come out in the order they happened.
+// 5. A peer's violation queues the Close frame with the violation's code, emits `.protocolViolation`
 //    then `.closed`, and every later input byte is ignored (RFC 6455 §7.1.7).
-// 4. A caller's misuse throws `ConnectionError` and changes nothing.
-// 5. Timers arm when their phase starts, relative to the last time reported; before any report they
+// 6. Timers arm when their phase starts, relative to the last time reported; before any report they
 //    wait as `.pending` and arm at the first one.
-// 6. Once `.closed`, the connection never changes phase again; `transportDirective` says what the
-//    caller should do with the transport (RFC 6455 §7.1.1): a client that closed cleanly waits for the
-//    server to close TCP (bounded by the close timer); otherwise the caller writes what is left, shuts
-//    down its sending side and reads until the peer closes too (bounded by the linger timer), so that
-//    unread bytes cannot turn the close into a reset that destroys the last frames; once the input
-//    ended, or the caller aborted, the transport closes at once. Every adapter obeys it the same way.
+// 7. Once `.closed`, the connection never leaves it; only its transport disposition changes, toward
+//    closing now. `transportDirective` says what the caller should do with the transport (RFC 6455
+//    §7.1.1): a client that closed cleanly waits for the server to close TCP (bounded by the close
+//    timer); otherwise the caller writes what is left, shuts down its sending side and reads until the
+//    peer closes too (bounded by the linger timer), so that unread bytes cannot turn the close into a
+//    reset that destroys the last frames; once the input ended, or the caller aborted, the transport
+//    closes at once. Every adapter obeys it the same way.
 
 /// The lifecycle of a connection, as the caller sees it.
 public enum State: Sendable, Hashable {
@@ -40,20 +60,46 @@ public enum State: Sendable, Hashable {
     }
 }
 
+/// Where a connection is in its lifecycle, with the state that exists only in that phase: each timer
+/// lives in the payload of the phase that arms it, so that leaving the phase stops it, and nothing
+/// outside the enum can disagree with it.
+///
+/// Two buffers of the handshake phases live in stored properties of the connection instead (the HTTP
+/// head parser and a refusal's body reader), so that they mutate in place rather than being copied
+/// out of the payload and back, which would copy their buffers on every call. They are plain values,
+/// never absent: the phase says which one is in use, and the transitions that start and end that
+/// phase reset it.
+///
+/// The two large payloads (the client's offer, the request awaiting a decision) are boxed once, when
+/// their phase starts: they are read rarely, and inline they made the enum too large for the compiler
+/// to test its case in place (it called a function instead). Small, the case is tested with one
+/// comparison where the reader asks, on every event, whether it reads frames.
 enum Phase: Sendable {
-    // The HTTP parser and body reader of the handshake phases live in stored properties of the
-    // connection, not in these payloads, so that they mutate in place instead of being copied out of
-    // the enum and back (which would copy their buffers on every call).
-    case clientAwaitingResponse(key: String)
-    case clientReadingRejection(HTTPResponseHead)
-    case serverAwaitingRequest
-    case serverAwaitingDecision(HandshakeRequest)
-    case open
+    /// (Client) The request is out and `headParser` reads the response head. The key and the options
+    /// offered are what the response is checked against.
+    case clientAwaitingResponse(key: String, offered: Boxed<ClientOptions>, timeout: Timer)
+    /// (Client) The server refused the upgrade; `bodyReader` reads its response's body for the report.
+    case clientReadingRejection(HTTPResponseHead, timeout: Timer)
+    /// (Server) `headParser` reads the request head.
+    case serverAwaitingRequest(timeout: Timer)
+    /// (Server) A valid request waits for `accept` or `reject`.
+    case serverAwaitingDecision(Boxed<HandshakeRequest>, timeout: Timer)
+    case open(Keepalive)
     /// We sent this Close frame and wait for the peer's.
-    case closingLocally(sent: CloseFrame)
+    case closingLocally(sent: CloseFrame, timeout: Timer)
     /// The peer sent this Close frame; our reply waits for the end of the message we are sending.
-    case closingRemotely(received: CloseFrame)
+    case closingRemotely(received: CloseFrame, timeout: Timer)
     case closed(CloseStatus, transport: TransportDisposition)
+}
+
+/// The keepalive state of an open connection (RFC 6455 §5.5.2).
+struct Keepalive: Sendable, Hashable {
+    /// When the next ping is due: off while a pong is awaited, and without keepalive.
+    var ping: Timer
+    /// When the connection fails for want of a pong to the last ping.
+    var pong = Timer.off
+    /// The payload of the last ping sent, a counter.
+    var count: UInt64 = 0
 }
 
 /// What the caller should do with the transport once the connection is closed.
@@ -61,12 +107,65 @@ enum TransportDisposition: Sendable, Hashable {
     /// Close it (after writing what is pending, if the transport takes it without waiting).
     case closeNow
     /// (Client) Wait for the server to close it (RFC 6455 §7.1.1), until the close timer runs out.
-    case awaitPeerClose
+    case awaitPeerClose(until: Timer)
     /// Write what is pending, shut down the sending side, and read until the peer closes, until the
     /// linger timer runs out.
-    case drain
+    case drain(until: Timer)
 }
 
+/// What happened, as the transition sees it. An input names an event, never the phase to enter:
+/// which phase follows, and what else changes, is decided in one place, ``Connection/transition(_:)``.
+enum PhaseInput {
+    // The opening handshake.
+    /// (Server) A valid opening handshake request was read.
+    case requestRead(HandshakeRequest)
+    /// (Client) A final response other than 101 was read; its body follows.
+    case refusalRead(HTTPResponseHead)
+    /// (Client) The refusal's body was read to its end.
+    case refusalBodyRead
+    /// (Client) A valid 101 was read; (server) `accept` queued the 101. `transform` is what the
+    /// configured extensions negotiated.
+    case handshakeCompleted(HandshakeResult, transform: (any MessageTransform)?)
+    /// The handshake took place outside this connection, which starts open.
+    case openedExternally(transform: (any MessageTransform)? = nil)
+    /// An invalid request (its HTTP error response already queued) or response.
+    case handshakeFailed(HandshakeFailure)
+    /// (Server) `reject` queued its response.
+    case handshakeRejected
+
+    // What the peer sent.
+    case closeReceived(CloseFrame)
+    case pongReceived
+    /// The peer broke the protocol (RFC 6455 §7.1.7).
+    case violation(ProtocolViolation)
+    /// The reader reached the end of the input: every byte received before the transport ended has
+    /// been read.
+    case endOfStream
+
+    // What the caller did (after ``Connection/checkPermission(_:)``).
+    /// `close`: this frame is to go out.
+    case closeCalled(CloseFrame)
+    /// The last fragment of our message went out.
+    case messageSent
+    /// The transport's input ended (`receiveEOF`). Bytes received before it may still wait to be
+    /// read; the reader reports `endOfStream` when it gets there.
+    case inputEnded
+    case aborted
+
+    // Time.
+    case timeAdvanced(to: Instant)
+}
+
+/// What a caller asks to do, for ``Connection/checkPermission(_:)``.
+enum LocalAction {
+    /// A whole message (a prepared one too), or the first fragment of one.
+    case startMessage
+    /// A later fragment of the message being sent.
+    case continueMessage
+    /// A ping or a pong.
+    case sendControl
+    case close
+}
 /// What to do with the transport under a connection, as ``Connection/transportDirective`` says.
 ///
 /// A TCP connection closed while unread bytes wait in its receive buffer is reset, and a reset can
@@ -154,69 +253,330 @@ extension Connection {
         switch phase {
         case .closed(_, .closeNow): return .close
         case .closed(_, .awaitPeerClose): return .awaitPeerClose
-        case .closed(_, .drain): return .halfCloseAndDrain(deadline: lingerTimer.deadline)
+        case .closed(_, .drain(let linger)): return .halfCloseAndDrain(deadline: linger.deadline)
         case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
              .open, .closingLocally, .closingRemotely:
             return .keepOpen
         }
     }
 
-    // MARK: Transitions (the only place `phase` changes)
+    // MARK: Permissions (what the caller may do in each phase)
 
-    mutating func enterHandshakePhase(_ next: Phase) {
-        phase = next
-        readsFrames = false
-    }
-
-    mutating func enterOpen() {
-        phase = .open
-        readsFrames = true
-        handshakeTimer = .off
-        if let interval = configuration.timeouts.keepaliveInterval {
-            pingTimer = arm(interval)
+    /// Throws unless the caller may do `action` in this phase; changes nothing. The one place that
+    /// knows which phase allows what (the table is in docs/architecture.md). Answering the opening
+    /// handshake is allowed only while ``pendingHandshakeRequest`` holds a request.
+    @inline(__always)
+    func checkPermission(_ action: LocalAction) throws(ConnectionError) {
+        switch phase {
+        case .open:
+            return
+        case .closingRemotely:
+            // The peer's Close arrived while our fragmented message was going out: the message may
+            // be finished (and pings sent meanwhile), then our Close answers theirs (RFC 6455 §5.5.1).
+            if action == .startMessage { throw .closeAlreadySent }
+        case .closingLocally:
+            throw .closeAlreadySent
+        case .closed(let status, _):
+            // After a clean closing handshake a send is "too late"; after a failure the connection
+            // never was (or no longer is) usable. A message cut off by the close cannot go on either way.
+            guard action != .continueMessage, status.failure == nil, status.wasClean else { throw .notOpen }
+            throw .closeAlreadySent
+        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
+            throw .notOpen
         }
     }
 
-    mutating func enterClosingLocally(sent frame: CloseFrame) {
-        phase = .closingLocally(sent: frame)
-        readsFrames = true
-        stopKeepalive()
-        closeTimer = configuration.timeouts.close.map(arm) ?? .off
+    // MARK: The transition (the only writer of `phase` after `init`)
+
+    /// Moves the lifecycle on after `input`: the one place that decides the next phase and what comes
+    /// with entering it (timers in its payload, frames queued, lifecycle events). An input a phase
+    /// does not act on leaves everything unchanged; the readers, the timers and ``checkPermission(_:)``
+    /// never produce those pairs, and none of them traps.
+    mutating func transition(_ input: PhaseInput) {
+        switch input {
+        case .requestRead(let request):
+            switch phase {
+            case .serverAwaitingRequest(let timeout):
+                enqueue(.handshakeRequest(request))
+                phase = .serverAwaitingDecision(Boxed(request), timeout: timeout)
+            case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingDecision, .open, .closingLocally,
+                 .closingRemotely, .closed:
+                break
+            }
+
+        case .refusalRead(let head):
+            switch phase {
+            case .clientAwaitingResponse(_, _, let timeout):
+                bodyReader = HTTPBodyReader(head: head, limit: max(0, configuration.limits.maxRejectionBodySize))
+                phase = .clientReadingRejection(head, timeout: timeout)
+            case .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision, .open, .closingLocally,
+                 .closingRemotely, .closed:
+                break
+            }
+
+        case .refusalBodyRead:
+            switch phase {
+            case .clientReadingRejection(let head, _):
+                phase = failedHandshake(.rejected(HTTPResponse(head: head, body: bodyReader.body)))
+            case .clientAwaitingResponse, .serverAwaitingRequest, .serverAwaitingDecision, .open, .closingLocally,
+                 .closingRemotely, .closed:
+                break
+            }
+
+        case .handshakeCompleted(let result, let negotiated):
+            switch phase {
+            case .clientAwaitingResponse, .serverAwaitingDecision:
+                phase = openPhase(negotiated)
+                enqueue(.handshakeCompleted(result))
+            case .clientReadingRejection, .serverAwaitingRequest, .open, .closingLocally, .closingRemotely, .closed:
+                break
+            }
+
+        case .openedExternally(let negotiated):
+            switch phase {
+            case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
+                phase = openPhase(negotiated)
+            case .open, .closingLocally, .closingRemotely, .closed:
+                break
+            }
+
+        case .handshakeFailed(let failure):
+            switch phase {
+            case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
+                phase = failedHandshake(failure)
+            case .open, .closingLocally, .closingRemotely, .closed:
+                break
+            }
+
+        case .handshakeRejected:
+            switch phase {
+            case .serverAwaitingDecision:
+                phase = closedPhase(CloseStatus(code: .abnormalClosure, reason: "opening handshake rejected", wasClean: false))
+            case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .open, .closingLocally,
+                 .closingRemotely, .closed:
+                break
+            }
+
+        case .closeReceived(let frame):
+            switch phase {
+            case .open:
+                enqueue(.closeReceived(frame))
+                if case .sending = outgoing {
+                    // RFC 6455 §5.5.1: "An endpoint MAY delay sending a Close frame until its current
+                    // message is sent": the reply goes out with the last fragment, or at the close timer.
+                    // What followed the peer's Close frame is never read.
+                    releaseInput()
+                    phase = .closingRemotely(received: frame, timeout: closeTimeout())
+                } else {
+                    writeCloseReply(to: frame)
+                    phase = closedPhase(CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
+                }
+            case .closingLocally:
+                // The reply to our Close: the closing handshake is complete (RFC 6455 §7.1.5: the close
+                // code is the one in the first Close frame received).
+                enqueue(.closeReceived(frame))
+                phase = closedPhase(CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
+            case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+                 .closingRemotely, .closed:
+                break
+            }
+
+        case .pongReceived:
+            switch phase {
+            case .open(var keepalive):
+                // The peer is alive: the next keepalive ping is due one interval from now.
+                guard case .armed = keepalive.pong else { return }
+                keepalive.pong = .off
+                if let interval = configuration.timeouts.keepaliveInterval { keepalive.ping = arm(interval) }
+                phase = .open(keepalive)
+            case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+                 .closingLocally, .closingRemotely, .closed:
+                break
+            }
+
+        case .violation(let violation):
+            switch phase {
+            case .open:
+                writeClose(CloseFrame(code: violation.closeCode, reason: violation.reason))
+                phase = failedConnection(violation)
+            case .closingLocally:
+                // Our Close is already out: nothing more is sent.
+                phase = failedConnection(violation)
+            case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+                 .closingRemotely, .closed:
+                break
+            }
+
+        case .endOfStream:
+            switch phase {
+            case .clientAwaitingResponse, .serverAwaitingRequest:
+                phase = failedHandshake(.endOfStream)
+            case .clientReadingRejection(let head, _):
+                // For a body read until close, the end of the transport is its normal end (RFC 9112
+                // §6.3); any other body is reported with what arrived.
+                phase = failedHandshake(.rejected(HTTPResponse(head: head, body: bodyReader.body)))
+            case .open, .closingLocally:
+                // RFC 6455 §7.1.5: the transport closed without a closing handshake: 1006.
+                phase = closedPhase(CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
+                                                wasClean: false, failure: .unexpectedEndOfStream))
+            case .serverAwaitingDecision, .closingRemotely, .closed:
+                // Nothing is read in these phases, so the reader never gets to the end.
+                break
+            }
+
+        case .closeCalled(let frame):
+            switch phase {
+            case .open:
+                writeClose(frame)
+                phase = .closingLocally(sent: frame, timeout: closeTimeout())
+            case .closingRemotely(let received, _):
+                phase = answeredRemoteClose(received, with: frame)
+            case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+                 .closingLocally, .closed:
+                break
+            }
+
+        case .messageSent:
+            switch phase {
+            case .closingRemotely(let received, _):
+                phase = answeredRemoteClose(received, with: nil)
+            case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+                 .open, .closingLocally, .closed:
+                break
+            }
+
+        case .inputEnded:
+            switch phase {
+            case .closed(let status, .awaitPeerClose), .closed(let status, .drain):
+                // The peer closed the transport, which is what these dispositions wait for.
+                phase = .closed(status, transport: .closeNow)
+            case .closed(_, .closeNow), .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest,
+                 .serverAwaitingDecision, .open, .closingLocally, .closingRemotely:
+                // Input received before the end is read first; the reader then reports `endOfStream`.
+                break
+            }
+
+        case .aborted:
+            switch phase {
+            case .closed(let status, .awaitPeerClose), .closed(let status, .drain):
+                phase = .closed(status, transport: .closeNow)
+            case .closed(_, .closeNow):
+                break
+            case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+                 .open, .closingLocally, .closingRemotely:
+                phase = closedPhase(CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted),
+                                    aborting: true)
+            }
+
+        case .timeAdvanced(let now):
+            // A pending timer starts at the first reported time, then each phase runs its own.
+            switch phase {
+            case .clientAwaitingResponse(let key, let offered, var timeout):
+                timeout.arm(at: now)
+                phase = timeout.hasExpired(at: now) ? failedHandshake(.timedOut)
+                    : .clientAwaitingResponse(key: key, offered: offered, timeout: timeout)
+            case .clientReadingRejection(let head, var timeout):
+                timeout.arm(at: now)
+                phase = timeout.hasExpired(at: now) ? failedHandshake(.timedOut) : .clientReadingRejection(head, timeout: timeout)
+            case .serverAwaitingRequest(var timeout):
+                timeout.arm(at: now)
+                phase = timeout.hasExpired(at: now) ? failedHandshake(.timedOut) : .serverAwaitingRequest(timeout: timeout)
+            case .serverAwaitingDecision(let request, var timeout):
+                timeout.arm(at: now)
+                phase = timeout.hasExpired(at: now) ? failedHandshake(.timedOut)
+                    : .serverAwaitingDecision(request, timeout: timeout)
+            case .open(var keepalive):
+                keepalive.ping.arm(at: now)
+                keepalive.pong.arm(at: now)
+                if keepalive.pong.hasExpired(at: now) {
+                    // The peer is gone or stuck: fail the connection (RFC 6455 §7.1.7) with 1011, the
+                    // code keepalive timeouts are commonly reported with, and report 1006 locally since
+                    // no Close frame came back.
+                    writeClose(CloseFrame(code: .internalError, reason: "keepalive timeout"))
+                    phase = closedPhase(CloseStatus(code: .abnormalClosure, reason: "keepalive timeout", wasClean: false,
+                                                    failure: .keepaliveTimeout))
+                } else {
+                    if keepalive.ping.hasExpired(at: now) { sendKeepalivePing(&keepalive, at: now) }
+                    phase = .open(keepalive)
+                }
+            case .closingLocally(let sent, var timeout):
+                timeout.arm(at: now)
+                phase = timeout.hasExpired(at: now)
+                    ? closedPhase(CloseStatus(code: .abnormalClosure, reason: "close handshake timed out", wasClean: false,
+                                              failure: .closeTimeout))
+                    : .closingLocally(sent: sent, timeout: timeout)
+            case .closingRemotely(let received, var timeout):
+                timeout.arm(at: now)
+                // Our message did not end in time: the reply goes out anyway.
+                phase = timeout.hasExpired(at: now) ? answeredRemoteClose(received, with: nil)
+                    : .closingRemotely(received: received, timeout: timeout)
+            case .closed(let status, .awaitPeerClose(var timeout)):
+                timeout.arm(at: now)
+                phase = .closed(status, transport: timeout.hasExpired(at: now) ? .closeNow : .awaitPeerClose(until: timeout))
+            case .closed(let status, .drain(var timeout)):
+                timeout.arm(at: now)
+                phase = .closed(status, transport: timeout.hasExpired(at: now) ? .closeNow : .drain(until: timeout))
+            case .closed(_, .closeNow):
+                break
+            }
+        }
     }
 
-    mutating func enterClosingRemotely(received frame: CloseFrame) {
-        phase = .closingRemotely(received: frame)
-        readsFrames = false
-        // What followed the peer's Close frame is never read (RFC 6455 §5.5.1).
-        releaseInput()
-        stopKeepalive()
-        closeTimer = configuration.timeouts.close.map(arm) ?? .off
+    // MARK: Entering phases (for `transition` only: they return the phase, and it assigns it)
+
+    /// The open phase, with the negotiated transform installed and the keepalive armed.
+    private mutating func openPhase(_ negotiated: (any MessageTransform)?) -> Phase {
+        transform = negotiated
+        transformBits = negotiated?.reservedBits ?? 0
+        return .open(Keepalive(ping: configuration.timeouts.keepaliveInterval.map(arm) ?? .off))
     }
 
-    /// Ends the connection for good and emits `.closed`, choosing what the transport does next
-    /// (``TransportDirective``): once the input ended, or when `aborting`, it closes at once; a client
-    /// that closed cleanly waits for the server to close it; everything else half-closes and drains.
-    mutating func enterClosed(_ status: CloseStatus, aborting: Bool = false) {
-        if case .closed = phase { preconditionFailure("closed twice") }
+    private func closeTimeout() -> Timer {
+        configuration.timeouts.close.map(arm) ?? .off
+    }
+
+    /// Reports the handshake's failure, then closes.
+    private mutating func failedHandshake(_ failure: HandshakeFailure) -> Phase {
+        enqueue(.handshakeFailed(failure))
+        return closedPhase(CloseStatus(code: .abnormalClosure, reason: "opening handshake failed", wasClean: false))
+    }
+
+    /// (RFC 6455 §7.1.7) Stops reading the frame in progress, reports the violation, then closes.
+    private mutating func failedConnection(_ violation: ProtocolViolation) -> Phase {
+        frame = .header
+        incoming = .none
+        enqueue(.protocolViolation(violation))
+        return closedPhase(CloseStatus(code: violation.closeCode, reason: violation.reason, wasClean: false,
+                                       failure: .protocolViolation(violation)))
+    }
+
+    /// Our Close answers the peer's, after (or instead of) the rest of our message: `frame` when the
+    /// caller chose one, otherwise the echo of the peer's code. The closing handshake is complete.
+    private mutating func answeredRemoteClose(_ received: CloseFrame, with frame: CloseFrame?) -> Phase {
+        if let frame { writeClose(frame) } else { writeCloseReply(to: received) }
+        outgoing = .none
+        return closedPhase(CloseStatus(code: received.code, reason: received.reason, wasClean: true))
+    }
+
+    /// The closed phase, choosing what the transport does next (``TransportDirective``): once the
+    /// input ended, or when `aborting`, it closes at once; a client that closed cleanly waits for the
+    /// server to close it; everything else half-closes and drains. Emits `.closed`.
+    private mutating func closedPhase(_ status: CloseStatus, aborting: Bool = false) -> Phase {
         let disposition: TransportDisposition
         if inputEnded || aborting {
             disposition = .closeNow
         } else if isClient && status.wasClean {
-            disposition = .awaitPeerClose
-        } else if configuration.timeouts.linger != nil {
-            disposition = .drain
+            disposition = .awaitPeerClose(until: closeTimeout())
+        } else if let linger = configuration.timeouts.linger {
+            disposition = .drain(until: arm(linger))
         } else {
             disposition = .closeNow
         }
-        phase = .closed(status, transport: disposition)
-        readsFrames = false
-        handshakeTimer = .off
-        stopKeepalive()
-        closeTimer = disposition == .awaitPeerClose ? (configuration.timeouts.close.map(arm) ?? .off) : .off
-        lingerTimer = disposition == .drain ? (configuration.timeouts.linger.map(arm) ?? .off) : .off
         releaseInput()
         messageBuffer = []
+        bodyReader = HTTPBodyReader()
         enqueue(.closed(status))
+        return .closed(status, transport: disposition)
     }
 
     /// Drops buffered input and the buffers that held it.
@@ -225,20 +585,6 @@ extension Connection {
         spareInbox = []
         inboxStart = 0
         inboxIsShared = false
-    }
-
-    /// The peer closed the transport, or we stop waiting for it to (the close or linger timer ran
-    /// out, or the caller aborted): the transport closes now.
-    mutating func releaseTransport() {
-        guard case .closed(let status, let disposition) = phase, disposition != .closeNow else { return }
-        phase = .closed(status, transport: .closeNow)
-        closeTimer = .off
-        lingerTimer = .off
-    }
-
-    private mutating func stopKeepalive() {
-        pingTimer = .off
-        pongTimer = .off
     }
 
     /// A timer for `duration` from the last reported time, or pending until the first report.

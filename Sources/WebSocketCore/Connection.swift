@@ -34,17 +34,16 @@ public struct Connection: Sendable {
     let isClient: Bool
     var random: any RandomNumberGenerator & Sendable
 
+    /// The lifecycle: set in `init`, then only by ``transition(_:)``.
     var phase: Phase
-    /// Whether the phase is `.open` or `.closingLocally`, the phases that read frames: kept beside
-    /// `phase` (and set with it) so that the hot path tests a flag instead of switching over the enum.
-    var readsFrames = false
     /// The largest payload the whole-message fast path takes: the smaller of the frame and message
     /// limits, or -1 when the fast path is off (fragment delivery, or no fragment allowed).
     let wholeMessageLimit: Int
     /// The opening handshake's HTTP head parser (see ``Phase``).
     var headParser: HTTPHeadParser
-    /// (Client) The reader of a refusing response's body.
-    var bodyReader: HTTPBodyReader? = nil
+    /// (Client) The reader of a refusing response's body: in use in `.clientReadingRejection` only,
+    /// and empty in every other phase (see ``Phase``).
+    var bodyReader = HTTPBodyReader()
     /// The negotiated extension that transforms payloads, if any.
     var transform: (any MessageTransform)? = nil
     /// The reserved bits the negotiated transform defines (0 without one), kept apart so that the
@@ -59,6 +58,9 @@ public struct Connection: Sendable {
     var inboxIsShared = false
     /// Our own input buffer while `inbox` is shared, kept for reuse.
     var spareInbox: [UInt8] = []
+    /// Whether the transport's input ended (``receiveEOF()``): a fact about the input, like the bytes
+    /// beside it, not a phase. The reader reaches it only after the bytes received before it, and
+    /// reports it to the transition then (`.endOfStream`).
     var inputEnded = false
     var frame = FrameReadState.header
     var incoming = IncomingMessage.none
@@ -89,14 +91,8 @@ public struct Connection: Sendable {
     var lendsPayloads = false
 
     // Time.
+    /// The last time reported; the timers themselves live in the phase's payload.
     var lastReportedTime: Instant? = nil
-    var handshakeTimer = Timer.off
-    var closeTimer = Timer.off
-    var pingTimer = Timer.off
-    var pongTimer = Timer.off
-    /// (Closed, draining) When to stop waiting for the peer to close the transport.
-    var lingerTimer = Timer.off
-    var keepaliveCount: UInt64 = 0
 
     /// Creates a connection.
     ///
@@ -119,22 +115,23 @@ public struct Connection: Sendable {
         let limits = configuration.limits
         wholeMessageLimit = configuration.delivery == .messages && limits.maxFragmentsPerMessage >= 1
             ? max(0, min(limits.maxFrameSize, limits.maxMessageSize)) : -1
+        let timeout = configuration.timeouts.handshake.map(Timer.pending) ?? .off
         switch role {
         case .client(let options):
             isClient = true
             var generator = random
             let key = ClientHandshake.makeKey(using: &generator)
             self.random = generator
-            let request = try ClientHandshake.request(options: Self.offeredOptions(options, configuration), key: key)
-            phase = .clientAwaitingResponse(key: key)
+            let offered = Self.offeredOptions(options, configuration)
+            let request = try ClientHandshake.request(options: offered, key: key)
+            phase = .clientAwaitingResponse(key: key, offered: Boxed(offered), timeout: timeout)
             headParser = HTTPHeadParser(kind: .response, limits: configuration.limits)
             outbox = request
         case .server:
             isClient = false
-            phase = .serverAwaitingRequest
+            phase = .serverAwaitingRequest(timeout: timeout)
             headParser = HTTPHeadParser(kind: .request, limits: configuration.limits)
         }
-        handshakeTimer = configuration.timeouts.handshake.map(Timer.pending) ?? .off
     }
 
     // MARK: Input
@@ -208,7 +205,7 @@ public struct Connection: Sendable {
     /// the bytes received before it make are still delivered first.
     public mutating func receiveEOF() {
         inputEnded = true
-        releaseTransport()
+        transition(.inputEnded)
     }
 
     /// Ends the connection at once, without a closing handshake: for a transport that failed (a write
@@ -219,13 +216,7 @@ public struct Connection: Sendable {
         outbox = []
         outboxStart = 0
         clearQueuedOutput()
-        if case .closed = phase {
-            releaseTransport()
-            return
-        }
-        bodyReader = nil
-        enterClosed(CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted),
-                    aborting: true)
+        transition(.aborted)
     }
 
     /// Bytes received and not yet parsed.
@@ -263,18 +254,14 @@ public struct Connection: Sendable {
     }
 
     private mutating func step() -> Step {
-        // The frame-reading phases first, without copying the phase's payload.
-        if readsFrames { return stepFrames() }
+        // The frame-reading phases first, by the phase's case alone: no payload is bound, so none is
+        // copied on the hot path.
         switch phase {
-        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest:
-            return stepHandshake()
-        case .serverAwaitingDecision:
-            return .needInput
         case .open, .closingLocally:
             return stepFrames()
-        case .closingRemotely, .closed:
-            // After the peer's Close frame nothing it sends is read (RFC 6455 §5.5.1).
-            return .needInput
+        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+             .closingRemotely, .closed:
+            return stepHandshake()
         }
     }
 

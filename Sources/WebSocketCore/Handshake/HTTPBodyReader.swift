@@ -16,6 +16,13 @@ struct HTTPBodyReader: Sendable {
     private let limit: Int
     private(set) var body: [UInt8] = []
 
+    /// A reader with no body to read and nothing kept: what a connection holds while it reads no
+    /// refusal, so that a reader is always there and never has to be assumed.
+    init() {
+        limit = 0
+        framing = .complete
+    }
+
     init(head: HTTPResponseHead, limit: Int) {
         self.limit = max(0, limit)
         framing = Self.framing(for: head)
