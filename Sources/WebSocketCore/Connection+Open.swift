@@ -1,7 +1,7 @@
 // A connection whose opening handshake happened elsewhere: an HTTP server (or an HTTP/2 stack, RFC 8441)
 // that parsed the upgrade request and sent the response itself hands the agreed subprotocol and
 // extensions over, and the connection starts in `.open`. The negotiated extension is installed through
-// the same calls as after a handshake, and the phase is entered through `enterOpen()`, so that from the
+// the same calls as after a handshake, and the phase is entered through the transition's `.openedExternally`, so that from the
 // first byte on it behaves as a connection that did the handshake itself.
 
 extension Connection {
@@ -62,6 +62,7 @@ extension Connection {
         guard extensions.allSatisfy(\.isWritable) else { throw .invalidHeader("Sec-WebSocket-Extensions") }
         // The initial phase of the role; its handshake output (a client's request) is dropped below.
         try self.init(role: role, configuration: configuration, random: random)
+        var agreed: (any MessageTransform)? = nil
         switch role {
         case .client(let options):
             let offered = Self.offeredOptions(options, configuration)
@@ -82,7 +83,7 @@ extension Connection {
             case .failure(let error):
                 throw .invalidExtensionAgreement(error.reason)
             case .success(let negotiated):
-                transform = negotiated
+                agreed = negotiated
             }
             // No handshake key was sent: the masking keys start from the caller's generator as given.
             self.random = random
@@ -90,11 +91,10 @@ extension Connection {
         case .server:
             switch Self.agreedTransform(for: extensions, configuration: configuration) {
             case .failure(let error): throw .invalidExtensionAgreement(error.reason)
-            case .success(let agreed): transform = agreed
+            case .success(let transform): agreed = transform
             }
         }
-        transformBits = transform?.reservedBits ?? 0
-        enterOpen()
+        transition(.openedExternally(transform: agreed))
     }
 
     /// (Server) Lets each configured extension take up its agreed element, in the response's order: the

@@ -1,7 +1,9 @@
 extension Connection {
     /// Sends a text message, split into frames of ``Configuration/fragmentationSize`` if set.
     ///
-    /// - Parameter compress: whether the negotiated payload transform (permessage-deflate) may apply
+    /// - Parameters:
+    ///   - text: the message; it is UTF-8 by construction, so it is never refused as invalid.
+    ///   - compress: whether the negotiated payload transform (permessage-deflate) may apply
     ///   to this message. Default `true`; pass `false` for data that is already compressed or secret
     ///   (compression next to attacker-chosen data leaks it, as CRIME and BREACH showed).
     /// - Throws: ``ConnectionError/notOpen``, ``ConnectionError/closeAlreadySent``,
@@ -114,7 +116,11 @@ extension Connection {
     /// makes the message invalid (or a final one that leaves a sequence unfinished) throws
     /// ``ConnectionError/invalidUTF8`` and sends nothing.
     ///
-    /// - Parameter compress: read on the first fragment only: whether the negotiated transform may
+    /// - Parameters:
+    ///   - bytes: this fragment's payload (it may be empty).
+    ///   - kind: text or binary; read on the first fragment, then checked against the message's.
+    ///   - isFinal: whether this fragment ends the message (the FIN bit, RFC 6455 §5.2).
+    ///   - compress: read on the first fragment only: whether the negotiated transform may
     ///   apply to the message; each fragment is then compressed as it is sent.
     /// - Throws: ``ConnectionError/fragmentKindMismatch`` when `kind` differs from the message's,
     ///   ``ConnectionError/invalidUTF8``, and the errors of ``send(text:compress:)``.

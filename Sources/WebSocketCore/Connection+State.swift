@@ -54,8 +54,11 @@ public enum State: Sendable, Hashable {
     /// Nothing more can be sent or received.
     case closed(CloseStatus)
 
+    /// Which end sent the first Close frame.
     public enum Side: Sendable, Hashable {
+        /// This connection (``Connection/close(code:reason:)`` or a timeout).
         case local
+        /// The peer.
         case remote
     }
 }

@@ -17,7 +17,7 @@
 /// if connection.shouldCloseTransport { socket.close() }
 /// ```
 ///
-/// Input is parsed when you pull events, so after each ``receive(_:)`` pull events until `nil`, then
+/// Input is parsed when you pull events, so after each `receive(_:)` pull events until `nil`, then
 /// write the output: automatic replies (pongs, the close reply, an HTTP error) are queued while
 /// events are pulled.
 ///
@@ -30,6 +30,7 @@
 public struct Connection: Sendable {
     /// This end's role.
     public let role: Role
+    /// The limits, timeouts and extensions the connection was made with; they do not change after.
     public let configuration: Configuration
     let isClient: Bool
     var random: any RandomNumberGenerator & Sendable

@@ -24,7 +24,7 @@ extension PerMessageDeflate {
 
         /// An agreement with these parameters; the defaults are those of a response that lists
         /// none (context takeover both ways, 15-bit windows). Windows outside 8...15 make an element
-        /// that a connection refuses (``ConnectionError/invalidExtensionAgreement(_:)``).
+        /// that a connection refuses (``WebSocketCore/ConnectionError/invalidExtensionAgreement(_:)``).
         public init(serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
                     serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15) {
             self.serverNoContextTakeover = serverNoContextTakeover
@@ -71,14 +71,14 @@ extension PerMessageDeflate {
         }
     }
 
-    /// (Server) Answers a client's `Sec-WebSocket-Extensions` offers as a server ``Connection`` with
+    /// (Server) Answers a client's `Sec-WebSocket-Extensions` offers as a server ``WebSocketCore/Connection`` with
     /// this extension would: the first acceptable permessage-deflate offer, following
     /// ``serverPolicy``. Returns the element to send in the response
-    /// (``ExtensionHeader/headerValue(_:)`` gives the field value) and the agreement it makes, or
+    /// (``WebSocketCore/ExtensionHeader/headerValue(_:)`` gives the field value) and the agreement it makes, or
     /// `nil` when no offer is acceptable (answer without the extension then). Elements of other
     /// extensions are skipped.
     ///
-    /// Give the response element to ``Connection/init(openedAs:configuration:subprotocol:extensions:random:)``
+    /// Give the response element to ``WebSocketCore/Connection/init(openedAs:configuration:subprotocol:extensions:random:)``
     /// with this extension in the configuration. (The agreement's ``Agreement/clientMaxWindowBits`` is
     /// the client's own limit when its offer set one that the response need not repeat.)
     ///
