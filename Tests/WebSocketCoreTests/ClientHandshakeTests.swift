@@ -112,6 +112,17 @@ struct ClientHandshakeTests {
         #expect(!(try Self.request(options)).contains("Authorization"))
     }
 
+    @Test("A user-id with a colon is refused, not sent as another user and password (RFC 7617 §2)")
+    func basicAuthUserWithColon() throws {
+        let options = ClientOptions(url: try WebSocketURL(parsing: "ws://a%3Ab:c@host/"))
+        #expect(throws: ConnectionError.invalidHeader("Authorization")) { try Self.request(options) }
+        #expect(throws: ConnectionError.invalidHeader("Authorization")) { try Connection(role: .client(options)) }
+        // The caller's own Authorization is sent instead, untouched.
+        var own = options
+        own.headers = ["Authorization": "Basic YTpiOmM="]
+        #expect(try Self.request(own).contains("\r\nAuthorization: Basic YTpiOmM=\r\n"))
+    }
+
     @Test("Host, Origin and Cookie given as headers replace the generated ones")
     func callerOverrides() throws {
         let options = ClientOptions(url: WebSocketURL(host: "10.0.0.1"), origin: "https://a",

@@ -90,9 +90,11 @@ enum ClientHandshake {
         }
         // Item 12: other fields, such as credentials (RFC 7617 Basic, from the URI's userinfo) and
         // cookies (RFC 6265 §5.4: one Cookie field, pairs separated by "; ").
-        if let user = url.user, !userHeaders.contains(name: "Authorization") {
-            let credentials = Base64.encode(Array("\(user):\(url.password ?? "")".utf8))
-            head.appendUnchecked(name: "Authorization", value: "Basic " + credentials)
+        if url.user != nil, !userHeaders.contains(name: "Authorization") {
+            // RFC 7617 §2: a user-id with a colon (`ws://a%3Ab:c@host/`) would reach the server as
+            // user "a", password "b:c"; such credentials are refused rather than sent wrong.
+            guard let authorization = url.basicAuthorization else { throw .invalidHeader("Authorization") }
+            head.appendUnchecked(name: "Authorization", value: authorization)
         }
         if !options.cookies.isEmpty, !userHeaders.contains(name: "Cookie") {
             for cookie in options.cookies {
