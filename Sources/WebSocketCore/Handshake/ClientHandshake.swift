@@ -117,19 +117,8 @@ enum ClientHandshake {
     /// (they would break the request line); other non-ASCII bytes are percent-encoded (RFC 3986 §2.1).
     private static func requestTarget(_ resource: String) throws(ConnectionError) -> String {
         guard !resource.isEmpty else { return "/" }
-        var out: [UInt8] = []
-        for c in resource.utf8 {
-            switch c {
-            case 0...0x20, 0x7F: throw .invalidHeader("Request-Target")
-            case 0x80...:
-                let hex = Array("0123456789ABCDEF".utf8)
-                out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(c >> 4)])
-                out.append(hex[Int(c & 0x0F)])
-            default: out.append(c)
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        guard !resource.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { throw .invalidHeader("Request-Target") }
+        return String(decoding: PercentEncoding.encode(resource.utf8) { $0 < 0x80 }, as: UTF8.self)
     }
 
     /// Validates a 101 response head (RFC 6455 §4.1, the client's checks 1-6). Statuses other than 101

@@ -104,3 +104,7 @@ public enum HandshakeError: Error, Sendable, Hashable {
         }
     }
 }
+extension HandshakeError: CustomStringConvertible {
+    /// The ``reason``.
+    public var description: String { reason }
+}

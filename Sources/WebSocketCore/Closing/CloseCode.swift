@@ -57,3 +57,26 @@ public struct CloseCode: RawRepresentable, Sendable, Hashable, CustomStringConve
     /// The number alone, as in `"1000"`; ``CloseStatus`` adds the name.
     public var description: String { String(rawValue) }
 }
+extension CloseCode {
+    /// The code's name in RFC 6455 §7.4.1 and the IANA registry ("normal closure"), if it has one.
+    public var name: String? {
+        switch self {
+        case .normalClosure: return "normal closure"
+        case .goingAway: return "going away"
+        case .protocolError: return "protocol error"
+        case .unsupportedData: return "unsupported data"
+        case .noStatusReceived: return "no status code"
+        case .abnormalClosure: return "abnormal closure"
+        case .invalidPayloadData: return "invalid payload data"
+        case .policyViolation: return "policy violation"
+        case .messageTooBig: return "message too big"
+        case .mandatoryExtension: return "mandatory extension"
+        case .internalError: return "internal error"
+        case .serviceRestart: return "service restart"
+        case .tryAgainLater: return "try again later"
+        case .badGateway: return "bad gateway"
+        case .tlsHandshakeFailure: return "TLS handshake failure"
+        default: return nil
+        }
+    }
+}

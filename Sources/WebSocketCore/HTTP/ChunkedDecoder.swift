@@ -47,7 +47,7 @@ struct ChunkedDecoder: Sendable {
             if remaining == 0 { state = .dataCR }
             return (take, take)
         case .sizeStart, .size:
-            if let digit = Self.hexDigit(byte) {
+            if let digit = PercentEncoding.hexValue(byte) {
                 // RFC 9112 §7.1: "Recipients MUST anticipate potentially large hexadecimal numerals and
                 // prevent parsing errors due to integer conversion overflows or precision loss due to
                 // integer representation."
@@ -125,14 +125,5 @@ struct ChunkedDecoder: Sendable {
     private mutating func fail() -> (consumed: Int, data: Int) {
         state = .done
         return (1, 0)
-    }
-
-    private static func hexDigit(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -1,0 +1,61 @@
+// Control frames as they complete (RFC 6455 §5.5): the automatic pong, the Close frame's payload
+// checks (§5.5.1, §7.4), and failing the connection for a peer's violation (§7.1.7).
+
+extension Connection {
+    mutating func takeControlPayload() -> [UInt8] {
+        let payload = controlBuffer
+        controlBuffer.removeAll(keepingCapacity: true)
+        return payload
+    }
+
+    mutating func receivedPing() -> Step {
+        let payload = takeControlPayload()
+        // RFC 6455 §5.5.2: "Upon receipt of a Ping frame, an endpoint MUST send a Pong frame in
+        // response, unless it already received a Close frame." Not after ours either: nothing follows
+        // our Close. While the output is backed up the pong is skipped; §5.5.3 allows answering only
+        // the latest ping.
+        if configuration.respondsToPingsAutomatically, case .open = phase,
+           pendingOutputCount <= configuration.limits.maxBufferedOutput {
+            writeFrame(.pong, fin: true, payload: payload)
+        }
+        return .event(.ping(payload))
+    }
+
+    mutating func receivedPong() -> Step {
+        let payload = takeControlPayload()
+        transition(.pongReceived)
+        return .event(.pong(payload))
+    }
+
+    mutating func receivedClose() -> Step {
+        let payload = takeControlPayload()
+        let frame: CloseFrame
+        switch parseClosePayload(payload) {
+        case .failure(let violation): return fail(violation)
+        case .success(let parsed): frame = parsed
+        }
+        return progress(.closeReceived(frame))
+    }
+
+    /// Validates a Close frame's payload (RFC 6455 §5.5.1, §7.4).
+    func parseClosePayload(_ payload: [UInt8]) -> Result<CloseFrame, ProtocolViolation> {
+        if payload.isEmpty { return .success(CloseFrame(code: .noStatusReceived)) }
+        // RFC 6455 §5.5.1: "If there is a body, the first two bytes of the body MUST be a 2-byte
+        // unsigned integer".
+        guard payload.count >= 2 else { return .failure(ProtocolViolation(.invalidClosePayload)) }
+        let code = CloseCode(UInt16(payload[0]) << 8 | UInt16(payload[1]))
+        guard code.isValidOnWire else { return .failure(ProtocolViolation(.invalidCloseCode(code.rawValue))) }
+        var validator = UTF8Validator()
+        let reason = payload[2...]
+        guard validator.validate(reason), validator.isAtCharacterBoundary else {
+            return .failure(ProtocolViolation(.invalidCloseReason))
+        }
+        return .success(CloseFrame(code: code, reason: String(decoding: reason, as: UTF8.self)))
+    }
+
+    /// Fails the connection for a peer's violation (RFC 6455 §7.1.7): the Close frame with the
+    /// violation's code unless ours is already out, then `.protocolViolation` and `.closed`.
+    mutating func fail(_ violation: ProtocolViolation) -> Step {
+        progress(.violation(violation))
+    }
+}

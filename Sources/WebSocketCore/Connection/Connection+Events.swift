@@ -1,0 +1,57 @@
+// Pulling events: each pull steps the phase's reader (frames when open, the HTTP head otherwise)
+// until it yields an event or needs input. Input is parsed here, not in `receive`, so that a caller
+// that stops pulling stops the work.
+
+extension Connection {
+    /// The next event, parsing buffered input as needed; `nil` when more input (or a handshake
+    /// decision) is needed first.
+    public mutating func nextEvent() -> Event? {
+        while true {
+            if let event = dequeueEvent() { return event }
+            switch step() {
+            case .event(let event): return event
+            case .lent(let kind, let payload): return ownedEvent(kind, payload)
+            case .progress: continue
+            case .needInput:
+                if let event = dequeueEvent() { return event }
+                return nil
+            }
+        }
+    }
+
+    enum Step {
+        case event(Event)
+        /// (``nextEventView(_:)``) A whole message whose payload stays where it is, lent to the caller.
+        case lent(MessageKind, LentPayload)
+        /// Something changed (queued events, a new phase); step again.
+        case progress
+        case needInput
+    }
+
+    mutating func step() -> Step {
+        // The frame-reading phases first, by the phase's case alone: no payload is bound, so none is
+        // copied on the hot path.
+        switch phase {
+        case .open, .closingLocally:
+            return stepFrames()
+        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+             .closingRemotely, .closed:
+            return stepHandshake()
+        }
+    }
+
+    mutating func enqueue(_ event: Event) {
+        events.append(event)
+    }
+
+    mutating func dequeueEvent() -> Event? {
+        guard eventsStart < events.count else { return nil }
+        let event = events[eventsStart]
+        eventsStart += 1
+        if eventsStart == events.count {
+            events.removeAll(keepingCapacity: true)
+            eventsStart = 0
+        }
+        return event
+    }
+}

@@ -1,0 +1,108 @@
+// Lending payloads: whole messages handed to the caller as pointers into the inbox or the message
+// buffer for the duration of a call, so that steady-state reading allocates nothing.
+
+/// An event whose message payload is lent for the duration of a call, not copied: see
+/// ``Connection/nextEventView(_:)``.
+public enum EventView {
+    /// A whole text message: its bytes, already validated as UTF-8.
+    case text(UnsafeRawBufferPointer)
+    /// A whole binary message.
+    case binary(UnsafeRawBufferPointer)
+    /// Any other event, as ``Connection/nextEvent()`` returns it.
+    case other(Event)
+}
+
+/// Where a lent payload lies.
+enum LentPayload {
+    case inbox(Range<Int>)
+    case messageBuffer
+    /// The first bytes of `lendScratch`.
+    case scratch(Int)
+}
+
+extension Connection {
+    /// Pulls the next event like ``nextEvent()``, but lends whole messages' payloads to `body` instead
+    /// of copying them into a `String` or an array: no allocation per message in steady state. The
+    /// pointer is valid only during `body`. Returns `false` (without calling `body`) when more input is
+    /// needed.
+    ///
+    /// Messages arrive as ``EventView/text(_:)`` and ``EventView/binary(_:)``; everything else,
+    /// including fragments in ``Delivery/fragments`` mode, as ``EventView/other(_:)``.
+    ///
+    /// ```swift
+    /// while try connection.nextEventView({ view in
+    ///     if case .binary(let bytes) = view { try file.write(bytes) }
+    /// }) {}
+    /// ```
+    public mutating func nextEventView(_ body: (EventView) throws -> Void) rethrows -> Bool {
+        lendsPayloads = true
+        defer { lendsPayloads = false }
+        while true {
+            if let event = dequeueEvent() {
+                try body(.other(event))
+                return true
+            }
+            switch step() {
+            case .event(let event):
+                try body(.other(event))
+                return true
+            case .lent(let kind, let payload):
+                defer { releaseLent(payload) }
+                try withLentBytes(payload) { bytes in
+                    try body(kind == .text ? .text(bytes) : .binary(bytes))
+                }
+                return true
+            case .progress:
+                continue
+            case .needInput:
+                guard let event = dequeueEvent() else { return false }
+                try body(.other(event))
+                return true
+            }
+        }
+    }
+
+    /// Calls `body` with the bytes of a lent payload.
+    @inline(__always)
+    func withLentBytes<R>(_ payload: LentPayload, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch payload {
+        case .inbox(let range):
+            return try inbox.withUnsafeBytes { raw in
+                try body(UnsafeRawBufferPointer(start: raw.baseAddress.map { $0 + range.lowerBound }, count: range.count))
+            }
+        case .messageBuffer:
+            return try messageBuffer.withUnsafeBytes(body)
+        case .scratch(let count):
+            return try lendScratch.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(start: raw.baseAddress, count: count)) }
+        }
+    }
+
+    /// A lent message as an owned event.
+    func ownedEvent(_ kind: MessageKind, _ payload: LentPayload) -> Event {
+        let bytes: [UInt8]
+        switch payload {
+        case .inbox(let range): bytes = Array(inbox[range])
+        case .messageBuffer: bytes = messageBuffer
+        case .scratch(let count): bytes = Array(lendScratch[0..<count])
+        }
+        return kind == .text ? .text(String(decoding: bytes, as: UTF8.self)) : .binary(bytes)
+    }
+
+    /// After lending: small buffers are kept for the next message (no allocation per message); large
+    /// ones are released, so that one big message does not pin its memory for the life of the
+    /// connection.
+    mutating func releaseLent(_ payload: LentPayload) {
+        switch payload {
+        case .inbox:
+            break
+        case .messageBuffer:
+            if messageBuffer.capacity <= Self.eagerReservation {
+                messageBuffer.removeAll(keepingCapacity: true)
+            } else {
+                messageBuffer = []
+            }
+        case .scratch:
+            if lendScratch.capacity > Self.eagerReservation { lendScratch = [] }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+// Output: the bytes queued for the peer, lent to the caller's write or taken whole. Frames are
+// written into `outbox`; prepared messages join `queuedOutput` as they are, behind what is pending,
+// so that broadcast shares one copy of its frames.
+
+extension Connection {
+    /// The number of bytes queued for the peer and not yet taken (like a browser's `bufferedAmount`).
+    public var pendingOutputCount: Int { queuedBytes + outbox.count - outboxStart }
+
+    /// Takes all pending output, leaving the buffer empty. A prepared message that is all the output
+    /// is handed over as it is (the same storage); several pieces are joined.
+    public mutating func takeOutput() -> [UInt8] {
+        if queuedBytes > 0 {
+            if queuedOutput.count == 1, queuedStart == 0, outbox.count == outboxStart {
+                queuedBytes = 0
+                return queuedOutput.removeLast()
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(pendingOutputCount)
+            bytes.append(contentsOf: queuedOutput[queuedHead][queuedStart...])
+            for index in (queuedHead + 1)..<queuedOutput.count { bytes.append(contentsOf: queuedOutput[index]) }
+            bytes.append(contentsOf: outbox[outboxStart...])
+            clearQueuedOutput()
+            outbox.removeAll(keepingCapacity: true)
+            outboxStart = 0
+            return bytes
+        }
+        if outboxStart == 0 {
+            let bytes = outbox
+            outbox = []
+            return bytes
+        }
+        let bytes = Array(outbox[outboxStart...])
+        outbox.removeAll(keepingCapacity: true)
+        outboxStart = 0
+        return bytes
+    }
+
+    /// Lends the pending output to `write`, which returns how many bytes it wrote (a partial write is
+    /// fine); those bytes are removed from the buffer. It lends one contiguous piece: the output
+    /// may hold more (prepared messages are kept as they are), so call it while
+    /// ``pendingOutputCount`` is above zero and `write` takes everything.
+    ///
+    /// Inlinable so that the caller's error type is concrete where it is called: an unspecialized
+    /// generic body looked up `Result<Int, E>`'s metadata on every call, which showed in a server's
+    /// profile as two metadata lookups per message.
+    @inlinable
+    public mutating func withPendingOutput<E: Error>(_ write: (UnsafeRawBufferPointer) throws(E) -> Int) throws(E) {
+        var failure: E? = nil
+        lendPendingOutput { bytes in
+            do throws(E) {
+                return try write(bytes)
+            } catch {
+                failure = error
+                return 0
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The non-generic body of ``withPendingOutput(_:)``.
+    @usableFromInline
+    internal mutating func lendPendingOutput(_ write: (UnsafeRawBufferPointer) -> Int) {
+        if queuedBytes > 0 {
+            let start = queuedStart
+            let written = queuedOutput[queuedHead].withUnsafeBytes { raw in
+                write(UnsafeRawBufferPointer(rebasing: raw[start...]))
+            }
+            consumeOutput(written)
+            return
+        }
+        let start = outboxStart
+        let written = outbox.withUnsafeBytes { raw in write(UnsafeRawBufferPointer(rebasing: raw[start...])) }
+        consumeOutput(written)
+    }
+
+    /// Lends up to `maxPieces` pieces of the pending output, in order, for one gathered write
+    /// (`writev`, `sendmsg`): `write` returns how many bytes it wrote from the front (a partial write
+    /// is fine), and those are removed. A prepared message sent while other output was pending is a
+    /// piece of its own, lent in place. Lends nothing when nothing is pending.
+    public mutating func withPendingOutputPieces(upTo maxPieces: Int,
+                                                 _ write: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Int) {
+        let ownPending = outbox.count > outboxStart
+        if queuedBytes == 0 {
+            // The usual case, one piece: lent without the nested calls (whose captured state the
+            // runtime checks for exclusivity on every call).
+            guard ownPending else { return }
+            let start = outboxStart
+            let written = outbox.withUnsafeBytes { raw in
+                var piece = UnsafeRawBufferPointer(rebasing: raw[start...])
+                return withUnsafePointer(to: &piece) { write(UnsafeBufferPointer(start: $0, count: 1)) }
+            }
+            consumeOutput(written)
+            return
+        }
+        let available = queuedOutput.count - queuedHead + (ownPending ? 1 : 0)
+        let count = min(max(maxPieces, 1), available)
+        guard count > 0 else { return }
+        var written = 0
+        withUnsafeTemporaryAllocation(of: UnsafeRawBufferPointer.self, capacity: count) { list in
+            // Each piece's storage is pinned by the closure that lends it, so the pieces are lent
+            // by nested calls, one per piece (at most `maxPieces` deep).
+            func lend(_ index: Int) {
+                guard index < count else {
+                    written = write(UnsafeBufferPointer(list))
+                    return
+                }
+                if index < queuedOutput.count - queuedHead {
+                    let start = index == 0 ? queuedStart : 0
+                    queuedOutput[queuedHead + index].withUnsafeBytes { raw in
+                        list[index] = UnsafeRawBufferPointer(rebasing: raw[start...])
+                        lend(index + 1)
+                    }
+                } else {
+                    let start = outboxStart
+                    outbox.withUnsafeBytes { raw in
+                        list[index] = UnsafeRawBufferPointer(rebasing: raw[start...])
+                        lend(index + 1)
+                    }
+                }
+            }
+            lend(0)
+        }
+        consumeOutput(written)
+    }
+
+    /// Removes the first `count` bytes of pending output, after the caller wrote them.
+    public mutating func consumeOutput(_ count: Int) {
+        var remaining = min(max(count, 0), pendingOutputCount)
+        while remaining > 0, queuedBytes > 0 {
+            let headLeft = queuedOutput[queuedHead].count - queuedStart
+            let taken = min(remaining, headLeft)
+            remaining -= taken
+            queuedBytes -= taken
+            if taken < headLeft {
+                queuedStart += taken
+            } else {
+                // Written: released at once (a prepared message's last reference may be this one).
+                queuedOutput[queuedHead] = []
+                queuedHead += 1
+                queuedStart = 0
+                if queuedHead == queuedOutput.count { clearQueuedOutput() }
+            }
+        }
+        guard remaining > 0 else { return }
+        outboxStart += remaining
+        compactConsumedPrefix(&outbox, start: &outboxStart)
+    }
+
+    /// Empties the queue, keeping its capacity.
+    mutating func clearQueuedOutput() {
+        queuedOutput.removeAll(keepingCapacity: true)
+        queuedHead = 0
+        queuedStart = 0
+        queuedBytes = 0
+    }
+
+    /// Makes room for `count` more bytes of output at once in `outbox`. Geometric growth, for frames
+    /// queued without the output being taken.
+    @inline(__always)
+    mutating func reserveOutput(_ count: Int) {
+        let needed = outbox.count + count
+        if needed > outbox.capacity { outbox.reserveCapacity(max(needed, 2 * outbox.capacity)) }
+    }
+
+    /// Appends `bytes` (a prepared message's frames) to the output without copying them: queued as
+    /// they are, after what is pending in `outbox` (whose array moves to the queue).
+    mutating func appendSharedOutput(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        if outbox.count > outboxStart {
+            if queuedBytes == 0 {
+                clearQueuedOutput()
+                queuedStart = outboxStart
+            }
+            queuedBytes += outbox.count - outboxStart
+            queuedOutput.append(outbox)
+            outbox = []
+            outboxStart = 0
+        }
+        queuedOutput.append(bytes)
+        queuedBytes += bytes.count
+    }
+}

@@ -1,0 +1,245 @@
+/// A WebSocket connection (RFC 6455), client or server, as a pure value: no socket, thread, clock or
+/// global random source.
+///
+/// You move bytes and time in and out of it:
+///
+/// ```swift
+/// var connection = try Connection(role: .server)
+/// connection.receive(bytesFromSocket)          // never throws: bad input becomes events
+/// while let event = connection.nextEvent() {   // nil: it needs more bytes
+///     switch event {
+///     case .handshakeRequest(let request): try connection.accept(subprotocol: request.subprotocols.first)
+///     case .text(let text): try connection.send(text: text)
+///     default: break
+///     }
+/// }
+/// socket.write(connection.takeOutput())
+/// if connection.shouldCloseTransport { socket.close() }
+/// ```
+///
+/// Input is parsed when you pull events, so after each `receive(_:)` pull events until `nil`, then
+/// write the output: automatic replies (pongs, the close reply, an HTTP error) are queued while
+/// events are pulled.
+///
+/// Copying a connection forks it: both copies continue independently from the same state, which makes
+/// "what if" tests and replays cheap to write.
+///
+/// Randomness (masking keys, `Sec-WebSocket-Key`) comes from the generator you inject; with a
+/// ``SeededGenerator`` and the same inputs, the output bytes are identical from run to run. Time comes
+/// from ``advanceTime(to:)``; ``nextDeadline`` says when to call it next.
+public struct Connection: Sendable {
+    /// This end's role.
+    public let role: Role
+    /// The limits, timeouts and extensions the connection was made with; they do not change after.
+    public let configuration: Configuration
+    let isClient: Bool
+    var random: any RandomNumberGenerator & Sendable
+
+    /// The lifecycle: set in `init`, then only by ``transition(_:)``.
+    var phase: Phase
+    /// The largest payload the whole-message fast path takes: the smaller of the frame and message
+    /// limits, or -1 when the fast path is off (fragment delivery, or no fragment allowed).
+    let wholeMessageLimit: Int
+    /// The opening handshake's HTTP head parser (see ``Phase``).
+    var headParser: HTTPHeadParser
+    /// (Client) The reader of a refusing response's body: in use in `.clientReadingRejection` only,
+    /// and empty in every other phase (see ``Phase``).
+    var bodyReader = HTTPBodyReader()
+    /// The negotiated extension that transforms payloads, if any.
+    var transform: (any MessageTransform)? = nil
+    /// The reserved bits the negotiated transform defines (0 without one), kept apart so that the
+    /// receive path reads a byte instead of copying an existential.
+    var transformBits: UInt8 = 0
+
+    // Input.
+    var inbox: [UInt8] = []
+    var inboxStart = 0
+    /// Whether `inbox` is an array the caller passed to ``receive(_:)-([UInt8])`` (shared storage: a
+    /// write would copy it) rather than our own buffer.
+    var inboxIsShared = false
+    /// Our own input buffer while `inbox` is shared, kept for reuse.
+    var spareInbox: [UInt8] = []
+    /// Whether the transport's input ended (``receiveEOF()``): a fact about the input, like the bytes
+    /// beside it, not a phase. The reader reaches it only after the bytes received before it, and
+    /// reports it to the transition then (`.endOfStream`).
+    var inputEnded = false
+    var frame = FrameReadState.header
+    var incoming = IncomingMessage.none
+    /// The payload of the data message being assembled (``Delivery/messages``).
+    var messageBuffer: [UInt8] = []
+    /// The payload of the control frame being read (at most 125 bytes).
+    var controlBuffer: [UInt8] = []
+    /// (``nextEventView(_:)``) Whole masked messages unmasked for lending; it only grows (zero-filled
+    /// once), so that steady-state messages reuse it without allocating.
+    var lendScratch: [UInt8] = []
+
+    // Output, in order: the queued arrays (from `queuedHead`, the first from `queuedStart`), then
+    // `outbox`. `outbox` is our own buffer, where frames are written; a ``PreparedMessage``'s array
+    // is queued as it is (shared storage, never written to), after our pending bytes, which move to
+    // the queue first (the array moves, no byte is copied). Invariant: `outboxStart` is 0 while
+    // anything is queued (output is taken from the front), and `queuedBytes` counts the queued bytes
+    // not yet taken.
+    var outbox: [UInt8] = []
+    var outboxStart = 0
+    var queuedOutput: [[UInt8]] = []
+    var queuedHead = 0
+    var queuedStart = 0
+    var queuedBytes = 0
+    var outgoing = OutgoingMessage.none
+    var events: [Event] = []
+    var eventsStart = 0
+    /// Set while ``nextEventView(_:)`` runs: whole messages are lent in place instead of copied.
+    var lendsPayloads = false
+
+    // Time.
+    /// The last time reported; the timers themselves live in the phase's payload.
+    var lastReportedTime: Instant? = nil
+
+    /// Creates a connection.
+    ///
+    /// A client queues its opening handshake request at once: take it with ``takeOutput()``. A server
+    /// waits for the request.
+    ///
+    /// - Parameters:
+    ///   - role: `.client(options)` or `.server`.
+    ///   - configuration: limits, timers, delivery; the defaults are safe for the open internet.
+    ///   - random: the source of masking keys and the handshake key. Default: the system's
+    ///     cryptographically secure generator, which RFC 6455 §10.3 calls for. Inject a
+    ///     ``SeededGenerator`` for reproducible output.
+    /// - Throws: ``ConnectionError/invalidHeader(_:)`` when a client option would put a control
+    ///   character or an invalid token into the request.
+    public init(role: Role, configuration: Configuration = Configuration(),
+                random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) throws(ConnectionError) {
+        self.role = role
+        self.configuration = configuration
+        self.random = random
+        let limits = configuration.limits
+        wholeMessageLimit = configuration.delivery == .messages && limits.maxFragmentsPerMessage >= 1
+            ? max(0, min(limits.maxFrameSize, limits.maxMessageSize)) : -1
+        let timeout = configuration.timeouts.handshake.map(Timer.pending) ?? .off
+        switch role {
+        case .client(let options):
+            isClient = true
+            var generator = random
+            let key = ClientHandshake.makeKey(using: &generator)
+            self.random = generator
+            let offered = Self.offeredOptions(options, configuration)
+            let request = try ClientHandshake.request(options: offered, key: key)
+            phase = .clientAwaitingResponse(key: key, offered: Boxed(offered), timeout: timeout)
+            headParser = HTTPHeadParser(kind: .response, limits: configuration.limits)
+            outbox = request
+        case .server:
+            isClient = false
+            phase = .serverAwaitingRequest(timeout: timeout)
+            headParser = HTTPHeadParser(kind: .request, limits: configuration.limits)
+        }
+    }
+
+    // MARK: Input
+
+    /// Whether received bytes are kept. Nothing the peer sends after its Close frame is read (RFC 6455
+    /// §5.5.1), so it is dropped rather than buffered (keeping it would let a peer fill memory while
+    /// our last message is still going out); nothing after the end of stream either.
+    private var acceptsInput: Bool {
+        switch phase {
+        case .closed, .closingRemotely: return false
+        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+             .open, .closingLocally:
+            return !inputEnded
+        }
+    }
+
+    /// Buffers bytes received from the peer. They are parsed by ``nextEvent()``. Bytes received after
+    /// the connection closed, or after the peer's Close frame, are dropped.
+    public mutating func receive(_ bytes: some Collection<UInt8>) {
+        if let done: Void = bytes.withContiguousStorageIfAvailable({ receive(UnsafeRawBufferPointer($0)) }) { return done }
+        receive(Array(bytes))
+    }
+
+    /// Buffers bytes received from the peer. When everything received before has been parsed, the
+    /// connection keeps `bytes` itself instead of copying it (arrays share their storage), so a caller
+    /// that reads into a fresh array per read pays no copy.
+    public mutating func receive(_ bytes: [UInt8]) {
+        guard acceptsInput else { return }
+        if inboxStart == inbox.count {
+            // Everything before was parsed: adopt the caller's array, and keep our own buffer (if it
+            // is ours) for when bytes must be joined again.
+            if !inboxIsShared { swap(&inbox, &spareInbox) }
+            inbox = bytes
+            inboxStart = 0
+            inboxIsShared = true
+            return
+        }
+        if inboxIsShared {
+            // A frame continues into these bytes: join the rest of the shared array and them in our
+            // own buffer (appending to the shared one would copy it into a new allocation).
+            spareInbox.removeAll(keepingCapacity: true)
+            spareInbox.append(contentsOf: inbox[inboxStart...])
+            spareInbox.append(contentsOf: bytes)
+            swap(&inbox, &spareInbox)
+            spareInbox = []
+            inboxStart = 0
+            inboxIsShared = false
+            return
+        }
+        compactInbox()
+        inbox.append(contentsOf: bytes)
+    }
+
+    /// Buffers bytes received from the peer (the concrete entry point the generic one forwards to).
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer) {
+        guard acceptsInput else { return }
+        if inboxIsShared {
+            // Copy into our own buffer rather than into a new allocation.
+            spareInbox.removeAll(keepingCapacity: true)
+            spareInbox.append(contentsOf: inbox[inboxStart...])
+            swap(&inbox, &spareInbox)
+            spareInbox = []
+            inboxStart = 0
+            inboxIsShared = false
+        }
+        compactInbox()
+        inbox.append(contentsOf: bytes)
+    }
+
+    /// Records that the peer closed its side of the transport (a read returned 0 bytes). Events that
+    /// the bytes received before it make are still delivered first.
+    public mutating func receiveEOF() {
+        inputEnded = true
+        transition(.inputEnded)
+    }
+
+    /// Ends the connection at once, without a closing handshake: for a transport that failed (a write
+    /// error, a reset) or a caller that gives up. Nothing more is sent: pending output is dropped. A
+    /// `.closed` event with 1006 and ``CloseStatus/Failure/aborted`` follows (unless the connection
+    /// was closed already), and ``transportDirective`` becomes ``TransportDirective/close``.
+    public mutating func abort() {
+        outbox = []
+        outboxStart = 0
+        clearQueuedOutput()
+        transition(.aborted)
+    }
+
+    /// Bytes received and not yet parsed.
+    public var bufferedInputCount: Int { inbox.count - inboxStart }
+
+    private mutating func compactInbox() {
+        compactConsumedPrefix(&inbox, start: &inboxStart)
+    }
+
+
+}
+
+/// Drops the consumed prefix `buffer[..<start]` when that is cheap: at once when everything was
+/// consumed, otherwise only once the prefix is at least half the buffer, so that the copying stays
+/// linear in the bytes that pass through.
+func compactConsumedPrefix(_ buffer: inout [UInt8], start: inout Int) {
+    if start == buffer.count {
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+    } else if start >= 4096 && start * 2 >= buffer.count {
+        buffer.removeSubrange(0..<start)
+        start = 0
+    }
+}
+

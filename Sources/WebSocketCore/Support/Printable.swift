@@ -1,0 +1,7 @@
+// What a peer sent, made safe for a log line or a terminal: the descriptions of errors and outcomes
+// print only what passes through here.
+
+/// `text` without control characters: what a peer sends must not drive a terminal.
+func printable(_ text: String) -> String {
+    String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
+}
