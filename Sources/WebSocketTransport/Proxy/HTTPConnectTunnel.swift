@@ -141,7 +141,8 @@ public struct HTTPConnectTunnel: TransportLayer {
 
     private mutating func fail(_ error: ProxyError) {
         status = .failed(.proxy(error))
-        output.removeAll()
+        // The handshake's own messages still go out (so that what is written depends on the input,
+        // not on when it was taken); the bytes from above never do.
         held.removeAll()
         inbound.removeAll()
     }

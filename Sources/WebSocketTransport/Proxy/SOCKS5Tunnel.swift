@@ -233,7 +233,8 @@ public struct SOCKS5Tunnel: TransportLayer {
         phase = .done
         reply = []
         status = .failed(.proxy(error))
-        output.removeAll()
+        // The handshake's own messages still go out (so that what is written depends on the input,
+        // not on when it was taken); the bytes from above never do.
         held.removeAll()
         inbound.removeAll()
     }

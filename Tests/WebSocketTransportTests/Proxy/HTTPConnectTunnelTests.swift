@@ -182,7 +182,7 @@ import WebSocketCore
         layer.receiveEOF()
         #expect(layer.proxyError?.status == 403)
         #expect(readAll(&layer).isEmpty)
-        #expect(layer.pendingOutputCount == 0)
+        #expect(layer.takeOutput() == Self.request)
     }
 
     // MARK: The request
