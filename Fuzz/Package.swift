@@ -22,6 +22,7 @@ let fuzzTargets = [
     "deflate",            // permessage-deflate: arbitrary compressed frames, and round trips, against a reference zlib decoder
     "tls-server",         // a TLS server session: arbitrary bytes, or a real client's altered on the way
     "tls-client",         // a TLS client session: arbitrary bytes, or a real server's altered on the way
+    "proxy-response",     // the proxy tunnels' reply parsers: HTTP CONNECT and SOCKS5, at any split
 ]
 
 let package = Package(

@@ -37,7 +37,9 @@ enum ExitStatus: Int32 {
         switch error {
         case .invalidURL, .tlsUnavailable, .invalidArgument, .connection, .eventHandlerInUse:
             self = .usage
-        case .addressResolutionFailed, .connectFailed, .bindFailed, .timedOut(.connect), .cancelled:
+        case .proxy(let error) where [.invalidURL, .invalidTarget, .invalidCredentials, .invalidHeader].contains(error.code):
+            self = .usage
+        case .addressResolutionFailed, .connectFailed, .bindFailed, .timedOut(.connect), .cancelled, .proxy:
             self = .connectFailed
         case .handshakeFailed, .tls:
             self = .handshakeFailed

@@ -36,6 +36,7 @@ public enum Seeds {
         case "deflate": return deflate
         case "tls-server": return TLSSeeds.server
         case "tls-client": return TLSSeeds.client
+        case "proxy-response": return ProxySeeds.all
         default: return []
         }
     }

@@ -5,6 +5,7 @@
 /// | --- | --- |
 /// | ``invalidURL(_:)``, ``tlsUnavailable``, ``invalidArgument(_:)`` | the call was given something it cannot use |
 /// | ``addressResolutionFailed(host:reason:)``, ``connectFailed(_:_:)``, ``timedOut(_:)`` (`.connect`) | no TCP connection |
+/// | ``proxy(_:)`` | a proxy could not be used: a bad proxy URL, a tunnel refused (HTTP status, SOCKS reply), a proxy that does not speak its protocol |
 /// | ``tls(_:)`` | the TLS session failed: an untrusted or mismatched certificate, a pin, a peer that does not speak TLS |
 /// | ``handshakeFailed(_:)`` | the opening handshake failed: refused (status, headers, body), invalid, timed out |
 /// | ``connection(_:)`` | the connection refused the call in its state (``WebSocketCore/ConnectionError``) |
@@ -46,6 +47,9 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     case timedOut(Timeout)
     /// The TLS session failed or could not be set up.
     case tls(TLSError)
+    /// A proxy could not be used: its URL, the tunnel's setup, or the proxy's answer
+    /// (``ProxyError/code`` says which).
+    case proxy(ProxyError)
     /// The opening handshake failed: the server refused it (``WebSocketCore/HandshakeFailure/rejected(_:)`` carries
     /// the status, headers and body), answered invalidly, did not answer within
     /// ``WebSocketCore/Timeouts/handshake``, or closed the connection.
@@ -91,6 +95,8 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
         case .timedOut(.ping):
             return "timed out waiting for a pong"
         case .tls(let error):
+            return error.description
+        case .proxy(let error):
             return error.description
         case .handshakeFailed(let failure):
             return failure.description

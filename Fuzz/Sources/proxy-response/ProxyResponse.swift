@@ -1,0 +1,18 @@
+// libFuzzer target `proxy-response`: the proxy tunnels' reply parsers (HTTP CONNECT, SOCKS5).
+// Build and run with `Fuzz/run.sh proxy-response SECONDS`; see Fuzz/README.md.
+import FuzzSupport
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    ProxyTarget.run(data, size)
+    return 0
+}
+
+/// With WEBSOCKET_FUZZ_WRITE_SEEDS=DIR in the environment, writes this target's seed corpus to DIR and
+/// exits (`Fuzz/run.sh --write-seeds`).
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>,
+                           _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+    Seeds.writeIfRequested(target: "proxy-response")
+    return 0
+}

@@ -1,0 +1,188 @@
+import WebSocketCore
+
+/// An incremental, bounded, linear-time parser for an HTTP proxy's answer to `CONNECT`: the status
+/// line and header fields up to the empty line (RFC 9112 §2-§5), skipping interim 1xx heads.
+///
+/// Like the core's handshake parser, it looks at each byte once as it arrives, keeps only the current
+/// line between calls and parses each line once when its end arrives, so the work is proportional to
+/// the head however it is split; and it checks ``ProxyLimits/maxResponseHeadBytes`` before it stores
+/// a byte. It is a separate, smaller parser (rather than the core's `HTTPHeadParser` made `package`)
+/// because that one speaks the opening handshake's vocabulary (`Limits`, `HandshakeError`, the
+/// request side, body framing), none of which a tunnel needs, and the tunnel's errors are
+/// ``ProxyError``s.
+///
+/// It never consumes past the empty line that ends the head: what follows belongs to the layer above
+/// (the WebSocket opening handshake's response, or a TLS ServerHello).
+struct HTTPConnectResponseParser: Sendable {
+    enum Outcome: Sendable, Hashable {
+        /// The head is not complete yet; every byte given was consumed.
+        case needMore
+        /// A 2xx final response: the tunnel is up.
+        case established(status: Int)
+        /// A refusal, or a reply that is not HTTP or exceeds a limit.
+        case failed(ProxyError)
+    }
+
+    let limits: ProxyLimits
+
+    /// The bytes of the current line so far, without its terminator.
+    private var line: [UInt8] = []
+    /// The previous byte was a CR, so this one must be LF.
+    private var sawCR = false
+    /// Every byte of the heads seen so far, terminators and interim heads included.
+    private var headBytes = 0
+    /// The status of the head being read, once its status line was parsed.
+    private var status: Int?
+    private var headers = HTTPHeaders()
+    private var fieldCount = 0
+    private var result: Outcome?
+
+    /// Work done so far: bytes scanned plus bytes handed to the line parser (for tests: linear in the
+    /// input however it is split).
+    private(set) var workCount = 0
+
+    init(limits: ProxyLimits) {
+        self.limits = limits
+    }
+
+    /// Bytes held for the head: the current line's buffer and the fields stored.
+    var retainedByteCount: Int {
+        line.capacity + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+    }
+
+    /// Consumes bytes up to the end of the final head at most; returns how many it consumed and the
+    /// outcome. After an outcome other than `needMore` it consumes nothing and returns it again.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer) -> (consumed: Int, outcome: Outcome) {
+        if let result { return (0, result) }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            workCount += 1
+            guard headBytes < limits.maxResponseHeadBytes else {
+                return finish(index, .failed(ProxyError(.responseTooLarge,
+                                                        reason: "more than \(limits.maxResponseHeadBytes) bytes")))
+            }
+            headBytes += 1
+            if sawCR {
+                sawCR = false
+                // RFC 9112 §2.2: "A recipient of such a bare CR MUST consider that element to be invalid".
+                guard byte == 0x0A else { return finish(index, malformed("a CR not followed by LF")) }
+                if let outcome = endOfLine() { return finish(index, outcome) }
+                continue
+            }
+            switch byte {
+            case 0x0D:
+                sawCR = true
+            case 0x0A:
+                // RFC 9112 §2.2: "a recipient MAY recognize a single LF as a line terminator".
+                if let outcome = endOfLine() { return finish(index, outcome) }
+            default:
+                if line.count == line.capacity {
+                    // Geometric growth capped at the head's limit: the line never holds more.
+                    line.reserveCapacity(min(max(64, 2 * line.capacity), max(line.count + 1, limits.maxResponseHeadBytes)))
+                }
+                line.append(byte)
+            }
+        }
+        return (index, .needMore)
+    }
+
+    private func malformed(_ reason: String) -> Outcome {
+        .failed(ProxyError(.malformedReply, reason: reason))
+    }
+
+    /// Handles a complete line; returns an outcome when the final head is complete or invalid.
+    private mutating func endOfLine() -> Outcome? {
+        defer {
+            if line.capacity > 1024 { line = [] } else { line.removeAll(keepingCapacity: true) }
+        }
+        workCount += line.count
+        guard let status else {
+            // Empty lines before a status line are skipped (RFC 9112 §2.2), within the head's limit.
+            if line.isEmpty { return nil }
+            guard let parsed = Self.statusCode(line) else {
+                return malformed("not an HTTP/1.x status line")
+            }
+            self.status = parsed
+            return nil
+        }
+        if line.isEmpty { return completeHead(status) }
+        guard fieldCount < limits.maxResponseHeaderCount else {
+            return .failed(ProxyError(.responseTooLarge, reason: "more than \(limits.maxResponseHeaderCount) header fields"))
+        }
+        guard let (name, value) = Self.field(line) else { return malformed("not an HTTP header field") }
+        headers.append(name: name, value: value)
+        fieldCount += 1
+        return nil
+    }
+
+    private mutating func completeHead(_ status: Int) -> Outcome? {
+        switch status {
+        case 200...299:
+            // RFC 9110 §9.3.6: "A client MUST ignore any Content-Length or Transfer-Encoding header
+            // fields received in a successful response to CONNECT." What follows is the tunnel's.
+            return .established(status: status)
+        case 100...199 where status != 101:
+            // An interim response (RFC 9110 §15.2): the final one follows. Its bytes still count.
+            self.status = nil
+            headers = HTTPHeaders()
+            fieldCount = 0
+            return nil
+        case 407:
+            return .failed(ProxyError(.authenticationRequired, status: status, headers: headers))
+        default:
+            return .failed(ProxyError(.refused, status: status, headers: headers))
+        }
+    }
+
+    private mutating func finish(_ consumed: Int, _ outcome: Outcome) -> (consumed: Int, outcome: Outcome) {
+        result = outcome
+        line = []
+        headers = HTTPHeaders()
+        return (consumed, outcome)
+    }
+
+    // MARK: Lines
+
+    /// RFC 9112 §4: `HTTP/1.x SP 3DIGIT [SP reason-phrase]` (a missing space before an empty reason is
+    /// accepted). Only HTTP/1.0 and 1.1 replies (any 1.x) are taken.
+    static func statusCode(_ line: [UInt8]) -> Int? {
+        let prefix = Array("HTTP/1.".utf8)
+        guard line.count >= 12, line.starts(with: prefix), isDigit(line[7]), line[8] == 0x20,
+              isDigit(line[9]), isDigit(line[10]), isDigit(line[11]), line.count == 12 || line[12] == 0x20
+        else { return nil }
+        return Int(line[9] - 0x30) * 100 + Int(line[10] - 0x30) * 10 + Int(line[11] - 0x30)
+    }
+
+    /// RFC 9112 §5.1: `field-name ":" OWS field-value OWS`, the name a token with no space before the
+    /// colon, the value without control characters but HTAB (RFC 9110 §5.5). A line that starts with
+    /// whitespace (obs-fold, RFC 9112 §5.2) is refused.
+    static func field(_ line: [UInt8]) -> (name: String, value: String)? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+              line[..<colon].allSatisfy(isTokenByte)
+        else { return nil }
+        var start = colon + 1
+        var end = line.count
+        while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
+        while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+        let value = line[start..<end]
+        guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else { return nil }
+        return (String(decoding: line[..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self))
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    /// RFC 9110 §5.6.2 tchar.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+}
