@@ -1,11 +1,12 @@
 /// Hexadecimal digits and percent-encoding (RFC 3986 §2.1), written once for the URL parser and
-/// printer, the client's request target and the chunked-body reader.
+/// printer, the client's request target, the chunked-body reader, and (at `package` access) the
+/// transport's proxy URLs.
 ///
 /// Encoding writes upper-case digits, as §2.1 says producers should; decoding takes either case.
-enum PercentEncoding {
+package enum PercentEncoding {
     /// The value of one hexadecimal digit, either case; `nil` for any other byte.
     @inline(__always)
-    static func hexValue(_ b: UInt8) -> UInt8? {
+    package static func hexValue(_ b: UInt8) -> UInt8? {
         switch b {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return b &- UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return b &- UInt8(ascii: "a") &+ 10
@@ -14,10 +15,10 @@ enum PercentEncoding {
         }
     }
 
-    static func isHex(_ b: UInt8) -> Bool { hexValue(b) != nil }
+    package static func isHex(_ b: UInt8) -> Bool { hexValue(b) != nil }
 
     /// Appends `%XX` for `b`.
-    static func appendEscape(_ b: UInt8, to out: inout [UInt8]) {
+    package static func appendEscape(_ b: UInt8, to out: inout [UInt8]) {
         let digits: StaticString = "0123456789ABCDEF"
         digits.withUTF8Buffer { hex in
             out.append(UInt8(ascii: "%"))
@@ -28,7 +29,7 @@ enum PercentEncoding {
 
     /// The value of the escape `%XX` starting at `i`, or `nil` when there is none there (a `%` without
     /// two hex digits after it, or `i` outside the bytes).
-    static func escape(in bytes: ArraySlice<UInt8>, at i: Int) -> UInt8? {
+    package static func escape(in bytes: ArraySlice<UInt8>, at i: Int) -> UInt8? {
         guard i >= bytes.startIndex, i < bytes.endIndex, bytes.endIndex - i >= 3, bytes[i] == UInt8(ascii: "%"),
               let hi = hexValue(bytes[i + 1]), let lo = hexValue(bytes[i + 2]) else { return nil }
         return hi << 4 | lo
@@ -37,7 +38,7 @@ enum PercentEncoding {
     /// `bytes` with every byte that `keeps` refuses written as `%XX`. With `keepingEscapes`, a `%`
     /// that starts a valid escape stays as written (so encoding is idempotent) and any other `%` is
     /// encoded as `%25`; without it, every `%` that `keeps` refuses is encoded.
-    static func encode(_ bytes: some Collection<UInt8>, keepingEscapes: Bool = false,
+    package static func encode(_ bytes: some Collection<UInt8>, keepingEscapes: Bool = false,
                        keeps: (UInt8) -> Bool) -> [UInt8] {
         let text = ArraySlice(bytes)
         var out: [UInt8] = []
@@ -62,7 +63,7 @@ enum PercentEncoding {
 
     /// `text` with every escape decoded, or `nil` when a `%` is not followed by two hex digits. The
     /// result is bytes: whether they are valid UTF-8 is the caller's question.
-    static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+    package static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(text.count)
         var i = text.startIndex
@@ -77,5 +78,12 @@ enum PercentEncoding {
             }
         }
         return out
+    }
+
+    /// Whether `bytes` are valid UTF-8, by the validator text frames go through (no `String` round
+    /// trip, and nothing newer than the package's platforms).
+    package static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        var validator = UTF8Validator()
+        return validator.validate(bytes) && validator.isAtCharacterBoundary
     }
 }

@@ -59,11 +59,7 @@ enum URISyntax {
 
     static func escape(in bytes: ArraySlice<UInt8>, at i: Int) -> UInt8? { PercentEncoding.escape(in: bytes, at: i) }
 
-    /// Whether the bytes are valid UTF-8, by the validator the frames go through.
-    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-        var validator = UTF8Validator()
-        return validator.validate(bytes) && validator.isAtCharacterBoundary
-    }
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool { PercentEncoding.isValidUTF8(bytes) }
 
     // MARK: User info (§3.2.1)
 

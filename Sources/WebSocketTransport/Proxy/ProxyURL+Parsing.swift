@@ -121,37 +121,13 @@ extension ProxyURL {
 
     /// Percent-decodes user information (RFC 3986 §2.1) as UTF-8.
     static func percentDecode(_ text: ArraySlice<UInt8>, what: String) throws(ProxyError) -> String {
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+        guard let decoded = PercentEncoding.decode(text) else {
+            throw ProxyError(.invalidURL, reason: "bad percent-encoding in the \(what)")
         }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(text.count)
-        var index = text.startIndex
-        while index < text.endIndex {
-            let byte = text[index]
-            if byte == UInt8(ascii: "%") {
-                guard index + 2 < text.endIndex,
-                      let high = hex(text[index + 1]), let low = hex(text[index + 2])
-                else { throw ProxyError(.invalidURL, reason: "bad percent-encoding in the \(what)") }
-                decoded.append(high << 4 | low)
-                index += 3
-            } else {
-                decoded.append(byte)
-                index += 1
-            }
-        }
-        // Valid UTF-8 round-trips; an invalid sequence would come back as U+FFFD. (String(validating:)
-        // needs macOS 15.)
-        let string = String(decoding: decoded, as: UTF8.self)
-        guard string.utf8.elementsEqual(decoded) else {
+        guard PercentEncoding.isValidUTF8(decoded) else {
             throw ProxyError(.invalidURL, reason: "the \(what) is not UTF-8 once percent-decoded")
         }
-        return string
+        return String(decoding: decoded, as: UTF8.self)
     }
 
     /// The index where `needle` starts in `haystack`, or `nil`.
