@@ -4,8 +4,8 @@ import WebSocketCore
 enum Fixtures {
     static let url = WebSocketURL(host: "bench.local", port: 9000, resource: "/")
 
-    static func configuration() -> Configuration {
-        var config = Configuration()
+    static func configuration() -> Connection.Configuration {
+        var config = Connection.Configuration()
         config.limits.maxMessageSize = 64 << 20
         config.limits.maxFrameSize = 64 << 20
         config.timeouts.handshake = nil
@@ -14,11 +14,11 @@ enum Fixtures {
     }
 
     /// A client and a server after the opening handshake.
-    static func openPair(configuration: Configuration = configuration()) -> (client: Connection, server: Connection) {
+    static func openPair(configuration: Connection.Configuration = configuration()) -> (client: Connection, server: Connection) {
         do {
-            var client = try Connection(role: .client(ClientOptions(url: url)), configuration: configuration,
-                                        random: SeededGenerator(seed: 1))
-            var server = try Connection(role: .server, configuration: configuration, random: SeededGenerator(seed: 2))
+            var client = try Connection(role: .client(Connection.ClientOptions(url: url)), configuration: configuration,
+                                        random: Connection.SeededGenerator(seed: 1))
+            var server = try Connection(role: .server, configuration: configuration, random: Connection.SeededGenerator(seed: 2))
             server.receive(client.takeOutput())
             while let event = server.nextEvent() {
                 if case .handshakeRequest = event { try server.accept() }

@@ -165,7 +165,7 @@ enum Workloads {
             config.extensions = [PerMessageDeflate()]
             let pair = Fixtures.openPair(configuration: config)
             let words = ["lorem ", "ipsum ", "dolor ", "sit ", "amet ", "κόσμε ", "0123 "]
-            var rng = SeededGenerator(seed: 3)
+            var rng = Connection.SeededGenerator(seed: 3)
             var text = ""
             while text.utf8.count < size { text += words.randomElement(using: &rng)! }
             let count = 50
@@ -197,14 +197,14 @@ enum Workloads {
             // Copies of one open connection: each gets buffers of its own on its first send.
             let server = Fixtures.openPair().server
             var (one, other) = (server, server)
-            try? one.send(PreparedMessage(text: text))
+            try? one.send(Connection.PreparedMessage(text: text))
             try? other.send(text: text)
             precondition(one.pendingOutputCount > size && one.takeOutput() == other.takeOutput(), "\(name): different frames")
             var prepared = [Connection](repeating: server, count: count)
             var plain = prepared
             var taken = 0
             let (ours, theirs) = Measure.interleaved(work: 1, {
-                let message = PreparedMessage(text: text)
+                let message = Connection.PreparedMessage(text: text)
                 for index in prepared.indices {
                     try? prepared[index].send(message)
                     taken &+= prepared[index].takeOutput().count

@@ -11,42 +11,42 @@ struct DeflateParameters: Sendable, Hashable {
     /// Parses and validates the parameters: RFC 7692 §7.1 says an offer or response with an unknown
     /// parameter, a repeated one, or a value out of range is invalid (a server declines such an
     /// offer; a client fails on such a response).
-    static func parse(_ element: ExtensionHeader, isResponse: Bool) -> Result<DeflateParameters, ExtensionNegotiationError> {
+    static func parse(_ element: Connection.ExtensionHeader, isResponse: Bool) -> Result<DeflateParameters, Connection.ExtensionNegotiationError> {
         var params = DeflateParameters()
         var seen: Set<String> = []
         for parameter in element.parameters {
             let name = parameter.name.lowercased()
             guard seen.insert(name).inserted else {
-                return .failure(ExtensionNegotiationError("repeated parameter \(parameter.name)"))
+                return .failure(Connection.ExtensionNegotiationError("repeated parameter \(parameter.name)"))
             }
             switch name {
             case "server_no_context_takeover":
-                guard parameter.value == nil else { return .failure(ExtensionNegotiationError("\(name) takes no value")) }
+                guard parameter.value == nil else { return .failure(Connection.ExtensionNegotiationError("\(name) takes no value")) }
                 params.serverNoContextTakeover = true
             case "client_no_context_takeover":
-                guard parameter.value == nil else { return .failure(ExtensionNegotiationError("\(name) takes no value")) }
+                guard parameter.value == nil else { return .failure(Connection.ExtensionNegotiationError("\(name) takes no value")) }
                 params.clientNoContextTakeover = true
             case "server_max_window_bits":
                 // RFC 7692 §7.1.2.1: a value is required, an integer from 8 to 15.
                 guard let bits = windowBits(parameter.value) else {
-                    return .failure(ExtensionNegotiationError("server_max_window_bits needs a value from 8 to 15"))
+                    return .failure(Connection.ExtensionNegotiationError("server_max_window_bits needs a value from 8 to 15"))
                 }
                 params.serverMaxWindowBits = bits
             case "client_max_window_bits":
                 // RFC 7692 §7.1.2.2: without a value in an offer; with one (8 to 15) in a response.
                 if let value = parameter.value {
                     guard let bits = windowBits(value) else {
-                        return .failure(ExtensionNegotiationError("client_max_window_bits must be from 8 to 15"))
+                        return .failure(Connection.ExtensionNegotiationError("client_max_window_bits must be from 8 to 15"))
                     }
                     params.clientMaxWindowBits = .some(bits)
                 } else {
                     guard !isResponse else {
-                        return .failure(ExtensionNegotiationError("client_max_window_bits needs a value in a response"))
+                        return .failure(Connection.ExtensionNegotiationError("client_max_window_bits needs a value in a response"))
                     }
                     params.clientMaxWindowBits = .some(nil)
                 }
             default:
-                return .failure(ExtensionNegotiationError("unknown parameter \(parameter.name)"))
+                return .failure(Connection.ExtensionNegotiationError("unknown parameter \(parameter.name)"))
             }
         }
         return .success(params)
@@ -61,8 +61,8 @@ struct DeflateParameters: Sendable, Hashable {
     }
 
     /// (Server) The response to this offer and what it commits us to.
-    func serverResponse(policy: PerMessageDeflate.ServerPolicy) -> (ExtensionHeader, DeflateTransform.Agreement) {
-        var response: [ExtensionHeader.Parameter] = []
+    func serverResponse(policy: PerMessageDeflate.ServerPolicy) -> (Connection.ExtensionHeader, DeflateTransform.Agreement) {
+        var response: [Connection.ExtensionHeader.Parameter] = []
         // RFC 7692 §7.1.1.1: a server that accepts server_no_context_takeover must echo it; it may also
         // add it on its own.
         let serverReset = serverNoContextTakeover || policy.noContextTakeover
@@ -92,7 +92,7 @@ struct DeflateParameters: Sendable, Hashable {
         let agreement = DeflateTransform.Agreement(sendWindowBits: serverBits, sendNoContextTakeover: serverReset,
                                                    receiveWindowBits: clientBits,
                                                    receiveNoContextTakeover: clientNoContextTakeover)
-        return (ExtensionHeader(name: "permessage-deflate", parameters: response), agreement)
+        return (Connection.ExtensionHeader(name: "permessage-deflate", parameters: response), agreement)
     }
 
     /// (Client) What a valid response commits us to, if it fits `offer`.

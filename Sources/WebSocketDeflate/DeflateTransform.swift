@@ -53,7 +53,7 @@ struct DeflateTransform: MessageTransform {
     }
 
     mutating func decode(_ input: UnsafeRawBufferPointer, isFinal: Bool,
-                         output: (UnsafeRawBufferPointer) -> Bool) -> TransformResult {
+                         output: (UnsafeRawBufferPointer) -> Bool) -> Connection.TransformResult {
         let box = uniqueDecompressor()
         var rest = input
         while !rest.isEmpty {

@@ -24,7 +24,7 @@ extension PerMessageDeflate {
 
         /// An agreement with these parameters; the defaults are those of a response that lists
         /// none (context takeover both ways, 15-bit windows). Windows outside 8...15 make an element
-        /// that a connection refuses (``WebSocketCore/ConnectionError/invalidExtensionAgreement(_:)``).
+        /// that a connection refuses (``WebSocketCore/Connection/UsageError/invalidExtensionAgreement(_:)``).
         public init(serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
                     serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15) {
             self.serverNoContextTakeover = serverNoContextTakeover
@@ -40,13 +40,13 @@ extension PerMessageDeflate {
         /// - Throws: why the element is not a valid response.
         ///
         /// RFC 7692 §7.1: <https://www.rfc-editor.org/rfc/rfc7692#section-7.1>
-        public init(response: ExtensionHeader) throws(ExtensionNegotiationError) {
+        public init(response: Connection.ExtensionHeader) throws(Connection.ExtensionNegotiationError) {
             guard response.name.lowercased() == "permessage-deflate" else {
-                throw ExtensionNegotiationError("\(response.name) is not permessage-deflate")
+                throw Connection.ExtensionNegotiationError("\(response.name) is not permessage-deflate")
             }
             switch DeflateParameters.parse(response, isResponse: true) {
             case .failure(let error):
-                throw ExtensionNegotiationError("permessage-deflate: \(error.reason)")
+                throw Connection.ExtensionNegotiationError("permessage-deflate: \(error.reason)")
             case .success(let params):
                 self.init(serverNoContextTakeover: params.serverNoContextTakeover,
                           clientNoContextTakeover: params.clientNoContextTakeover,
@@ -57,8 +57,8 @@ extension PerMessageDeflate {
 
         /// The element stating this agreement, as a response lists it: the parameters that differ from
         /// the defaults, in the RFC's order.
-        public var header: ExtensionHeader {
-            var parameters: [ExtensionHeader.Parameter] = []
+        public var header: Connection.ExtensionHeader {
+            var parameters: [Connection.ExtensionHeader.Parameter] = []
             if serverNoContextTakeover { parameters.append(.init(name: "server_no_context_takeover")) }
             if clientNoContextTakeover { parameters.append(.init(name: "client_no_context_takeover")) }
             if serverMaxWindowBits != 15 {
@@ -67,14 +67,14 @@ extension PerMessageDeflate {
             if clientMaxWindowBits != 15 {
                 parameters.append(.init(name: "client_max_window_bits", value: String(clientMaxWindowBits)))
             }
-            return ExtensionHeader(name: "permessage-deflate", parameters: parameters)
+            return Connection.ExtensionHeader(name: "permessage-deflate", parameters: parameters)
         }
     }
 
     /// (Server) Answers a client's `Sec-WebSocket-Extensions` offers as a server ``WebSocketCore/Connection`` with
     /// this extension would: the first acceptable permessage-deflate offer, following
     /// ``serverPolicy``. Returns the element to send in the response
-    /// (``WebSocketCore/ExtensionHeader/headerValue(_:)`` gives the field value) and the agreement it makes, or
+    /// (``WebSocketCore/Connection/ExtensionHeader/headerValue(_:)`` gives the field value) and the agreement it makes, or
     /// `nil` when no offer is acceptable (answer without the extension then). Elements of other
     /// extensions are skipped.
     ///
@@ -86,8 +86,8 @@ extension PerMessageDeflate {
     /// - Returns: `nil` as well when the values are not a valid extension list (RFC 6455 §9.1).
     ///
     /// RFC 7692 §5, §7.1: <https://www.rfc-editor.org/rfc/rfc7692#section-7.1>
-    public func serverAgreement(forOffers headerValues: [String]) -> (response: ExtensionHeader, agreement: Agreement)? {
-        guard let offered = ExtensionHeader.parseList(headerValues) else { return nil }
+    public func serverAgreement(forOffers headerValues: [String]) -> (response: Connection.ExtensionHeader, agreement: Agreement)? {
+        guard let offered = Connection.ExtensionHeader.parseList(headerValues) else { return nil }
         let offers = offered.filter { $0.name.lowercased() == "permessage-deflate" }
         guard let (response, agreed) = serverAnswer(offers: offers) else { return nil }
         return (response, Agreement(serverNoContextTakeover: agreed.sendNoContextTakeover,
@@ -105,7 +105,7 @@ extension PerMessageDeflate {
     /// (`client_max_window_bits=N`) and the response did not repeat it, the element does not carry N,
     /// and the decompressor gets a 15-bit window. It decodes every valid message the same; it costs
     /// up to 32 KiB more, and does not catch a client that breaks its own limit.
-    public func transform(forAgreed response: ExtensionHeader) -> Result<any MessageTransform, ExtensionNegotiationError> {
+    public func transform(forAgreed response: Connection.ExtensionHeader) -> Result<any MessageTransform, Connection.ExtensionNegotiationError> {
         let agreement: Agreement
         do {
             agreement = try Agreement(response: response)

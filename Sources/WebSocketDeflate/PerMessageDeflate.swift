@@ -2,7 +2,7 @@ import WebSocketCore
 
 /// permessage-deflate (RFC 7692): negotiation and per-message compression over the system zlib.
 ///
-/// Add it to ``WebSocketCore/Configuration/extensions`` on either side:
+/// Add it to ``WebSocketCore/Connection/Configuration/extensions`` on either side:
 ///
 /// ```swift
 /// var configuration = Configuration()
@@ -10,7 +10,7 @@ import WebSocketCore
 /// ```
 ///
 /// A client offers ``clientOffers`` in order; a server answers the first acceptable offer following
-/// ``serverPolicy``. Decompressed bytes count against ``WebSocketCore/Limits/maxMessageSize`` as they come out, so a
+/// ``serverPolicy``. Decompressed bytes count against ``WebSocketCore/Connection/Limits/maxMessageSize`` as they come out, so a
 /// decompression bomb stops at the limit plus one 16 KiB chunk.
 ///
 /// Memory per connection, once both directions have been used: the compressor takes about
@@ -110,12 +110,12 @@ public struct PerMessageDeflate: WebSocketExtension {
     public var name: String { "permessage-deflate" }
 
     /// (Client) ``clientOffers`` as `Sec-WebSocket-Extensions` elements, in order.
-    public func makeOffers() -> [ExtensionHeader] { clientOffers.map(\.header) }
+    public func makeOffers() -> [Connection.ExtensionHeader] { clientOffers.map(\.header) }
 
     /// (Client) Checks the server's response against ``clientOffers`` (RFC 7692 §7.1): its
     /// parameters must be known, unrepeated and valid, and fit one offer. Returns the transform for
     /// the agreement, or the reason the handshake fails.
-    public func accept(response: ExtensionHeader, offers: [ExtensionHeader]) -> Result<any MessageTransform, ExtensionNegotiationError> {
+    public func accept(response: Connection.ExtensionHeader, offers: [Connection.ExtensionHeader]) -> Result<any MessageTransform, Connection.ExtensionNegotiationError> {
         switch DeflateParameters.parse(response, isResponse: true) {
         case .failure(let error):
             return .failure(error)
@@ -126,20 +126,20 @@ public struct PerMessageDeflate: WebSocketExtension {
                     return .success(DeflateTransform(agreement: agreement, compression: compression))
                 }
             }
-            return .failure(ExtensionNegotiationError("permessage-deflate response fits none of the offers"))
+            return .failure(Connection.ExtensionNegotiationError("permessage-deflate response fits none of the offers"))
         }
     }
 
     /// (Server) Answers the first offer with known, unrepeated and valid parameters (RFC 7692 §7.1)
     /// following ``serverPolicy``; `nil` when every offer is declined, and the connection then runs
     /// without compression.
-    public func negotiate(offers: [ExtensionHeader]) -> (response: ExtensionHeader, transform: any MessageTransform)? {
+    public func negotiate(offers: [Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: any MessageTransform)? {
         guard let (response, agreement) = serverAnswer(offers: offers) else { return nil }
         return (response, DeflateTransform(agreement: agreement, compression: compression))
     }
 
     /// (Server) The response to the first acceptable offer, and what it commits us to.
-    func serverAnswer(offers: [ExtensionHeader]) -> (ExtensionHeader, DeflateTransform.Agreement)? {
+    func serverAnswer(offers: [Connection.ExtensionHeader]) -> (Connection.ExtensionHeader, DeflateTransform.Agreement)? {
         for offer in offers {
             // RFC 7692 §7.1: an offer with unknown, repeated or invalid parameters is declined.
             guard case .success(let params) = DeflateParameters.parse(offer, isResponse: false) else { continue }
@@ -150,8 +150,8 @@ public struct PerMessageDeflate: WebSocketExtension {
 }
 
 extension PerMessageDeflate.Offer {
-    var header: ExtensionHeader {
-        var parameters: [ExtensionHeader.Parameter] = []
+    var header: Connection.ExtensionHeader {
+        var parameters: [Connection.ExtensionHeader.Parameter] = []
         if serverNoContextTakeover { parameters.append(.init(name: "server_no_context_takeover")) }
         if clientNoContextTakeover { parameters.append(.init(name: "client_no_context_takeover")) }
         if let bits = serverMaxWindowBits { parameters.append(.init(name: "server_max_window_bits", value: String(bits))) }
@@ -160,6 +160,6 @@ extension PerMessageDeflate.Offer {
         case .acceptsAny: parameters.append(.init(name: "client_max_window_bits"))
         case .bits(let bits): parameters.append(.init(name: "client_max_window_bits", value: String(bits)))
         }
-        return ExtensionHeader(name: "permessage-deflate", parameters: parameters)
+        return Connection.ExtensionHeader(name: "permessage-deflate", parameters: parameters)
     }
 }

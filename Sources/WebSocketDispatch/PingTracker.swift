@@ -12,7 +12,7 @@ struct PingTracker {
     struct Pending {
         var id: UInt64
         var payload: [UInt8]
-        var sentAt: Instant
+        var sentAt: Connection.Instant
         /// Called once, on the socket's queue, with the round-trip time or why there is none.
         var complete: @Sendable (Result<Duration, WebSocketError>) -> Void
     }
@@ -31,7 +31,7 @@ struct PingTracker {
     }
 
     /// Waits for the pong of a ping sent with `payload`; returns its identifier (for a timeout).
-    mutating func add(payload: [UInt8], sentAt: Instant,
+    mutating func add(payload: [UInt8], sentAt: Connection.Instant,
                       complete: @escaping @Sendable (Result<Duration, WebSocketError>) -> Void) -> UInt64 {
         let id = nextID
         nextID &+= 1
@@ -40,7 +40,7 @@ struct PingTracker {
     }
 
     /// A pong arrived at `now`.
-    mutating func answer(_ payload: [UInt8], at now: Instant) {
+    mutating func answer(_ payload: [UInt8], at now: Connection.Instant) {
         guard let index = pending.firstIndex(where: { $0.payload == payload }) else { return }
         let answered = pending[...index]
         pending.removeSubrange(...index)

@@ -6,7 +6,7 @@ import WebSocketTransport
 struct ServerContext: Sendable {
     /// Where ``decide`` runs.
     var decisionQueue: DispatchQueue
-    var decide: @Sendable (HandshakeRequest) -> HandshakeDecision
+    var decide: @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision
     var handOff: HandOff
 
     enum HandOff: Sendable {
@@ -25,7 +25,7 @@ struct ServerContext: Sendable {
 
 extension WebSocket {
     /// (Server) Starts a connection on a socket the server accepted.
-    static func serve(_ socket: Socket, configuration: Configuration, options: TransportOptions,
+    static func serve(_ socket: Socket, configuration: Connection.Configuration, options: TransportOptions,
                       context: ServerContext, system: SystemCalls) {
         guard let pipeline = try? ConnectionPipeline.server(configuration: configuration, transport: options) else {
             // Only a TLS layer can fail to be made, and the server checked that it can be.
@@ -39,7 +39,7 @@ extension WebSocket {
 
     /// (Server) Asks the server's user about the request on their queue, then applies the answer
     /// on the socket's queue.
-    func askForDecision(_ request: HandshakeRequest) {
+    func askForDecision(_ request: Connection.HandshakeRequest) {
         guard case .server(let context) = consumer else {
             apply(.reject(status: 500))
             return
@@ -51,7 +51,7 @@ extension WebSocket {
     }
 
     /// Accepts or rejects the pending request. An answer the core refuses becomes a 500 response.
-    private func apply(_ decision: HandshakeDecision) {
+    private func apply(_ decision: Connection.HandshakeDecision) {
         guard pipeline.connection.pendingHandshakeRequest != nil else { return }  // timed out meanwhile
         pipeline.advanceTime(to: system.monotonicNow())
         try? pipeline.connection.respond(to: decision)

@@ -14,8 +14,8 @@ extension WebSocket {
     ///   (a refusal carries the server's status, headers and body)…; `CancellationError`.
     ///
     /// RFC 6455 §4.1: <https://www.rfc-editor.org/rfc/rfc6455#section-4.1>
-    public static func connect(_ request: ClientOptions, via endpoint: WebSocketEndpoint? = nil,
-                               configuration: Configuration = Configuration(),
+    public static func connect(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint? = nil,
+                               configuration: Connection.Configuration = Connection.Configuration(),
                                options: TransportOptions = TransportOptions()) async throws -> WebSocket {
         try await connect(request, via: endpoint ?? WebSocketEndpoint(url: request.url), configuration: configuration,
                           options: options, system: .live)
@@ -30,15 +30,15 @@ extension WebSocket {
     /// ```
     ///
     /// - Throws: ``WebSocketTransport/WebSocketError/invalidURL(_:)`` as well.
-    public static func connect(to url: String, subprotocols: [String] = [], headers: HTTPHeaders = [:],
-                               configuration: Configuration = Configuration(),
+    public static func connect(to url: String, subprotocols: [String] = [], headers: Connection.HTTPHeaders = [:],
+                               configuration: Connection.Configuration = Connection.Configuration(),
                                options: TransportOptions = TransportOptions()) async throws -> WebSocket {
         let endpoint = try WebSocketEndpoint(parsing: url)
-        return try await connect(ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers),
+        return try await connect(Connection.ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers),
                                  via: endpoint, configuration: configuration, options: options, system: .live)
     }
 
-    static func connect(_ request: ClientOptions, via endpoint: WebSocketEndpoint, configuration: Configuration,
+    static func connect(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint, configuration: Connection.Configuration,
                         options: TransportOptions, system: SystemCalls) async throws -> WebSocket {
         let socket = try startClient(request, via: endpoint, configuration: configuration, options: options,
                                      consumer: .inbox(MessageInbox()), system: system)
@@ -76,7 +76,7 @@ extension WebSocket {
     public func send(_ message: WebSocketMessage) async throws {
         try await wait { [self] (waiter: Waiter<Void>) in
             if pendingSends.isEmpty {
-                switch attempt({ (connection: inout Connection) throws(ConnectionError) in try connection.send(message) }) {
+                switch attempt({ (connection: inout Connection) throws(Connection.UsageError) in try connection.send(message) }) {
                 case .queued:
                     waiter.resume(.success(()))
                     pump()
@@ -140,7 +140,7 @@ extension WebSocket {
             return
         }
         let payload = payload ?? pendingPings.makePayload()
-        switch attempt({ (connection: inout Connection) throws(ConnectionError) in try connection.ping(payload) }) {
+        switch attempt({ (connection: inout Connection) throws(Connection.UsageError) in try connection.ping(payload) }) {
         case .failed(let error):
             complete(.failure(error))
             return
@@ -200,8 +200,8 @@ extension WebSocket {
     // MARK: Closing (async face)
 
     /// Starts the closing handshake (or joins one under way) and returns once it is over and the
-    /// socket is closed, with how the connection ended: ``WebSocketCore/CloseStatus/wasClean`` is `false` when the
-    /// peer did not answer within ``WebSocketCore/Timeouts/close`` or the connection was lost.
+    /// socket is closed, with how the connection ended: ``WebSocketCore/Connection/CloseStatus/wasClean`` is `false` when the
+    /// peer did not answer within ``WebSocketCore/Connection/Timeouts/close`` or the connection was lost.
     ///
     /// Cancelling the calling task stops the wait (`CancellationError`); the close goes on.
     ///
@@ -211,8 +211,8 @@ extension WebSocket {
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
     @discardableResult
-    public func close(code: CloseCode = .normalClosure, reason: String = "") async throws -> CloseStatus {
-        try await wait { [self] (waiter: Waiter<CloseStatus>) in
+    public func close(code: Connection.CloseCode = .normalClosure, reason: String = "") async throws -> Connection.CloseStatus {
+        try await wait { [self] (waiter: Waiter<Connection.CloseStatus>) in
             if let ending {
                 switch ending {
                 case .closed(let status): waiter.resume(.success(status))
@@ -220,7 +220,7 @@ extension WebSocket {
                 }
                 return
             }
-            switch attempt({ (connection: inout Connection) throws(ConnectionError) in
+            switch attempt({ (connection: inout Connection) throws(Connection.UsageError) in
                 try connection.close(code: code, reason: reason)
             }) {
             case .queued, .bufferFull:

@@ -24,8 +24,8 @@ extension WebSocket {
     ///   control character).
     ///
     /// RFC 6455 §4.1: <https://www.rfc-editor.org/rfc/rfc6455#section-4.1>
-    public static func connect(_ request: ClientOptions, via endpoint: WebSocketEndpoint? = nil,
-                               configuration: Configuration = Configuration(),
+    public static func connect(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint? = nil,
+                               configuration: Connection.Configuration = Connection.Configuration(),
                                options: TransportOptions = TransportOptions(), queue: DispatchQueue,
                                handler: @escaping EventHandler) throws(WebSocketError) -> WebSocket {
         let delivery = DispatchQueue(label: "WebSocket.events", target: queue)
@@ -37,16 +37,16 @@ extension WebSocket {
     /// ``connect(_:via:configuration:options:queue:handler:)``.
     ///
     /// - Throws: ``WebSocketTransport/WebSocketError/invalidURL(_:)`` as well.
-    public static func connect(to url: String, subprotocols: [String] = [], headers: HTTPHeaders = [:],
-                               configuration: Configuration = Configuration(),
+    public static func connect(to url: String, subprotocols: [String] = [], headers: Connection.HTTPHeaders = [:],
+                               configuration: Connection.Configuration = Connection.Configuration(),
                                options: TransportOptions = TransportOptions(), queue: DispatchQueue,
                                handler: @escaping EventHandler) throws(WebSocketError) -> WebSocket {
         let endpoint = try WebSocketEndpoint(parsing: url)
-        return try connect(ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers), via: endpoint,
+        return try connect(Connection.ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers), via: endpoint,
                            configuration: configuration, options: options, queue: queue, handler: handler)
     }
 
-    static func startClient(_ request: ClientOptions, via endpoint: WebSocketEndpoint, configuration: Configuration,
+    static func startClient(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint, configuration: Connection.Configuration,
                             options: TransportOptions, consumer: Consumer,
                             system: SystemCalls) throws(WebSocketError) -> WebSocket {
         let pipeline = try ConnectionPipeline.client(request, configuration: configuration, transport: options)

@@ -98,7 +98,7 @@ extension WebSocket {
     }
 
     /// The earliest instant at which a stalled write fails the connection.
-    var writeStallDeadline: Instant? {
+    var writeStallDeadline: Connection.Instant? {
         guard let since = writeStalledSince, let timeout = options.writeTimeout else { return nil }
         return since + timeout
     }

@@ -24,7 +24,7 @@ extension WebSocket {
     /// Cancelling a task waiting in `next()` makes that call throw `CancellationError`; no message is
     /// lost (it stays for the next call) and the connection stays open: close it or cancel it yourself.
     ///
-    /// With ``WebSocketCore/Delivery/fragments`` it yields ``WebSocketTransport/WebSocketMessage/fragment(_:)`` pieces as they arrive;
+    /// With ``WebSocketCore/Connection/Delivery/fragments`` it yields ``WebSocketTransport/WebSocketMessage/fragment(_:)`` pieces as they arrive;
     /// with ``WebSocketTransport/TransportOptions/receivesControlFrames`` also pings, pongs and the peer's Close frame.
     ///
     /// Only sockets of the async face have messages: from ``connect(to:subprotocols:headers:configuration:options:)``

@@ -44,7 +44,7 @@ struct ConnectAttempt {
     var addresses: [SocketAddress]
     var index: Int
     /// When connecting gives up, over all addresses (``TransportOptions/connectTimeout``).
-    var deadline: Instant?
+    var deadline: Connection.Instant?
     var isUnixSocket: Bool
 }
 
@@ -64,7 +64,7 @@ enum Consumer {
 /// How a connection ended, once its socket is closed.
 enum Ending {
     /// It had opened.
-    case closed(CloseStatus)
+    case closed(Connection.CloseStatus)
     /// It never opened.
     case failed(WebSocketError)
 

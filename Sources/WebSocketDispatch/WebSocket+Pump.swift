@@ -145,8 +145,8 @@ extension WebSocket {
     /// Schedules the timer at the earliest deadline: the connection's, the connect attempt's, or a
     /// stalled write's.
     func rearmTimer() {
-        var deadline: Instant?
-        func consider(_ candidate: Instant?) {
+        var deadline: Connection.Instant?
+        func consider(_ candidate: Connection.Instant?) {
             guard let candidate else { return }
             if let current = deadline, current <= candidate { return }
             deadline = candidate

@@ -4,14 +4,14 @@ extension WebSocket {
     /// The outcome of one attempt to queue data in the core.
     enum SendOutcome {
         case queued
-        /// The core refused it with ``ConnectionError/outputBufferFull``.
+        /// The core refused it with ``Connection/UsageError/outputBufferFull``.
         case bufferFull
         case failed(WebSocketError)
     }
 
     /// Runs a send, ping or close on the core (on the queue), then writes. Data sends are refused
     /// while async sends wait for room, which keeps messages in the order they were sent.
-    func perform(isData: Bool, _ body: (inout Connection) throws(ConnectionError) -> Void) -> Result<Void, WebSocketError> {
+    func perform(isData: Bool, _ body: (inout Connection) throws(Connection.UsageError) -> Void) -> Result<Void, WebSocketError> {
         if isData && !pendingSends.isEmpty {
             awaitingDrain = true
             return .failure(.bufferFull(bufferedAmount: peek({ $0.pendingOutputCount })))
@@ -29,17 +29,17 @@ extension WebSocket {
 
     /// Queues a whole message (on the queue); see ``perform(isData:_:)``.
     func sendOnQueue(_ message: WebSocketMessage) -> Result<Void, WebSocketError> {
-        perform(isData: true) { (connection: inout Connection) throws(ConnectionError) in
+        perform(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
             try connection.send(message)
         }
     }
 
     /// One call into the core, with the time reported first (so that a close timer starts now). A
     /// refusal for lack of room, or a buffer left at the high-water mark, arms the drain report.
-    func attempt(_ body: (inout Connection) throws(ConnectionError) -> Void) -> SendOutcome {
+    func attempt(_ body: (inout Connection) throws(Connection.UsageError) -> Void) -> SendOutcome {
         if let failure = peek({ $0.failure }) { return .failed(failure) }
         pipeline.advanceTime(to: system.monotonicNow())
-        do throws(ConnectionError) {
+        do throws(Connection.UsageError) {
             try body(&pipeline.connection)
         } catch .outputBufferFull {
             awaitingDrain = true
@@ -62,7 +62,7 @@ extension WebSocket {
                 pendingSends.removeFirst()
                 continue
             }
-            let outcome = attempt { (connection: inout Connection) throws(ConnectionError) in
+            let outcome = attempt { (connection: inout Connection) throws(Connection.UsageError) in
                 try connection.send(pending.message)
             }
             if case .bufferFull = outcome { break }

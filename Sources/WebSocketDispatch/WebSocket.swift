@@ -48,7 +48,7 @@ public final class WebSocket: @unchecked Sendable {
     let queue: DispatchQueue
     /// The transport options the socket was created with.
     public let options: TransportOptions
-    /// The output buffer size at which sends are refused: the core's ``WebSocketCore/Limits/maxBufferedOutput``.
+    /// The output buffer size at which sends are refused: the core's ``WebSocketCore/Connection/Limits/maxBufferedOutput``.
     public let highWaterMark: Int
     let isClient: Bool
     let system: SystemCalls
@@ -68,7 +68,7 @@ public final class WebSocket: @unchecked Sendable {
     @exclusivity(unchecked) var transport = TransportPhase.idle
     @exclusivity(unchecked) var sources: SocketSources?
     var timer: (any DispatchSourceTimer)?
-    @exclusivity(unchecked) var scheduledDeadline: Instant?
+    @exclusivity(unchecked) var scheduledDeadline: Connection.Instant?
     @exclusivity(unchecked) var consumer: Consumer
     /// Events pulled but not yet dispatched to the handler, and their payload bytes.
     @exclusivity(unchecked) var batch: [WebSocketEvent] = []
@@ -80,17 +80,17 @@ public final class WebSocket: @unchecked Sendable {
     /// The socket will give no more input (end of stream, a read error).
     @exclusivity(unchecked) var inputEnded = false
     /// Since when pending output has waited for the socket to take a byte.
-    @exclusivity(unchecked) var writeStalledSince: Instant?
+    @exclusivity(unchecked) var writeStalledSince: Connection.Instant?
     var wasCancelled = false
-    var handshakeResult: HandshakeResult?
-    var handshakeFailure: HandshakeFailure?
+    var handshakeResult: Connection.HandshakeResult?
+    var handshakeFailure: Connection.HandshakeFailure?
     var connectFailure: WebSocketError?
     /// How the connection ended, once the socket is closed.
     var ending: Ending?
     @exclusivity(unchecked) var pendingSends: [PendingSend] = []
     @exclusivity(unchecked) var pendingPings = PingTracker()
     var openWaiters: [Waiter<Void>] = []
-    var closeWaiters: [Waiter<CloseStatus>] = []
+    var closeWaiters: [Waiter<Connection.CloseStatus>] = []
 
     init(pipeline: ConnectionPipeline, options: TransportOptions, consumer: Consumer, system: SystemCalls) {
         self.pipeline = pipeline
@@ -111,17 +111,17 @@ public final class WebSocket: @unchecked Sendable {
     }
 
     /// The connection's state, as the core sees it.
-    public var state: State {
+    public var state: Connection.State {
         queue.sync { pipeline.connection.state }
     }
 
     /// What the opening handshake agreed on (subprotocol, extensions, the peer's headers), once open.
-    public var handshake: HandshakeResult? {
+    public var handshake: Connection.HandshakeResult? {
         queue.sync { handshakeResult }
     }
 
     /// How the connection ended, once it has (after the last event).
-    public var closeStatus: CloseStatus? {
+    public var closeStatus: Connection.CloseStatus? {
         queue.sync {
             if case .closed(let status)? = ending { return status }
             return nil
@@ -141,7 +141,7 @@ public final class WebSocket: @unchecked Sendable {
     /// - Throws: ``WebSocketTransport/WebSocketError/bufferFull(bufferedAmount:)`` when ``bufferedAmount`` has reached
     ///   ``highWaterMark`` (or async sends are waiting for room): nothing was queued; send again after
     ///   ``WebSocketTransport/WebSocketEvent/drained(bufferedAmount:)``. ``WebSocketTransport/WebSocketError/connection(_:)`` when the
-    ///   connection is not open (``WebSocketCore/ConnectionError/notOpen``, ``WebSocketCore/ConnectionError/closeAlreadySent``…).
+    ///   connection is not open (``WebSocketCore/Connection/UsageError/notOpen``, ``WebSocketCore/Connection/UsageError/closeAlreadySent``…).
     ///
     /// RFC 6455 §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
     public func send(text: String) throws(WebSocketError) {
@@ -158,14 +158,14 @@ public final class WebSocket: @unchecked Sendable {
     /// Queues one fragment of a message you stream yourself (the first call starts a message of
     /// `kind`, the one with `isFinal` ends it); pings and pongs may go between fragments.
     ///
-    /// - Throws: as ``send(text:)``, and ``WebSocketCore/ConnectionError/invalidUTF8`` when text fragments stop being
+    /// - Throws: as ``send(text:)``, and ``WebSocketCore/Connection/UsageError/invalidUTF8`` when text fragments stop being
     ///   valid UTF-8.
     ///
     /// RFC 6455 §5.4: <https://www.rfc-editor.org/rfc/rfc6455#section-5.4>
-    public func sendFragment(_ bytes: some Collection<UInt8>, kind: MessageKind, isFinal: Bool) throws(WebSocketError) {
+    public func sendFragment(_ bytes: some Collection<UInt8>, kind: Connection.MessageKind, isFinal: Bool) throws(WebSocketError) {
         let bytes = Array(bytes)
         try queue.sync {
-            perform(isData: true) { (connection: inout Connection) throws(ConnectionError) in
+            perform(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
                 try connection.sendFragment(bytes, kind: kind, isFinal: isFinal)
             }
         }.get()
@@ -178,7 +178,7 @@ public final class WebSocket: @unchecked Sendable {
     /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
     public func sendPing(_ payload: [UInt8] = []) throws(WebSocketError) {
         try queue.sync {
-            perform(isData: false) { (connection: inout Connection) throws(ConnectionError) in
+            perform(isData: false) { (connection: inout Connection) throws(Connection.UsageError) in
                 try connection.ping(payload)
             }
         }.get()
@@ -190,7 +190,7 @@ public final class WebSocket: @unchecked Sendable {
     /// RFC 6455 §5.5.3: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.3>
     public func sendPong(_ payload: [UInt8] = []) throws(WebSocketError) {
         try queue.sync {
-            perform(isData: false) { (connection: inout Connection) throws(ConnectionError) in
+            perform(isData: false) { (connection: inout Connection) throws(Connection.UsageError) in
                 try connection.pong(payload)
             }
         }.get()
@@ -198,19 +198,19 @@ public final class WebSocket: @unchecked Sendable {
 
     /// Starts the closing handshake and returns at once. The socket is closed when the handshake is
     /// over (a server half-closes and waits for the client; a client waits for the server to close
-    /// TCP, RFC 6455 §7.1.1) or after ``WebSocketCore/Timeouts/close``, and then ``WebSocketTransport/WebSocketEvent/closed(_:)`` is
+    /// TCP, RFC 6455 §7.1.1) or after ``WebSocketCore/Connection/Timeouts/close``, and then ``WebSocketTransport/WebSocketEvent/closed(_:)`` is
     /// reported. The async ``close(code:reason:)`` also waits for the end and returns its status.
     ///
     /// - Parameters:
     ///   - code: a code that may be sent (RFC 6455 §7.4); default 1000.
     ///   - reason: at most 123 bytes of UTF-8.
-    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)``: ``WebSocketCore/ConnectionError/notOpen`` before the handshake
-    ///   completes (use ``cancel()``), ``WebSocketCore/ConnectionError/closeAlreadySent``, an invalid code or reason.
+    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)``: ``WebSocketCore/Connection/UsageError/notOpen`` before the handshake
+    ///   completes (use ``cancel()``), ``WebSocketCore/Connection/UsageError/closeAlreadySent``, an invalid code or reason.
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
-    public func sendClose(code: CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
+    public func sendClose(code: Connection.CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
         try queue.sync {
-            perform(isData: false) { (connection: inout Connection) throws(ConnectionError) in
+            perform(isData: false) { (connection: inout Connection) throws(Connection.UsageError) in
                 try connection.close(code: code, reason: reason)
             }
         }.get()

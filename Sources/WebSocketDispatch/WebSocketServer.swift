@@ -44,7 +44,7 @@ public final class WebSocketServer: @unchecked Sendable {
 
     private let queue = DispatchQueue(label: "WebSocketServer.accept")
     private let listener: Socket
-    private let configuration: Configuration
+    private let configuration: Connection.Configuration
     private let options: TransportOptions
     private let context: ServerContext
     private let pending: PendingConnections?
@@ -77,9 +77,9 @@ public final class WebSocketServer: @unchecked Sendable {
     ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)``, ``WebSocketTransport/WebSocketError/tls(_:)`` for a TLS configuration that
     ///   cannot serve.
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024,
-                            configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
+                            configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
                             queue: DispatchQueue,
-                            handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
+                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() },
                             handler: @escaping WebSocket.EventHandler) throws(WebSocketError) {
         try self.init(addresses: Socket.listenAddresses(host: host, port: port), unixSocketPath: nil, backlog: backlog,
                       configuration: configuration, options: options, decisionQueue: queue, handshake: handshake,
@@ -105,8 +105,8 @@ public final class WebSocketServer: @unchecked Sendable {
     /// - Throws: as the other initializer.
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024,
                             maxPendingConnections: Int = 128,
-                            configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
-                            handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() })
+                            configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
+                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() })
         throws(WebSocketError) {
         try self.init(addresses: Socket.listenAddresses(host: host, port: port), unixSocketPath: nil, backlog: backlog,
                       configuration: configuration, options: options,
@@ -121,9 +121,9 @@ public final class WebSocketServer: @unchecked Sendable {
     /// - Throws: ``WebSocketTransport/WebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
     ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
     public convenience init(unixSocketPath path: String, backlog: Int32 = 1024,
-                            configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
+                            configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
                             queue: DispatchQueue,
-                            handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
+                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() },
                             handler: @escaping WebSocket.EventHandler) throws(WebSocketError) {
         try self.init(addresses: [SocketAddress.unixSocket(path: path)], unixSocketPath: path, backlog: backlog, configuration: configuration,
                       options: options, decisionQueue: queue, handshake: handshake, face: .handler(queue, handler),
@@ -135,9 +135,9 @@ public final class WebSocketServer: @unchecked Sendable {
         case stream(Int)
     }
 
-    init(addresses: [SocketAddress], unixSocketPath: String?, backlog: Int32, configuration: Configuration,
+    init(addresses: [SocketAddress], unixSocketPath: String?, backlog: Int32, configuration: Connection.Configuration,
          options: TransportOptions, decisionQueue: DispatchQueue,
-         handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision, face: Face,
+         handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision, face: Face,
          system: SystemCalls) throws(WebSocketError) {
         listener = try Socket.listening(on: addresses, unixSocketPath: unixSocketPath, backlog: backlog, system: system)
         // A TLS configuration that cannot make server sessions fails here, not per connection.

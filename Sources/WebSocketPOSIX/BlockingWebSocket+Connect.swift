@@ -27,10 +27,10 @@ extension BlockingWebSocket {
     /// - Throws: ``WebSocketTransport/WebSocketError``: `.invalidURL`, `.tlsUnavailable` (`wss` without
     ///   ``WebSocketTransport/TransportOptions/tls``), `.addressResolutionFailed`, `.connectFailed` (refused,
     ///   unreachable), `.timedOut(.connect)`, `.tls` (an untrusted certificate…), `.handshakeFailed`
-    ///   (``WebSocketCore/HandshakeFailure/rejected(_:)`` carries the status, headers and body),
+    ///   (``WebSocketCore/Connection/HandshakeFailure/rejected(_:)`` carries the status, headers and body),
     ///   `.connection(.invalidHeader)` for a header that cannot be sent.
-    public static func connect(to url: String, subprotocols: [String] = [], headers: HTTPHeaders = [:],
-                               configuration: Configuration = Configuration(),
+    public static func connect(to url: String, subprotocols: [String] = [], headers: Connection.HTTPHeaders = [:],
+                               configuration: Connection.Configuration = Connection.Configuration(),
                                options: TransportOptions = TransportOptions()) throws(WebSocketError) -> BlockingWebSocket {
         try connect(to: WebSocketEndpoint(parsing: url), subprotocols: subprotocols, headers: headers,
                     configuration: configuration, options: options)
@@ -42,9 +42,9 @@ extension BlockingWebSocket {
     ///
     /// RFC 6455 §4.1: <https://www.rfc-editor.org/rfc/rfc6455#section-4.1>
     public static func connect(to endpoint: WebSocketEndpoint, subprotocols: [String] = [],
-                               headers: HTTPHeaders = [:], configuration: Configuration = Configuration(),
+                               headers: Connection.HTTPHeaders = [:], configuration: Connection.Configuration = Connection.Configuration(),
                                options: TransportOptions = TransportOptions()) throws(WebSocketError) -> BlockingWebSocket {
-        try connect(ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers), via: endpoint,
+        try connect(Connection.ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers), via: endpoint,
                     configuration: configuration, options: options, system: .live)
     }
 
@@ -56,22 +56,22 @@ extension BlockingWebSocket {
     ///   - configuration: the core's limits, timers and delivery.
     ///   - options: the transport's timeouts, buffer marks and TLS.
     /// - Throws: as ``connect(to:subprotocols:headers:configuration:options:)-(String,_,_,_,_)``.
-    public static func connect(_ request: ClientOptions, via endpoint: WebSocketEndpoint? = nil,
-                               configuration: Configuration = Configuration(),
+    public static func connect(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint? = nil,
+                               configuration: Connection.Configuration = Connection.Configuration(),
                                options: TransportOptions = TransportOptions()) throws(WebSocketError) -> BlockingWebSocket {
         try connect(request, via: endpoint ?? WebSocketEndpoint(url: request.url), configuration: configuration,
                     options: options, system: .live)
     }
 
     /// The endpoint form, over the given system calls (for tests).
-    static func connect(to endpoint: WebSocketEndpoint, subprotocols: [String], headers: HTTPHeaders,
-                        configuration: Configuration, options: TransportOptions,
+    static func connect(to endpoint: WebSocketEndpoint, subprotocols: [String], headers: Connection.HTTPHeaders,
+                        configuration: Connection.Configuration, options: TransportOptions,
                         system: SystemCalls) throws(WebSocketError) -> BlockingWebSocket {
-        try connect(ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers), via: endpoint,
+        try connect(Connection.ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers), via: endpoint,
                     configuration: configuration, options: options, system: system)
     }
 
-    static func connect(_ request: ClientOptions, via endpoint: WebSocketEndpoint, configuration: Configuration,
+    static func connect(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint, configuration: Connection.Configuration,
                         options: TransportOptions, system: SystemCalls) throws(WebSocketError) -> BlockingWebSocket {
         let pipeline = try ConnectionPipeline.client(request, configuration: configuration, transport: options)
         let socket = try openSocket(to: endpoint, options: options, system: system)
@@ -82,7 +82,7 @@ extension BlockingWebSocket {
             throw .transport(error)
         }
         try driver.flush()
-        let result = driver.reader.withLock { reader -> Result<HandshakeResult, WebSocketError> in
+        let result = driver.reader.withLock { reader -> Result<Connection.HandshakeResult, WebSocketError> in
             var failure: WebSocketError? = nil
             while true {
                 switch driver.pump(&reader, until: nil) {

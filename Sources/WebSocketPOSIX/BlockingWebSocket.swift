@@ -25,7 +25,7 @@ import WebSocketTransport
 ///
 /// **Ending.** ``receive()`` returns `nil` once the connection is closed and the socket too (a
 /// client first waits for the server to close TCP, RFC 6455 §7.1.1); ``closeStatus`` then says how
-/// it ended: the peer's code, or 1006 when the transport was lost (``WebSocketCore/CloseStatus/Failure/aborted``
+/// it ended: the peer's code, or 1006 when the transport was lost (``WebSocketCore/Connection/CloseStatus/Failure/aborted``
 /// when a socket call failed, and ``transportFailure`` says why).
 /// ``close(code:reason:)`` runs the closing handshake from this side (``sendClose(code:reason:)``
 /// starts it and lets ``receive()`` finish it). Dropping the last reference closes the socket
@@ -34,7 +34,7 @@ public final class BlockingWebSocket: Sendable {
     let driver: ConnectionDriver
 
     /// What the opening handshake agreed on: subprotocol, extensions, the peer's headers, the resource.
-    public let handshake: HandshakeResult
+    public let handshake: Connection.HandshakeResult
 
     /// The address of this end of the socket.
     public let localAddress: SocketAddress?
@@ -42,7 +42,7 @@ public final class BlockingWebSocket: Sendable {
     /// The address of the peer (for a Unix socket client, the server's path).
     public let remoteAddress: SocketAddress?
 
-    init(driver: ConnectionDriver, handshake: HandshakeResult) {
+    init(driver: ConnectionDriver, handshake: Connection.HandshakeResult) {
         self.driver = driver
         self.handshake = handshake
         localAddress = driver.socket.localAddress
@@ -53,11 +53,11 @@ public final class BlockingWebSocket: Sendable {
     public var subprotocol: String? { handshake.subprotocol }
 
     /// The connection's state.
-    public var state: State { driver.state }
+    public var state: Connection.State { driver.state }
 
     /// How the connection ended; `nil` while it has not (as observed by ``receive()`` or
     /// ``close(code:reason:)``).
-    public var closeStatus: CloseStatus? { driver.closeStatus }
+    public var closeStatus: Connection.CloseStatus? { driver.closeStatus }
 
     /// The transport failure that ended the connection (a reset, a write timeout…), if one did.
     public var transportFailure: WebSocketError? { driver.transportFailure }
@@ -72,7 +72,7 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// RFC 6455 §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
     public func send(text: String) throws(WebSocketError) {
-        try driver.perform { (connection) throws(ConnectionError) in try connection.send(text: text) }
+        try driver.perform { (connection) throws(Connection.UsageError) in try connection.send(text: text) }
         try driver.flush()
     }
 
@@ -81,7 +81,7 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// - Throws: as ``send(text:)``.
     public func send(_ message: WebSocketMessage) throws(WebSocketError) {
-        try driver.perform { (connection) throws(ConnectionError) in try connection.send(message) }
+        try driver.perform { (connection) throws(Connection.UsageError) in try connection.send(message) }
         try driver.flush()
     }
 
@@ -89,19 +89,19 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// - Throws: as ``send(text:)``.
     public func send(binary: some Collection<UInt8>) throws(WebSocketError) {
-        try driver.perform { (connection) throws(ConnectionError) in try connection.send(binary: binary) }
+        try driver.perform { (connection) throws(Connection.UsageError) in try connection.send(binary: binary) }
         try driver.flush()
     }
 
     /// Sends one fragment of a message you stream yourself: the first call starts a message of
     /// `kind`, the one with `isFinal` ends it; pings may go out in between.
     ///
-    /// - Throws: as ``send(text:)``; ``WebSocketCore/ConnectionError/invalidUTF8`` and
-    ///   ``WebSocketCore/ConnectionError/fragmentKindMismatch`` as ``WebSocketTransport/WebSocketError/connection(_:)``.
+    /// - Throws: as ``send(text:)``; ``WebSocketCore/Connection/UsageError/invalidUTF8`` and
+    ///   ``WebSocketCore/Connection/UsageError/fragmentKindMismatch`` as ``WebSocketTransport/WebSocketError/connection(_:)``.
     ///
     /// RFC 6455 §5.4: <https://www.rfc-editor.org/rfc/rfc6455#section-5.4>
-    public func sendFragment(_ bytes: some Collection<UInt8>, kind: MessageKind, isFinal: Bool) throws(WebSocketError) {
-        try driver.perform { (connection) throws(ConnectionError) in
+    public func sendFragment(_ bytes: some Collection<UInt8>, kind: Connection.MessageKind, isFinal: Bool) throws(WebSocketError) {
+        try driver.perform { (connection) throws(Connection.UsageError) in
             try connection.sendFragment(bytes, kind: kind, isFinal: isFinal)
         }
         try driver.flush()
@@ -112,7 +112,7 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
     public func ping(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
-        try driver.perform { (connection) throws(ConnectionError) in try connection.ping(payload) }
+        try driver.perform { (connection) throws(Connection.UsageError) in try connection.ping(payload) }
         try driver.flush()
     }
 
@@ -121,7 +121,7 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// RFC 6455 §5.5.3: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.3>
     public func pong(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
-        try driver.perform { (connection) throws(ConnectionError) in try connection.pong(payload) }
+        try driver.perform { (connection) throws(Connection.UsageError) in try connection.pong(payload) }
         try driver.flush()
     }
 
@@ -166,7 +166,7 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// Sends a Close frame with `code` and `reason` (unless one was already sent, or the connection
     /// is already closed), then reads until the peer's Close arrives and, for a client, until the
-    /// server closes the TCP connection (RFC 6455 §7.1.1), or until ``WebSocketCore/Timeouts/close`` runs out.
+    /// server closes the TCP connection (RFC 6455 §7.1.1), or until ``WebSocketCore/Connection/Timeouts/close`` runs out.
     /// Messages that arrive meanwhile are discarded: to read them, call ``sendClose(code:reason:)``
     /// and go on calling ``receive()`` until it returns `nil`. When another thread is in
     /// ``receive()``, `close` waits for it to return, then finishes the handshake itself.
@@ -179,7 +179,7 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
     @discardableResult
-    public func close(code: CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) -> CloseStatus {
+    public func close(code: Connection.CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) -> Connection.CloseStatus {
         try sendClose(code: code, reason: reason)
         driver.reader.withLock { reader in
             while true {
@@ -201,8 +201,8 @@ public final class BlockingWebSocket: Sendable {
     ///   too long; nothing is sent then.
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
-    public func sendClose(code: CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
-        try driver.perform(evenAfterFailure: true) { (connection) throws(ConnectionError) in
+    public func sendClose(code: Connection.CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
+        try driver.perform(evenAfterFailure: true) { (connection) throws(Connection.UsageError) in
             switch connection.state {
             case .closing(initiatedBy: .local), .closed:
                 break

@@ -32,14 +32,14 @@ public final class BlockingWebSocketServer: Sendable {
 
     let listener: Socket
     let wake: WakeSignal
-    let configuration: Configuration
+    let configuration: Connection.Configuration
     let options: TransportOptions
     let state = Locked(State())
 
     struct State: Sendable {
         var isServing = false
         var isStopping = false
-        var stopCode = CloseCode.goingAway
+        var stopCode = Connection.CloseCode.goingAway
         /// The connections past their handshake, by identity, for ``stop(code:)`` to close.
         var connections: [ObjectIdentifier: BlockingWebSocket] = [:]
         /// Connection threads still running.
@@ -63,7 +63,7 @@ public final class BlockingWebSocketServer: Sendable {
     ///     burst of clients waits in the kernel rather than being refused.
     /// - Throws: ``WebSocketTransport/WebSocketError/addressResolutionFailed(host:reason:)``,
     ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)`` (address in use…).
-    public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, configuration: Configuration = Configuration(),
+    public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, configuration: Connection.Configuration = Connection.Configuration(),
                             options: TransportOptions = TransportOptions(), backlog: Int32 = 1024) throws(WebSocketError) {
         let addresses = try Socket.listenAddresses(host: host, port: port)
         try self.init(addresses: addresses, unixSocketPath: nil, configuration: configuration, options: options,
@@ -75,13 +75,13 @@ public final class BlockingWebSocketServer: Sendable {
     ///
     /// - Throws: ``WebSocketTransport/WebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
     ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
-    public convenience init(unixSocketPath path: String, configuration: Configuration = Configuration(),
+    public convenience init(unixSocketPath path: String, configuration: Connection.Configuration = Connection.Configuration(),
                             options: TransportOptions = TransportOptions(), backlog: Int32 = 1024) throws(WebSocketError) {
         try self.init(addresses: [SocketAddress.unixSocket(path: path)], unixSocketPath: path, configuration: configuration, options: options,
                       backlog: backlog, system: .live)
     }
 
-    init(addresses: [SocketAddress], unixSocketPath: String?, configuration: Configuration, options: TransportOptions,
+    init(addresses: [SocketAddress], unixSocketPath: String?, configuration: Connection.Configuration, options: TransportOptions,
          backlog: Int32, system: SystemCalls) throws(WebSocketError) {
         let listener = try Socket.listening(on: addresses, unixSocketPath: unixSocketPath, backlog: backlog, system: system)
         // A TLS configuration that cannot make server sessions fails here, not per connection.
@@ -115,13 +115,13 @@ public final class BlockingWebSocketServer: Sendable {
     /// Accepts connections until ``stop(code:)``, running each on its own thread.
     ///
     /// For each connection, the opening handshake runs first: an invalid request is answered by the
-    /// connection itself (400, 426…); a valid one goes to `handshake`, whose ``WebSocketCore/HandshakeDecision``
+    /// connection itself (400, 426…); a valid one goes to `handshake`, whose ``WebSocketCore/Connection/HandshakeDecision``
     /// accepts or rejects it (a decision the connection refuses, such as a subprotocol the client did
     /// not offer, is answered with 500). Then `handler` runs with the open connection, on the same
     /// thread; when it returns, the connection is closed (1000) if it is still open.
     ///
     /// After ``stop(code:)``, `serve` stops accepting, closes the listening socket, and waits for the
-    /// connection threads to end their closing handshakes: at most ``WebSocketCore/Timeouts/close`` (5 seconds when
+    /// connection threads to end their closing handshakes: at most ``WebSocketCore/Connection/Timeouts/close`` (5 seconds when
     /// off) plus one second, after which threads still running are left to finish on their own.
     ///
     /// - Parameters:
@@ -129,7 +129,7 @@ public final class BlockingWebSocketServer: Sendable {
     ///   - handler: uses an open connection.
     /// - Throws: ``WebSocketTransport/WebSocketError/invalidArgument(_:)`` when the server is already serving,
     ///   ``WebSocketTransport/WebSocketError/transport(_:)`` when the listening socket fails.
-    public func serve(handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
+    public func serve(handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() },
                       handler: @escaping @Sendable (BlockingWebSocket) -> Void) throws(WebSocketError) {
         let alreadyServing = state.withLock { state in
             defer { state.isServing = true }
@@ -165,7 +165,7 @@ public final class BlockingWebSocketServer: Sendable {
     /// Asks ``serve(handshake:handler:)`` to return: it stops accepting, and every open connection
     /// is sent a Close frame with `code` (default 1001, going away). Safe from any thread; returns at
     /// once.
-    public func stop(code: CloseCode = .goingAway) {
+    public func stop(code: Connection.CloseCode = .goingAway) {
         let connections = state.withLock { state in
             state.isStopping = true
             state.stopCode = code
@@ -188,7 +188,7 @@ public final class BlockingWebSocketServer: Sendable {
 
     // MARK: Connections
 
-    private func start(_ socket: Socket, handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision,
+    private func start(_ socket: Socket, handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision,
                        handler: @escaping @Sendable (BlockingWebSocket) -> Void) {
         state.withLock { $0.threads += 1 }
         do throws(Errno) {
@@ -205,7 +205,7 @@ public final class BlockingWebSocketServer: Sendable {
     }
 
     /// One connection, on its own thread: handshake, handler, close.
-    private func run(_ socket: Socket, handshake decide: @Sendable (HandshakeRequest) -> HandshakeDecision,
+    private func run(_ socket: Socket, handshake decide: @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision,
                      handler: @Sendable (BlockingWebSocket) -> Void) {
         if options.noDelay, localAddress.family != .unix {
             try? socket.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
@@ -216,7 +216,7 @@ public final class BlockingWebSocketServer: Sendable {
         guard let result = Self.runHandshake(driver, decide: decide) else { return }
         let webSocket = BlockingWebSocket(driver: driver, handshake: result)
         let id = ObjectIdentifier(webSocket)
-        let stopCode: CloseCode? = state.withLock { state in
+        let stopCode: Connection.CloseCode? = state.withLock { state in
             if state.isStopping { return state.stopCode }
             state.connections[id] = webSocket
             return nil
@@ -233,14 +233,14 @@ public final class BlockingWebSocketServer: Sendable {
     /// Runs the server's opening handshake; the result once accepted, `nil` when the connection
     /// ended instead (rejected, invalid, timed out, or the client went away).
     static func runHandshake(_ driver: ConnectionDriver,
-                             decide: (HandshakeRequest) -> HandshakeDecision) -> HandshakeResult? {
+                             decide: (Connection.HandshakeRequest) -> Connection.HandshakeDecision) -> Connection.HandshakeResult? {
         driver.reader.withLock { reader in
             while true {
                 switch driver.pump(&reader, until: nil) {
                 case .event(.handshakeRequest(let request)):
                     let decision = decide(request)
                     // An answer the core refuses becomes a 500 there.
-                    _ = try? driver.perform { (connection) throws(ConnectionError) in try connection.respond(to: decision) }
+                    _ = try? driver.perform { (connection) throws(Connection.UsageError) in try connection.respond(to: decision) }
                 case .event(.handshakeCompleted(let result)):
                     return result
                 case .event:

@@ -57,7 +57,7 @@ final class ConnectionDriver: Sendable {
     struct Shared: Sendable {
         var pipeline: ConnectionPipeline
         /// The status of the `.closed` event, once pulled.
-        var closeStatus: CloseStatus? = nil
+        var closeStatus: Connection.CloseStatus? = nil
         /// The descriptor is closed.
         var isSocketClosed = false
     }
@@ -82,14 +82,14 @@ final class ConnectionDriver: Sendable {
     /// reader if what it waits for changed. Throws the transport failure, if the transport has failed,
     /// unless `evenAfterFailure`, and the connection's refusal as ``WebSocketError/connection(_:)``.
     func perform<Result>(evenAfterFailure: Bool = false,
-                         _ body: (inout Connection) throws(ConnectionError) -> Result) throws(WebSocketError) -> Result {
+                         _ body: (inout Connection) throws(Connection.UsageError) -> Result) throws(WebSocketError) -> Result {
         let outcome = shared.withLock { state -> Swift.Result<(Result, Bool), WebSocketError> in
             if !evenAfterFailure, let failure = state.pipeline.failure { return .failure(failure) }
             let deadline = state.pipeline.nextDeadline
             let directive = state.pipeline.connection.transportDirective
             // Timers the call arms (the close timer) start from now.
             state.pipeline.advanceTime(to: system.monotonicNow())
-            do throws(ConnectionError) {
+            do throws(Connection.UsageError) {
                 let value = try body(&state.pipeline.connection)
                 state.pipeline.update()
                 let changed = state.pipeline.nextDeadline != deadline
@@ -139,7 +139,7 @@ final class ConnectionDriver: Sendable {
     }
 
     /// Hands a transport failure to the pipeline (the connection is aborted: 1006 with
-    /// ``CloseStatus/Failure/aborted``), shuts the socket down and wakes the reader. Call with the
+    /// ``Connection/CloseStatus/Failure/aborted``), shuts the socket down and wakes the reader. Call with the
     /// read or the write role held (the socket is used).
     func fail(_ failure: WebSocketError) {
         shared.withLock { $0.pipeline.fail(failure) }
@@ -152,7 +152,7 @@ final class ConnectionDriver: Sendable {
     /// What ``pump(_:until:)`` stopped for.
     enum PumpOutcome {
         /// The connection produced an event.
-        case event(Event)
+        case event(Connection.Event)
         /// The socket is closed: nothing more will happen.
         case socketClosed
         /// `limit` passed first.
@@ -166,7 +166,7 @@ final class ConnectionDriver: Sendable {
     /// timers' deadlines are checked after every read as after every wait, so input that never stops
     /// coming cannot hold `receive` past its timeout. Call with the read role held; `reader` is its
     /// state.
-    func pump(_ reader: inout ReadState, until limit: Instant?) -> PumpOutcome {
+    func pump(_ reader: inout ReadState, until limit: Connection.Instant?) -> PumpOutcome {
         while true {
             let (event, directive, isClosed, deadline) = shared.withLock { state in
                 let event = state.pipeline.connection.nextEvent()
@@ -201,7 +201,7 @@ final class ConnectionDriver: Sendable {
     }
 
     /// The earlier of two optional deadlines, without building an array on every turn of the pump.
-    private func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
+    private func earliest(_ a: Connection.Instant?, _ b: Connection.Instant?) -> Connection.Instant? {
         guard let a else { return b }
         guard let b else { return a }
         return min(a, b)
@@ -215,7 +215,7 @@ final class ConnectionDriver: Sendable {
     ///
     /// A wake-up that comes while bytes keep arriving stays in the self-pipe until the next poll;
     /// `pump` looks at the pipeline again after every read anyway, so nothing it signals is missed.
-    private func readOrWait(_ reader: inout ReadState, until deadline: Instant?) {
+    private func readOrWait(_ reader: inout ReadState, until deadline: Connection.Instant?) {
         do throws(Errno) {
             if reader.readsFirst, try readOnce(&reader) { return }
             if reader.pollSet.isEmpty {
@@ -278,10 +278,10 @@ final class ConnectionDriver: Sendable {
     // MARK: State
 
     /// The connection's state.
-    var state: State { shared.withLock { $0.pipeline.connection.state } }
+    var state: Connection.State { shared.withLock { $0.pipeline.connection.state } }
 
     /// How the connection ended, once its `.closed` event has been pulled or the socket is closed.
-    var closeStatus: CloseStatus? {
+    var closeStatus: Connection.CloseStatus? {
         shared.withLock { $0.closeStatus ?? ($0.isSocketClosed ? $0.pipeline.closeStatus : nil) }
     }
 

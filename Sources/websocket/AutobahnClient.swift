@@ -21,7 +21,7 @@ enum AutobahnClient {
         // The library's default limits, which every case passes: the largest messages (9.1.6, 9.2.6)
         // are 16 MiB, exactly the default frame and message limits, and the most fragmented (9.3.1,
         // 9.4.1) take 65,537 frames, well within the default fragment cap.
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         if parsed.flags.contains("--deflate") { configuration.extensions = [PerMessageDeflate()] }
         var options = TransportOptions()
         options.receiveTimeout = .seconds(60)

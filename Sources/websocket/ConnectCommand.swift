@@ -10,7 +10,7 @@ import WebSocketPOSIX
 import WebSocketTransport
 
 /// The monotonic clock, for the tool's own waits.
-func monotonicNow() -> Instant { SystemCalls.live.monotonicNow() }
+func monotonicNow() -> Connection.Instant { SystemCalls.live.monotonicNow() }
 
 /// `websocket connect URL`: standard input lines become text messages, received messages go to
 /// standard output; the exit status tells how the connection ended (``ExitStatus``).
@@ -22,7 +22,7 @@ enum ConnectCommand {
         guard parsed.positional.count == 1, let url = parsed.positional.first else {
             throw UsageError(message: parsed.positional.isEmpty ? "connect needs a URL" : "connect takes one URL")
         }
-        var headers = HTTPHeaders()
+        var headers = Connection.HTTPHeaders()
         for header in parsed.values("--header") {
             guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
                 throw UsageError(message: "--header: expected 'Name: value', got \(String(reflecting: header))")
@@ -30,7 +30,7 @@ enum ConnectCommand {
             let value = header[header.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
             headers.append(name: String(header[..<colon]), value: String(value))
         }
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         if let size = try parsed.size("--max-message-size") { configuration.limits.maxMessageSize = size }
         if let size = try parsed.size("--max-frame-size") { configuration.limits.maxFrameSize = size }
         if parsed.flags.contains("--deflate") { configuration.extensions = [PerMessageDeflate()] }
@@ -90,7 +90,7 @@ enum ConnectCommand {
     /// What the receiving side has seen, for the main thread's linger.
     struct Progress: Sendable {
         var start = monotonicNow()
-        var lastMessage: Instant? = nil
+        var lastMessage: Connection.Instant? = nil
         var count = 0
         /// The message limit was reached, or the connection is ending.
         var isDone = false

@@ -22,7 +22,7 @@ enum ExitStatus: Int32 {
     case abnormalClosure = 6
 
     /// The status for how a connection ended.
-    init(_ status: CloseStatus) {
+    init(_ status: Connection.CloseStatus) {
         if case .protocolViolation? = status.failure {
             self = .protocolError
         } else if status.failure != nil || !status.wasClean || status.code == .abnormalClosure {
@@ -64,4 +64,4 @@ enum ExitStatus: Int32 {
 }
 
 /// "1000 (normal closure)", "4000 \"reason\"": the core's description of the status.
-func describe(_ status: CloseStatus) -> String { status.description }
+func describe(_ status: Connection.CloseStatus) -> String { status.description }

@@ -16,9 +16,9 @@ enum InMemoryDemo {
 
     private static func conversation() throws {
         let url = try WebSocketURL(parsing: "ws://localhost:9001/chat")
-        var client = try Connection(role: .client(ClientOptions(url: url, subprotocols: ["chat.v2", "chat.v1"])),
-                                    random: SeededGenerator(seed: 2024))
-        var server = try Connection(role: .server, random: SeededGenerator(seed: 6455))
+        var client = try Connection(role: .client(Connection.ClientOptions(url: url, subprotocols: ["chat.v2", "chat.v1"])),
+                                    random: Connection.SeededGenerator(seed: 2024))
+        var server = try Connection(role: .server, random: Connection.SeededGenerator(seed: 6455))
 
         step("opening handshake")
         transfer(from: &client, "client", to: &server, "server") { event, server in
@@ -63,7 +63,7 @@ enum InMemoryDemo {
 
     /// Moves `from`'s pending output into `to`, printing the bytes and the events `to` pulls.
     private static func transfer(from: inout Connection, _ fromName: String, to: inout Connection, _ toName: String,
-                                 react: (Event, inout Connection) throws -> Void = { _, _ in }) {
+                                 react: (Connection.Event, inout Connection) throws -> Void = { _, _ in }) {
         let bytes = from.takeOutput()
         guard !bytes.isEmpty else { return }
         print("  \(fromName) → \(toName): \(bytes.count) bytes")
@@ -75,7 +75,7 @@ enum InMemoryDemo {
         }
     }
 
-    private static func describe(_ event: Event) -> String {
+    private static func describe(_ event: Connection.Event) -> String {
         switch event {
         case .handshakeRequest(let r): return "handshake request for \(r.resource), subprotocols \(r.subprotocols)"
         case .handshakeCompleted(let r): return "handshake completed, subprotocol \(r.subprotocol ?? "none")"

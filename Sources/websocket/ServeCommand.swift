@@ -23,7 +23,7 @@ enum ServeCommand {
                                    options: Set(["--host", "--port", "--unix", "--max-message-size", "--max-frame-size",
                                                  "--max-fragments", "--subprotocol"]).union(TLSOptions.serverOptions))
         guard parsed.positional.isEmpty else { throw UsageError(message: "serve takes no argument \(parsed.positional[0])") }
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         if let size = try parsed.size("--max-message-size") { configuration.limits.maxMessageSize = size }
         if let size = try parsed.size("--max-frame-size") { configuration.limits.maxFrameSize = size }
         if let count = try parsed.size("--max-fragments") { configuration.limits.maxFragmentsPerMessage = count }
@@ -40,7 +40,7 @@ enum ServeCommand {
         let isEcho = parsed.flags.contains("--echo")
         let subprotocols = parsed.values("--subprotocol")
 
-        let handshake: @Sendable (HandshakeRequest) -> HandshakeDecision = { request in
+        let handshake: @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { request in
             // The first subprotocol in the client's order of preference that this server speaks.
             .accept(subprotocol: request.subprotocols.first { subprotocols.contains($0) })
         }

@@ -7,7 +7,7 @@ import WebSocketCore
 import WebSocketTransport
 
 /// The monotonic clock the socket layer uses.
-package func now() -> Instant { SystemCalls.live.monotonicNow() }
+package func now() -> Connection.Instant { SystemCalls.live.monotonicNow() }
 
 /// A value handed from one thread to another, waited for with a timeout.
 package final class Mailbox<Value: Sendable>: Sendable {

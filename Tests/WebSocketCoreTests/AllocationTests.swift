@@ -85,8 +85,8 @@ struct AllocationTests {
 
     /// Allocations made by `advanceTime(to:)` and `nextDeadline` alone, called `steps` times from
     /// `start`, 1 ms apart, expecting `deadline` after each call.
-    static func timerAllocations(_ connection: inout Connection, from start: Instant, steps: Int,
-                                 expecting deadline: Instant?) -> (allocations: UInt, mismatches: Int) {
+    static func timerAllocations(_ connection: inout Connection, from start: Connection.Instant, steps: Int,
+                                 expecting deadline: Connection.Instant?) -> (allocations: UInt, mismatches: Int) {
         var allocations: UInt = 0
         var mismatches = 0
         for step in 0..<steps {
@@ -117,7 +117,7 @@ struct AllocationTests {
     @Test("Timers: advanceTime(to:) and nextDeadline allocate nothing while open (keepalive ping and pong armed, pings firing), closing and closed",
           arguments: [true, false])
     func timersAllocateNothing(client isClient: Bool) throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.timeouts.keepaliveInterval = .seconds(30)
         config.timeouts.keepaliveTimeout = .seconds(10)
         config.timeouts.close = .seconds(5)
@@ -125,7 +125,7 @@ struct AllocationTests {
         let (client, server) = try openPair(client: config, server: config)
         var connection = isClient ? client : server
         var peer = isClient ? server : client
-        func at(_ seconds: Int) -> Instant { Instant(sinceOrigin: .seconds(seconds)) }
+        func at(_ seconds: Int) -> Connection.Instant { Connection.Instant(sinceOrigin: .seconds(seconds)) }
         var wire: [UInt8] = []
         var allocations: UInt = 0
         var mismatches = 0

@@ -16,8 +16,8 @@ struct ClientHandshakeTests {
         #expect(key == "AAECAwQFBgcICQoLDA0ODw==")
         #expect(Base64.decode(key) == Array(0...15))
         #expect(generator.words == [0xFF])  // exactly two calls
-        var seeded1 = SeededGenerator(seed: 42)
-        var seeded2 = SeededGenerator(seed: 42)
+        var seeded1 = Connection.SeededGenerator(seed: 42)
+        var seeded2 = Connection.SeededGenerator(seed: 42)
         #expect(ClientHandshake.makeKey(using: &seeded1) == ClientHandshake.makeKey(using: &seeded2))
         // The generator advances: the next key differs.
         #expect(ClientHandshake.makeKey(using: &seeded1) != ClientHandshake.makeKey(using: &seeded1))
@@ -27,13 +27,13 @@ struct ClientHandshakeTests {
 
     // MARK: - Request bytes
 
-    static func request(_ options: ClientOptions) throws(ConnectionError) -> String {
+    static func request(_ options: Connection.ClientOptions) throws(Connection.UsageError) -> String {
         S.text(try ClientHandshake.request(options: options, key: key))
     }
 
     @Test("minimal request, exact bytes")
     func minimalRequest() throws {
-        let options = ClientOptions(url: WebSocketURL(host: "server.example.com", resource: "/chat"))
+        let options = Connection.ClientOptions(url: WebSocketURL(host: "server.example.com", resource: "/chat"))
         #expect(try Self.request(options) == """
             GET /chat HTTP/1.1\r
             Host: server.example.com\r
@@ -57,22 +57,22 @@ struct ClientHandshakeTests {
         (WebSocketURL(host: "192.0.2.1", port: 1), "192.0.2.1:1"),
     ])
     func hostHeader(url: WebSocketURL, host: String) throws {
-        let text = try Self.request(ClientOptions(url: url))
+        let text = try Self.request(Connection.ClientOptions(url: url))
         #expect(text.contains("\r\nHost: \(host)\r\n"))
     }
 
     @Test("everything offered, exact bytes and order")
     func fullRequest() throws {
-        let options = ClientOptions(
+        let options = Connection.ClientOptions(
             url: WebSocketURL(isSecure: true, host: "::1", port: 8443, resource: "/a/b?c=d", user: "Aladdin",
                               password: "open sesame"),
             origin: "https://example.com",
             subprotocols: ["v2.chat", "chat"],
             extensions: [
-                ExtensionHeader(name: "permessage-deflate", parameters: [.init(name: "client_max_window_bits")]),
-                ExtensionHeader(name: "x-webkit-deflate-frame"),
+                Connection.ExtensionHeader(name: "permessage-deflate", parameters: [.init(name: "client_max_window_bits")]),
+                Connection.ExtensionHeader(name: "x-webkit-deflate-frame"),
             ],
-            cookies: [Cookie(name: "session", value: "abc"), Cookie(name: "theme", value: "dark mode")],
+            cookies: [Connection.Cookie(name: "session", value: "abc"), Connection.Cookie(name: "theme", value: "dark mode")],
             headers: ["User-Agent": "test/1.0", "X-Trace": "1", "x-trace": "2"])
         #expect(try Self.request(options) == """
             GET /a/b?c=d HTTP/1.1\r
@@ -99,7 +99,7 @@ struct ClientHandshakeTests {
 
     @Test("Basic credentials: user without password, and the caller's Authorization wins")
     func basicAuth() throws {
-        var options = ClientOptions(url: WebSocketURL(host: "h", user: "u\u{E9}"))
+        var options = Connection.ClientOptions(url: WebSocketURL(host: "h", user: "u\u{E9}"))
         // RFC 7617 §2: base64 of user-id ":" password, here UTF-8 with an empty password.
         #expect(try Self.request(options).contains("\r\nAuthorization: Basic \(Base64.encode(Array("u\u{E9}:".utf8)))\r\n"))
         options.headers = ["authorization": "Bearer t"]
@@ -114,9 +114,9 @@ struct ClientHandshakeTests {
 
     @Test("A user-id with a colon is refused, not sent as another user and password (RFC 7617 §2)")
     func basicAuthUserWithColon() throws {
-        let options = ClientOptions(url: try WebSocketURL(parsing: "ws://a%3Ab:c@host/"))
-        #expect(throws: ConnectionError.invalidHeader("Authorization")) { try Self.request(options) }
-        #expect(throws: ConnectionError.invalidHeader("Authorization")) { try Connection(role: .client(options)) }
+        let options = Connection.ClientOptions(url: try WebSocketURL(parsing: "ws://a%3Ab:c@host/"))
+        #expect(throws: Connection.UsageError.invalidHeader("Authorization")) { try Self.request(options) }
+        #expect(throws: Connection.UsageError.invalidHeader("Authorization")) { try Connection(role: .client(options)) }
         // The caller's own Authorization is sent instead, untouched.
         var own = options
         own.headers = ["Authorization": "Basic YTpiOmM="]
@@ -125,8 +125,8 @@ struct ClientHandshakeTests {
 
     @Test("Host, Origin and Cookie given as headers replace the generated ones")
     func callerOverrides() throws {
-        let options = ClientOptions(url: WebSocketURL(host: "10.0.0.1"), origin: "https://a",
-                                    cookies: [Cookie(name: "a", value: "b")],
+        let options = Connection.ClientOptions(url: WebSocketURL(host: "10.0.0.1"), origin: "https://a",
+                                    cookies: [Connection.Cookie(name: "a", value: "b")],
                                     headers: ["Host": "virtual.example", "Origin": "https://b", "Cookie": "c=d"])
         let text = try Self.request(options)
         #expect(!text.contains("10.0.0.1"))
@@ -137,75 +137,75 @@ struct ClientHandshakeTests {
 
     @Test("an empty resource is sent as /, non-ASCII is percent-encoded")
     func resources() throws {
-        #expect(try Self.request(ClientOptions(url: WebSocketURL(host: "h", resource: ""))).hasPrefix("GET / HTTP/1.1\r\n"))
-        #expect(try Self.request(ClientOptions(url: WebSocketURL(host: "h", resource: "/caf\u{E9}?q=\u{2603}")))
+        #expect(try Self.request(Connection.ClientOptions(url: WebSocketURL(host: "h", resource: ""))).hasPrefix("GET / HTTP/1.1\r\n"))
+        #expect(try Self.request(Connection.ClientOptions(url: WebSocketURL(host: "h", resource: "/caf\u{E9}?q=\u{2603}")))
             .hasPrefix("GET /caf%C3%A9?q=%E2%98%83 HTTP/1.1\r\n"))
     }
 
-    static let injections: [(ClientOptions, String)] = {
+    static let injections: [(Connection.ClientOptions, String)] = {
         let url = WebSocketURL(host: "h")
         return [
-            (ClientOptions(url: url, headers: ["X-A\r\nEvil": "1"]), "X-A\r\nEvil"),
-            (ClientOptions(url: url, headers: ["X A": "1"]), "X A"),
-            (ClientOptions(url: url, headers: ["": "1"]), ""),
-            (ClientOptions(url: url, headers: ["X-A": "1\r\nEvil: 2"]), "X-A"),
-            (ClientOptions(url: url, headers: ["X-A": "1\nEvil: 2"]), "X-A"),
-            (ClientOptions(url: url, headers: ["X-A": "1\r"]), "X-A"),
-            (ClientOptions(url: url, headers: ["X-A": "a\u{0}"]), "X-A"),
-            (ClientOptions(url: url, headers: ["X-A": "a\u{1B}"]), "X-A"),
-            (ClientOptions(url: url, headers: ["X-A": "a\u{7F}"]), "X-A"),
-            (ClientOptions(url: url, origin: "https://a\r\nEvil: 1"), "Origin"),
-            (ClientOptions(url: url, subprotocols: ["chat\r\nEvil: 1"]), "Sec-WebSocket-Protocol"),
-            (ClientOptions(url: url, subprotocols: ["a b"]), "Sec-WebSocket-Protocol"),
-            (ClientOptions(url: url, subprotocols: ["a,b"]), "Sec-WebSocket-Protocol"),
-            (ClientOptions(url: url, subprotocols: [""]), "Sec-WebSocket-Protocol"),
-            (ClientOptions(url: url, extensions: [ExtensionHeader(name: "a\r\nb")]), "Sec-WebSocket-Extensions"),
-            (ClientOptions(url: url, extensions: [ExtensionHeader(name: "a", parameters: [.init(name: "p", value: "\n")])]),
+            (Connection.ClientOptions(url: url, headers: ["X-A\r\nEvil": "1"]), "X-A\r\nEvil"),
+            (Connection.ClientOptions(url: url, headers: ["X A": "1"]), "X A"),
+            (Connection.ClientOptions(url: url, headers: ["": "1"]), ""),
+            (Connection.ClientOptions(url: url, headers: ["X-A": "1\r\nEvil: 2"]), "X-A"),
+            (Connection.ClientOptions(url: url, headers: ["X-A": "1\nEvil: 2"]), "X-A"),
+            (Connection.ClientOptions(url: url, headers: ["X-A": "1\r"]), "X-A"),
+            (Connection.ClientOptions(url: url, headers: ["X-A": "a\u{0}"]), "X-A"),
+            (Connection.ClientOptions(url: url, headers: ["X-A": "a\u{1B}"]), "X-A"),
+            (Connection.ClientOptions(url: url, headers: ["X-A": "a\u{7F}"]), "X-A"),
+            (Connection.ClientOptions(url: url, origin: "https://a\r\nEvil: 1"), "Origin"),
+            (Connection.ClientOptions(url: url, subprotocols: ["chat\r\nEvil: 1"]), "Sec-WebSocket-Protocol"),
+            (Connection.ClientOptions(url: url, subprotocols: ["a b"]), "Sec-WebSocket-Protocol"),
+            (Connection.ClientOptions(url: url, subprotocols: ["a,b"]), "Sec-WebSocket-Protocol"),
+            (Connection.ClientOptions(url: url, subprotocols: [""]), "Sec-WebSocket-Protocol"),
+            (Connection.ClientOptions(url: url, extensions: [Connection.ExtensionHeader(name: "a\r\nb")]), "Sec-WebSocket-Extensions"),
+            (Connection.ClientOptions(url: url, extensions: [Connection.ExtensionHeader(name: "a", parameters: [.init(name: "p", value: "\n")])]),
              "Sec-WebSocket-Extensions"),
-            (ClientOptions(url: url, cookies: [Cookie(name: "a", value: "b\r\nEvil: 1")]), "Cookie"),
-            (ClientOptions(url: url, cookies: [Cookie(name: "a", value: "b; admin=1")]), "Cookie"),
-            (ClientOptions(url: url, cookies: [Cookie(name: "a=b", value: "c")]), "Cookie"),
-            (ClientOptions(url: url, cookies: [Cookie(name: "", value: "c")]), "Cookie"),
-            (ClientOptions(url: WebSocketURL(host: "h\r\nEvil: 1")), "Host"),
-            (ClientOptions(url: WebSocketURL(host: "h x")), "Host"),
-            (ClientOptions(url: WebSocketURL(host: "")), "Host"),
-            (ClientOptions(url: WebSocketURL(host: "h", resource: "/a HTTP/1.0\r\nEvil: 1")), "Request-Target"),
-            (ClientOptions(url: WebSocketURL(host: "h", resource: "/a\u{0}")), "Request-Target"),
-            (ClientOptions(url: url, headers: ["Sec-WebSocket-Key": "x"]), "Sec-WebSocket-Key"),
-            (ClientOptions(url: url, headers: ["sec-websocket-protocol": "chat"]), "sec-websocket-protocol"),
-            (ClientOptions(url: url, headers: ["Upgrade": "websocket"]), "Upgrade"),
-            (ClientOptions(url: url, headers: ["Connection": "keep-alive"]), "Connection"),
-            (ClientOptions(url: url, headers: ["Sec-WebSocket-Version": "8"]), "Sec-WebSocket-Version"),
-            (ClientOptions(url: url, headers: ["Sec-WebSocket-Extensions": "a"]), "Sec-WebSocket-Extensions"),
+            (Connection.ClientOptions(url: url, cookies: [Connection.Cookie(name: "a", value: "b\r\nEvil: 1")]), "Cookie"),
+            (Connection.ClientOptions(url: url, cookies: [Connection.Cookie(name: "a", value: "b; admin=1")]), "Cookie"),
+            (Connection.ClientOptions(url: url, cookies: [Connection.Cookie(name: "a=b", value: "c")]), "Cookie"),
+            (Connection.ClientOptions(url: url, cookies: [Connection.Cookie(name: "", value: "c")]), "Cookie"),
+            (Connection.ClientOptions(url: WebSocketURL(host: "h\r\nEvil: 1")), "Host"),
+            (Connection.ClientOptions(url: WebSocketURL(host: "h x")), "Host"),
+            (Connection.ClientOptions(url: WebSocketURL(host: "")), "Host"),
+            (Connection.ClientOptions(url: WebSocketURL(host: "h", resource: "/a HTTP/1.0\r\nEvil: 1")), "Request-Target"),
+            (Connection.ClientOptions(url: WebSocketURL(host: "h", resource: "/a\u{0}")), "Request-Target"),
+            (Connection.ClientOptions(url: url, headers: ["Sec-WebSocket-Key": "x"]), "Sec-WebSocket-Key"),
+            (Connection.ClientOptions(url: url, headers: ["sec-websocket-protocol": "chat"]), "sec-websocket-protocol"),
+            (Connection.ClientOptions(url: url, headers: ["Upgrade": "websocket"]), "Upgrade"),
+            (Connection.ClientOptions(url: url, headers: ["Connection": "keep-alive"]), "Connection"),
+            (Connection.ClientOptions(url: url, headers: ["Sec-WebSocket-Version": "8"]), "Sec-WebSocket-Version"),
+            (Connection.ClientOptions(url: url, headers: ["Sec-WebSocket-Extensions": "a"]), "Sec-WebSocket-Extensions"),
         ]
     }()
 
     @Test("header injection and unsafe values throw invalidHeader", arguments: injections)
-    func injection(options: ClientOptions, name: String) {
-        #expect(throws: ConnectionError.invalidHeader(name)) {
+    func injection(options: Connection.ClientOptions, name: String) {
+        #expect(throws: Connection.UsageError.invalidHeader(name)) {
             try ClientHandshake.request(options: options, key: Self.key)
         }
     }
 
     @Test("a key with a line break cannot be injected either")
     func keyInjection() {
-        #expect(throws: ConnectionError.invalidHeader("Sec-WebSocket-Key")) {
-            try ClientHandshake.request(options: ClientOptions(url: WebSocketURL(host: "h")), key: "k\r\nEvil: 1")
+        #expect(throws: Connection.UsageError.invalidHeader("Sec-WebSocket-Key")) {
+            try ClientHandshake.request(options: Connection.ClientOptions(url: WebSocketURL(host: "h")), key: "k\r\nEvil: 1")
         }
     }
 
     @Test("tabs and obs-text are allowed in values")
     func allowedValues() throws {
-        let text = try Self.request(ClientOptions(url: WebSocketURL(host: "h"), headers: ["X-A": "a\tb caf\u{E9}"]))
+        let text = try Self.request(Connection.ClientOptions(url: WebSocketURL(host: "h"), headers: ["X-A": "a\tb caf\u{E9}"]))
         #expect(text.contains("\r\nX-A: a\tb caf\u{E9}\r\n"))
     }
 
     @Test("the request parses back into a head the server accepts")
     func roundTrip() throws {
-        let options = ClientOptions(url: WebSocketURL(host: "example.com", port: 9001, resource: "/x?y"),
+        let options = Connection.ClientOptions(url: WebSocketURL(host: "example.com", port: 9001, resource: "/x?y"),
                                     subprotocols: ["a", "b"],
-                                    extensions: [ExtensionHeader(name: "permessage-deflate")])
-        var parser = HTTPHeadParser(kind: .request, limits: Limits())
+                                    extensions: [Connection.ExtensionHeader(name: "permessage-deflate")])
+        var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
         let bytes = try ClientHandshake.request(options: options, key: Self.key)
         guard case .request(let head) = parser.consume(bytes).outcome else {
             Issue.record("the request must parse")
@@ -221,21 +221,21 @@ struct ClientHandshakeTests {
 
     // MARK: - Response validation
 
-    static let options = ClientOptions(url: WebSocketURL(host: "server.example.com", resource: "/chat"),
+    static let options = Connection.ClientOptions(url: WebSocketURL(host: "server.example.com", resource: "/chat"),
                                        subprotocols: ["chat", "superchat"],
-                                       extensions: [ExtensionHeader(name: "permessage-deflate"),
-                                                    ExtensionHeader(name: "x-webkit-deflate-frame")])
+                                       extensions: [Connection.ExtensionHeader(name: "permessage-deflate"),
+                                                    Connection.ExtensionHeader(name: "x-webkit-deflate-frame")])
 
-    static func response(status: Int = 101, version: HTTPVersion = .http1_1,
-                         _ headers: [(String, String)]) -> HTTPResponseHead {
-        HTTPResponseHead(version: version, status: status, reason: "", headers: HTTPHeaders(headers))
+    static func response(status: Int = 101, version: Connection.HTTPVersion = .http1_1,
+                         _ headers: [(String, String)]) -> Connection.HTTPResponseHead {
+        Connection.HTTPResponseHead(version: version, status: status, reason: "", headers: Connection.HTTPHeaders(headers))
     }
 
     static let good: [(String, String)] = [
         ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", accept),
     ]
 
-    static func validate(_ head: HTTPResponseHead, options: ClientOptions = options) -> Result<HandshakeResult, HandshakeError> {
+    static func validate(_ head: Connection.HTTPResponseHead, options: Connection.ClientOptions = options) -> Result<Connection.HandshakeResult, Connection.HandshakeError> {
         ClientHandshake.validate(response: head, key: key, options: options)
     }
 
@@ -255,7 +255,7 @@ struct ClientHandshakeTests {
     @Test("minimal response: no subprotocol, no extensions")
     func minimal() throws {
         let result = try Self.validate(Self.response(Self.good)).get()
-        #expect(result == HandshakeResult(subprotocol: nil, extensions: [], headers: HTTPHeaders(Self.good), resource: "/chat"))
+        #expect(result == Connection.HandshakeResult(subprotocol: nil, extensions: [], headers: Connection.HTTPHeaders(Self.good), resource: "/chat"))
     }
 
     @Test("tokens compare case-insensitively, Connection may be a list", arguments: [
@@ -268,7 +268,7 @@ struct ClientHandshakeTests {
         #expect((try? Self.validate(head).get()) != nil)
     }
 
-    static let failureCases: [([(String, String)], HandshakeError)] = [
+    static let failureCases: [([(String, String)], Connection.HandshakeError)] = [
         ([("Connection", "Upgrade"), ("Sec-WebSocket-Accept", accept)], .responseMissingUpgrade),
         ([("Upgrade", "h2c"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", accept)], .responseMissingUpgrade),
         ([("Upgrade", "websocket"), ("Sec-WebSocket-Accept", accept)], .responseMissingConnectionUpgrade),
@@ -295,7 +295,7 @@ struct ClientHandshakeTests {
 
     @Test("each failure", arguments: failureCases
 )
-    func failures(headers: [(String, String)], error: HandshakeError) {
+    func failures(headers: [(String, String)], error: Connection.HandshakeError) {
         #expect(Self.validate(Self.response(headers)) == .failure(error))
     }
 
@@ -309,14 +309,14 @@ struct ClientHandshakeTests {
         let result = try Self.validate(head).get()
         #expect(result.subprotocol == "superchat")
         #expect(result.extensions == [
-            ExtensionHeader(name: "permessage-deflate", parameters: [.init(name: "server_no_context_takeover")]),
-            ExtensionHeader(name: "X-WEBKIT-DEFLATE-FRAME"),
+            Connection.ExtensionHeader(name: "permessage-deflate", parameters: [.init(name: "server_no_context_takeover")]),
+            Connection.ExtensionHeader(name: "X-WEBKIT-DEFLATE-FRAME"),
         ])
     }
 
     @Test("a subprotocol or extension when none was offered fails")
     func nothingOffered() {
-        let plain = ClientOptions(url: WebSocketURL(host: "h"))
+        let plain = Connection.ClientOptions(url: WebSocketURL(host: "h"))
         #expect(Self.validate(Self.response(Self.good + [("Sec-WebSocket-Protocol", "chat")]), options: plain)
             == .failure(.unexpectedSubprotocol("chat")))
         #expect(Self.validate(Self.response(Self.good + [("Sec-WebSocket-Extensions", "permessage-deflate")]), options: plain)
@@ -327,7 +327,7 @@ struct ClientHandshakeTests {
     func statusAndVersion() {
         #expect(Self.validate(Self.response(status: 200, Self.good)) == .failure(.unexpectedStatus(200)))
         #expect(Self.validate(Self.response(status: 400, Self.good)) == .failure(.unexpectedStatus(400)))
-        #expect(Self.validate(Self.response(version: HTTPVersion(major: 1, minor: 0), Self.good))
+        #expect(Self.validate(Self.response(version: Connection.HTTPVersion(major: 1, minor: 0), Self.good))
             == .failure(.unsupportedHTTPVersion))
     }
 }

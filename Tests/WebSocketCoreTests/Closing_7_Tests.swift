@@ -9,13 +9,13 @@ struct Closing_7_Tests {
         try client.close(code: .goingAway, reason: "bye")
         #expect(client.state == .closing(initiatedBy: .local))
         let serverEvents = pump(&client, into: &server)
-        let status = CloseStatus(code: .goingAway, reason: "bye", wasClean: true)
-        #expect(serverEvents == [.closeReceived(CloseFrame(code: .goingAway, reason: "bye")), .closed(status)])
+        let status = Connection.CloseStatus(code: .goingAway, reason: "bye", wasClean: true)
+        #expect(serverEvents == [.closeReceived(Connection.CloseFrame(code: .goingAway, reason: "bye")), .closed(status)])
         #expect(server.shouldCloseTransport)
         let reply = server.takeOutput()
         #expect(decodeFrames(reply).map(closeCode) == [1001])
         client.receive(reply)
-        #expect(drain(&client) == [.closeReceived(CloseFrame(code: .goingAway)), .closed(CloseStatus(code: .goingAway, reason: "", wasClean: true))])
+        #expect(drain(&client) == [.closeReceived(Connection.CloseFrame(code: .goingAway)), .closed(Connection.CloseStatus(code: .goingAway, reason: "", wasClean: true))])
         // RFC 6455 §7.1.1: the client waits for the server to close the TCP connection.
         #expect(!client.shouldCloseTransport)
         client.receiveEOF()
@@ -26,13 +26,13 @@ struct Closing_7_Tests {
     @Test("Server-initiated close: the client replies and waits; the server closes on the reply")
     func serverInitiated() throws {
         var (client, server) = try openPair()
-        try server.close(code: CloseCode(4000), reason: "app")
+        try server.close(code: Connection.CloseCode(4000), reason: "app")
         let clientEvents = pump(&server, into: &client)
-        #expect(clientEvents == [.closeReceived(CloseFrame(code: CloseCode(4000), reason: "app")),
-                                 .closed(CloseStatus(code: CloseCode(4000), reason: "app", wasClean: true))])
+        #expect(clientEvents == [.closeReceived(Connection.CloseFrame(code: Connection.CloseCode(4000), reason: "app")),
+                                 .closed(Connection.CloseStatus(code: Connection.CloseCode(4000), reason: "app", wasClean: true))])
         #expect(!client.shouldCloseTransport)
         let serverEvents = pump(&client, into: &server)
-        #expect(serverEvents.last == .closed(CloseStatus(code: CloseCode(4000), reason: "", wasClean: true)))
+        #expect(serverEvents.last == .closed(Connection.CloseStatus(code: Connection.CloseCode(4000), reason: "", wasClean: true)))
         #expect(server.shouldCloseTransport)
     }
 
@@ -40,8 +40,8 @@ struct Closing_7_Tests {
     func emptyClose() throws {
         var (_, server) = try openPair()
         server.receive(clientFrame(0x8, []))
-        #expect(drain(&server) == [.closeReceived(CloseFrame(code: .noStatusReceived)),
-                                   .closed(CloseStatus(code: .noStatusReceived, reason: "", wasClean: true))])
+        #expect(drain(&server) == [.closeReceived(Connection.CloseFrame(code: .noStatusReceived)),
+                                   .closed(Connection.CloseStatus(code: .noStatusReceived, reason: "", wasClean: true))])
         #expect(decodeFrames(server.takeOutput()) == [DecodedFrame(fin: true, opcode: 0x8, masked: false, payload: [])])
     }
 
@@ -50,7 +50,7 @@ struct Closing_7_Tests {
         var (_, server) = try openPair()
         server.receive(clientFrame(0x1, Array("frag".utf8), fin: false) + clientFrame(0x8, [0x03, 0xE8]) + clientFrame(0x0, Array("ment".utf8)))
         let events = drain(&server)
-        #expect(events == [.closeReceived(CloseFrame(code: .normalClosure)), .closed(CloseStatus(code: .normalClosure, reason: "", wasClean: true))])
+        #expect(events == [.closeReceived(Connection.CloseFrame(code: .normalClosure)), .closed(Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true))])
         #expect(decodeFrames(server.takeOutput()).map(closeCode) == [1000])
     }
 
@@ -59,10 +59,10 @@ struct Closing_7_Tests {
         var (client, _) = try openPair()
         try client.close()
         let before = client.pendingOutputCount
-        #expect(throws: ConnectionError.closeAlreadySent) { try client.send(text: "late") }
-        #expect(throws: ConnectionError.closeAlreadySent) { try client.send(binary: [1]) }
-        #expect(throws: ConnectionError.closeAlreadySent) { try client.close() }
-        #expect(throws: ConnectionError.closeAlreadySent) { try client.ping() }
+        #expect(throws: Connection.UsageError.closeAlreadySent) { try client.send(text: "late") }
+        #expect(throws: Connection.UsageError.closeAlreadySent) { try client.send(binary: [1]) }
+        #expect(throws: Connection.UsageError.closeAlreadySent) { try client.close() }
+        #expect(throws: Connection.UsageError.closeAlreadySent) { try client.ping() }
         #expect(client.pendingOutputCount == before)
         #expect(client.state == .closing(initiatedBy: .local))
     }
@@ -71,11 +71,11 @@ struct Closing_7_Tests {
     func invalidLocalClose() throws {
         var (client, _) = try openPair()
         for code: UInt16 in [0, 999, 1004, 1005, 1006, 1015, 1016, 2999, 5000] {
-            #expect(throws: ConnectionError.invalidCloseCode(CloseCode(code))) { try client.close(code: CloseCode(code)) }
+            #expect(throws: Connection.UsageError.invalidCloseCode(Connection.CloseCode(code))) { try client.close(code: Connection.CloseCode(code)) }
         }
-        #expect(throws: ConnectionError.closeReasonTooLong) { try client.close(reason: String(repeating: "x", count: 124)) }
+        #expect(throws: Connection.UsageError.closeReasonTooLong) { try client.close(reason: String(repeating: "x", count: 124)) }
         try client.close(reason: String(repeating: "x", count: 123))
-        #expect(throws: ConnectionError.controlPayloadTooLarge) {
+        #expect(throws: Connection.UsageError.controlPayloadTooLarge) {
             var (c, _) = try openPair()
             try c.ping([UInt8](repeating: 0, count: 126))
         }
@@ -98,9 +98,9 @@ struct Closing_7_Tests {
         try client.close(code: .normalClosure)
         _ = pump(&client, into: &server)
         #expect(server.state == .closing(initiatedBy: .remote))
-        #expect(throws: ConnectionError.closeAlreadySent) { try server.send(text: "new message") }
+        #expect(throws: Connection.UsageError.closeAlreadySent) { try server.send(text: "new message") }
         try server.sendFragment(Array("part two".utf8), kind: .text, isFinal: true)
-        #expect(server.state == .closed(CloseStatus(code: .normalClosure, reason: "", wasClean: true)))
+        #expect(server.state == .closed(Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true)))
         let frames = decodeFrames(server.takeOutput())
         #expect(frames.map(\.opcode) == [0x1, 0x0, 0x8])
     }
@@ -110,7 +110,7 @@ struct Closing_7_Tests {
         var (client, _) = try openPair()
         client.receive([0x81, 0x05, 0x48])
         client.receiveEOF()
-        #expect(drain(&client) == [.closed(CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
+        #expect(drain(&client) == [.closed(Connection.CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
                                                        wasClean: false, failure: .unexpectedEndOfStream))])
         #expect(client.shouldCloseTransport)
     }
@@ -133,11 +133,11 @@ struct AbortTests {
         var (client, _) = try openPair()
         client.abort()
         #expect(client.pendingOutputCount == 0)
-        #expect(drain(&client) == [.closed(CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted))])
+        #expect(drain(&client) == [.closed(Connection.CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted))])
         #expect(client.shouldCloseTransport)
         client.abort()
         #expect(drain(&client).isEmpty)
-        #expect(throws: ConnectionError.notOpen) { try client.send(text: "x") }
+        #expect(throws: Connection.UsageError.notOpen) { try client.send(text: "x") }
     }
 
     @Test("abort() during the handshake and while closing")

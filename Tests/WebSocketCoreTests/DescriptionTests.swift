@@ -6,23 +6,23 @@ import Testing
 @Suite("Descriptions of close statuses, handshake failures and violations")
 struct DescriptionTests {
     @Test("CloseStatus: code, its name, the peer's reason quoted, the failure said in words", arguments: [
-        (CloseStatus(code: .normalClosure, reason: "", wasClean: true), "1000 (normal closure)"),
-        (CloseStatus(code: CloseCode(4000), reason: "bye", wasClean: true), "4000 \"bye\""),
-        (CloseStatus(code: .goingAway, reason: "tab\tclosed\u{7}", wasClean: true), "1001 (going away) \"tabclosed\""),
-        (CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame", wasClean: false,
+        (Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true), "1000 (normal closure)"),
+        (Connection.CloseStatus(code: Connection.CloseCode(4000), reason: "bye", wasClean: true), "4000 \"bye\""),
+        (Connection.CloseStatus(code: .goingAway, reason: "tab\tclosed\u{7}", wasClean: true), "1001 (going away) \"tabclosed\""),
+        (Connection.CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame", wasClean: false,
                      failure: .unexpectedEndOfStream),
          "1006 (abnormal closure): connection lost without a close frame"),
-        (CloseStatus(code: .abnormalClosure, reason: "keepalive timeout", wasClean: false, failure: .keepaliveTimeout),
+        (Connection.CloseStatus(code: .abnormalClosure, reason: "keepalive timeout", wasClean: false, failure: .keepaliveTimeout),
          "1006 (abnormal closure): keepalive timeout"),
-        (CloseStatus(code: .abnormalClosure, reason: "close handshake timed out", wasClean: false, failure: .closeTimeout),
+        (Connection.CloseStatus(code: .abnormalClosure, reason: "close handshake timed out", wasClean: false, failure: .closeTimeout),
          "1006 (abnormal closure): closing handshake timed out"),
-        (CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted),
+        (Connection.CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted),
          "1006 (abnormal closure): connection aborted"),
-        (CloseStatus(code: .invalidPayloadData, reason: "invalid UTF-8 in text message", wasClean: false,
-                     failure: .protocolViolation(ProtocolViolation(.invalidUTF8))),
+        (Connection.CloseStatus(code: .invalidPayloadData, reason: "invalid UTF-8 in text message", wasClean: false,
+                     failure: .protocolViolation(Connection.ProtocolViolation(.invalidUTF8))),
          "1007 (invalid payload data): peer violated the protocol: invalid UTF-8 in text message"),
     ])
-    func closeStatus(status: CloseStatus, expected: String) {
+    func closeStatus(status: Connection.CloseStatus, expected: String) {
         #expect(status.description == expected)
     }
 
@@ -43,38 +43,38 @@ struct DescriptionTests {
         (1015, "TLS handshake failure"),
     ] as [(UInt16, String)])
     func closeCodeNames(code: UInt16, name: String) {
-        #expect(CloseCode(code).name == name)
-        #expect(CloseCode(rawValue: code) == CloseCode(code))
+        #expect(Connection.CloseCode(code).name == name)
+        #expect(Connection.CloseCode(rawValue: code) == Connection.CloseCode(code))
     }
 
     @Test("Codes without a name", arguments: [1004, 1016, 2999, 3000, 4000, 4999] as [UInt16])
     func unnamedCodes(code: UInt16) {
-        #expect(CloseCode(code).name == nil)
-        #expect(CloseStatus(code: CloseCode(code), reason: "", wasClean: true).description == "\(code)")
+        #expect(Connection.CloseCode(code).name == nil)
+        #expect(Connection.CloseStatus(code: Connection.CloseCode(code), reason: "", wasClean: true).description == "\(code)")
     }
 
     @Test("HandshakeFailure: each case in one line", arguments: [
-        (HandshakeFailure.invalidResponse(.invalidAccept), "invalid handshake response: wrong or missing Sec-WebSocket-Accept"),
+        (Connection.HandshakeFailure.invalidResponse(.invalidAccept), "invalid handshake response: wrong or missing Sec-WebSocket-Accept"),
         (.invalidRequest(.missingUpgrade), "invalid handshake request: Upgrade: websocket required"),
         (.timedOut, "opening handshake timed out"),
         (.endOfStream, "connection closed during the opening handshake"),
     ])
-    func handshakeFailure(failure: HandshakeFailure, expected: String) {
+    func handshakeFailure(failure: Connection.HandshakeFailure, expected: String) {
         #expect(failure.description == expected)
     }
 
     @Test("ProtocolViolation: its reason and the code it closes with")
     func protocolViolation() {
-        #expect(ProtocolViolation(.invalidUTF8).description == "invalid UTF-8 in text message (1007)")
-        #expect(ProtocolViolation(.frameTooLarge).description == "frame too large (1009)")
-        #expect(ProtocolViolation(.unknownOpcode(3)).description == "unknown opcode 3 (1002)")
+        #expect(Connection.ProtocolViolation(.invalidUTF8).description == "invalid UTF-8 in text message (1007)")
+        #expect(Connection.ProtocolViolation(.frameTooLarge).description == "frame too large (1009)")
+        #expect(Connection.ProtocolViolation(.unknownOpcode(3)).description == "unknown opcode 3 (1002)")
         // A case the core never produces (data after the peer's Close is not read at all), kept in
         // the public enum: its reason and code are still defined.
-        #expect(ProtocolViolation(.dataAfterClose).description == "data frame after close (1002)")
+        #expect(Connection.ProtocolViolation(.dataAfterClose).description == "data frame after close (1002)")
     }
 
     @Test("ExtensionNegotiationError describes itself by its reason")
     func extensionNegotiationError() {
-        #expect(ExtensionNegotiationError("server_max_window_bits out of range").description == "server_max_window_bits out of range")
+        #expect(Connection.ExtensionNegotiationError("server_max_window_bits out of range").description == "server_max_window_bits out of range")
     }
 }

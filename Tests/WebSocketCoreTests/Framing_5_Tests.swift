@@ -80,7 +80,7 @@ struct Framing_5_Tests {
     func byteAtATime() throws {
         var (client, server) = try openPair()
         try client.send(text: "fragmented κόσμε 🎉")
-        var events: [Event] = []
+        var events: [Connection.Event] = []
         for byte in client.takeOutput() {
             server.receive([byte])
             events += drain(&server)
@@ -101,7 +101,7 @@ struct Framing_5_Tests {
 
     @Test("Outgoing messages are split at fragmentationSize")
     func autoFragmentation() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.fragmentationSize = 4
         var (client, server) = try openPair(client: config)
         try client.send(text: "0123456789")
@@ -121,11 +121,11 @@ struct Framing_5_Tests {
         try client.ping([9])
         try client.sendFragment([Array("κό".utf8).last!] + Array("σμε".utf8), kind: .text, isFinal: true)
         #expect(pump(&client, into: &server) == [.ping([9]), .text("κόσμε")])
-        #expect(throws: ConnectionError.fragmentKindMismatch) {
+        #expect(throws: Connection.UsageError.fragmentKindMismatch) {
             try client.sendFragment([1], kind: .binary, isFinal: false)
             try client.sendFragment([2], kind: .text, isFinal: true)
         }
-        #expect(throws: ConnectionError.messageInProgress) { try client.send(text: "x") }
+        #expect(throws: Connection.UsageError.messageInProgress) { try client.send(text: "x") }
         try client.sendFragment([2], kind: .binary, isFinal: true)
         #expect(pump(&client, into: &server) == [.binary([1, 2])])
     }
@@ -133,21 +133,21 @@ struct Framing_5_Tests {
     @Test("Invalid UTF-8 in streamed text fragments is refused and nothing is sent")
     func streamedInvalidUTF8() throws {
         var (client, _) = try openPair()
-        #expect(throws: ConnectionError.invalidUTF8) { try client.sendFragment([0xC0, 0x80], kind: .text, isFinal: false) }
+        #expect(throws: Connection.UsageError.invalidUTF8) { try client.sendFragment([0xC0, 0x80], kind: .text, isFinal: false) }
         #expect(client.pendingOutputCount == 0)
         try client.sendFragment([0xCE], kind: .text, isFinal: false)
-        #expect(throws: ConnectionError.invalidUTF8) { try client.sendFragment([], kind: .text, isFinal: true) }
+        #expect(throws: Connection.UsageError.invalidUTF8) { try client.sendFragment([], kind: .text, isFinal: true) }
         try client.sendFragment([0xBA], kind: .text, isFinal: true)
     }
 
     @Test("Fragment delivery hands out payload as it arrives, validated across pieces")
     func fragmentDelivery() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.delivery = .fragments
         var (client, server) = try openPair(server: config)
         let text = Array("Hello κόσμε".utf8)
         let wire = clientFrame(0x1, Array(text[0..<7]), fin: false) + clientFrame(0x0, Array(text[7...]), fin: true)
-        var pieces: [Fragment] = []
+        var pieces: [Connection.Fragment] = []
         for chunk in stride(from: 0, to: wire.count, by: 5).map({ Array(wire[$0..<min(wire.count, $0 + 5)]) }) {
             server.receive(chunk)
             for event in drain(&server) {
@@ -163,20 +163,20 @@ struct Framing_5_Tests {
         #expect(pieces.allSatisfy { $0.kind == .text })
         // An empty message is one empty, first and final piece.
         server.receive(clientFrame(0x2, []))
-        #expect(drain(&server) == [.fragment(Fragment(kind: .binary, bytes: [], isFirst: true, isFinal: true))])
+        #expect(drain(&server) == [.fragment(Connection.Fragment(kind: .binary, bytes: [], isFirst: true, isFinal: true))])
         _ = client
     }
 
     @Test("Fragment delivery still fails fast on invalid UTF-8 across pieces")
     func fragmentDeliveryUTF8() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.delivery = .fragments
         var (_, server) = try openPair(server: config)
         server.receive(clientFrame(0x1, [0x41, 0xCE], fin: false))
-        #expect(drain(&server) == [.fragment(Fragment(kind: .text, bytes: [0x41, 0xCE], isFirst: true, isFinal: false))])
+        #expect(drain(&server) == [.fragment(Connection.Fragment(kind: .text, bytes: [0x41, 0xCE], isFirst: true, isFinal: false))])
         server.receive(clientFrame(0x0, [0x41], fin: true))
         let events = drain(&server)
-        #expect(events.first == .protocolViolation(ProtocolViolation(.invalidUTF8)))
+        #expect(events.first == .protocolViolation(Connection.ProtocolViolation(.invalidUTF8)))
         #expect(decodeFrames(server.takeOutput()).compactMap(closeCode) == [1007])
     }
 }

@@ -20,7 +20,7 @@ struct FuzzRegressionTests {
     /// or forever with `timeouts.close = nil`.
     @Test("Bytes after the peer's Close, while we stream a message, are dropped, not buffered")
     func bytesAfterPeerCloseWhileStreaming() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.timeouts.close = nil
         var (client, server) = try openPair(server: config)
         try server.sendFragment([0xCE, 0xBA], kind: .text, isFinal: false)
@@ -28,7 +28,7 @@ struct FuzzRegressionTests {
         let after: [UInt8] = [0x15, 0x02, 0xCE, 0xBA, 0x02, 0x06, 0x00, 0x00, 0x09, 0x00, 0x09, 0x00, 0x09, 0x00, 0x09, 0x0C]
         // In the same read as the Close frame, and in later reads.
         server.receive(client.takeOutput() + after)
-        #expect(drain(&server) == [.closeReceived(CloseFrame(code: .normalClosure))])
+        #expect(drain(&server) == [.closeReceived(Connection.CloseFrame(code: .normalClosure))])
         #expect(server.state == .closing(initiatedBy: .remote))
         #expect(server.bufferedInputCount == 0)
         for _ in 0..<64 { server.receive([UInt8](repeating: 0x41, count: 1 << 14)) }
@@ -37,7 +37,7 @@ struct FuzzRegressionTests {
         #expect(server.retainedPayloadCapacity <= 1024)
         // The message still ends, and the close reply follows it.
         try server.sendFragment([], kind: .text, isFinal: true)
-        #expect(drain(&server) == [.closed(CloseStatus(code: .normalClosure, reason: "", wasClean: true))])
+        #expect(drain(&server) == [.closed(Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true))])
         let frames = decodeFrames(server.takeOutput())
         #expect(frames.map(\.opcode) == [0x1, 0x0, 0x8])
         #expect(frames.last.flatMap(closeCode) == 1000)
@@ -53,7 +53,7 @@ struct FuzzRegressionTests {
     /// head's limit and no further.
     @Test("A long header line keeps the head parser's buffer within maxHeaderBytes")
     func longHeaderLineStaysWithinTheHeadLimit() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.limits.maxHeaderBytes = 600
         config.limits.maxRejectionBodySize = 200
         for length in [100, 300, 530, 570] {
@@ -77,7 +77,7 @@ struct FuzzRegressionTests {
     /// once the output is taken, and every other frame is unaffected.
     @Test("Automatic pongs stop while the output is over maxBufferedOutput, and resume once it is taken")
     func automaticPongsStopAtTheOutputLimit() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.limits.maxBufferedOutput = 1000
         let (client, _) = try openPair(client: config)
         let payload = [UInt8](repeating: 0x89, count: 9)
@@ -101,7 +101,7 @@ struct FuzzRegressionTests {
         #expect(first.count == 67 && second.count == 67)
         // Other frames are written whatever the output holds: the close reply follows the pongs.
         once.receive(frame(0x8, [0x03, 0xE8]))
-        #expect(drain(&once).first == .closeReceived(CloseFrame(code: .normalClosure)))
+        #expect(drain(&once).first == .closeReceived(Connection.CloseFrame(code: .normalClosure)))
         let closeFrames = decodeFrames(once.takeOutput())
         #expect(closeFrames.map(\.opcode) == [0x8])
         #expect(closeFrames.first.flatMap(closeCode) == 1000)

@@ -5,8 +5,8 @@ import Testing
 struct HTTPBodyReaderTests {
     typealias S = HTTPTestSupport
 
-    static func head(status: Int = 403, _ headers: [(String, String)]) -> HTTPResponseHead {
-        HTTPResponseHead(version: .http1_1, status: status, reason: "", headers: HTTPHeaders(headers))
+    static func head(status: Int = 403, _ headers: [(String, String)]) -> Connection.HTTPResponseHead {
+        Connection.HTTPResponseHead(version: .http1_1, status: status, reason: "", headers: Connection.HTTPHeaders(headers))
     }
 
     /// Feeds `input` in pieces ending at `cuts`, stopping once complete. Returns the total consumed.
@@ -181,7 +181,7 @@ struct HTTPBodyReaderTests {
 
     @Test("mutated chunked bodies: no trap, the limit holds, and any split gives the same result")
     func mutatedChunkedBodies() {
-        var random = SeededGenerator(seed: 9112)
+        var random = Connection.SeededGenerator(seed: 9112)
         let interesting: [UInt8] = [0x0D, 0x0A, 0x3B, 0x20, 0x30, 0x66, 0x46, 0x7A, 0x00]
         for _ in 0..<1_000 {
             var input = Self.chunked + S.bytes("tail")

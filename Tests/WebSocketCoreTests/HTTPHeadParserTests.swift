@@ -7,8 +7,8 @@ struct HTTPHeadParserTests {
 
     static let sample = S.bytes(S.sampleRequest)
 
-    static var expectedSample: HTTPRequestHead {
-        HTTPRequestHead(method: "GET", target: "/chat", version: .http1_1, headers: [
+    static var expectedSample: Connection.HTTPRequestHead {
+        Connection.HTTPRequestHead(method: "GET", target: "/chat", version: .http1_1, headers: [
             "Host": "server.example.com",
             "Upgrade": "websocket",
             "Connection": "Upgrade",
@@ -21,7 +21,7 @@ struct HTTPHeadParserTests {
 
     @Test("parses the RFC 6455 sample request in one piece")
     func sampleWhole() {
-        var parser = HTTPHeadParser(kind: .request, limits: Limits())
+        var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
         let (consumed, outcome) = parser.consume(Self.sample)
         #expect(consumed == Self.sample.count)
         #expect(outcome == .request(Self.expectedSample))
@@ -31,7 +31,7 @@ struct HTTPHeadParserTests {
     @Test("every split point gives the same outcome and consumed count")
     func everySplit() {
         for cut in 0...Self.sample.count {
-            var parser = HTTPHeadParser(kind: .request, limits: Limits())
+            var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
             let (consumed, outcome) = S.feed(&parser, Self.sample, cuts: [cut])
             #expect(consumed == Self.sample.count, "cut \(cut)")
             #expect(outcome == .request(Self.expectedSample), "cut \(cut)")
@@ -41,11 +41,11 @@ struct HTTPHeadParserTests {
     @Test("every pair of split points gives the same outcome")
     func everyPairOfSplits() {
         let input = S.bytes("GET /a HTTP/1.1\r\nHost: h\r\nX: y\r\n\r\n")
-        var expected = HTTPHeadParser(kind: .request, limits: Limits())
+        var expected = HTTPHeadParser(kind: .request, limits: Connection.Limits())
         let whole = expected.consume(input)
         for a in 0...input.count {
             for b in a...input.count {
-                var parser = HTTPHeadParser(kind: .request, limits: Limits())
+                var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
                 let result = S.feed(&parser, input, cuts: [a, b])
                 #expect(result.consumed == whole.consumed && result.outcome == whole.outcome, "cuts \(a), \(b)")
             }
@@ -54,7 +54,7 @@ struct HTTPHeadParserTests {
 
     @Test("byte at a time")
     func byteAtATime() {
-        var parser = HTTPHeadParser(kind: .request, limits: Limits())
+        var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
         let (consumed, outcome) = S.feed(&parser, Self.sample, cuts: Array(1..<Self.sample.count))
         #expect(consumed == Self.sample.count)
         #expect(outcome == .request(Self.expectedSample))
@@ -65,13 +65,13 @@ struct HTTPHeadParserTests {
         let frame: [UInt8] = [0x81, 0x85, 0x37, 0xFA, 0x21, 0x3D, 0x7F, 0x9F, 0x4D, 0x51, 0x58]
         let input = Self.sample + frame
         for cut in 0...input.count {
-            var parser = HTTPHeadParser(kind: .request, limits: Limits())
+            var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
             let (consumed, outcome) = S.feed(&parser, input, cuts: [cut])
             #expect(consumed == Self.sample.count, "cut \(cut)")
             #expect(outcome == .request(Self.expectedSample))
         }
         // Once finished, the parser consumes nothing more and repeats its outcome.
-        var parser = HTTPHeadParser(kind: .request, limits: Limits())
+        var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
         _ = parser.consume(Self.sample)
         let again = parser.consume(frame)
         #expect(again.consumed == 0)
@@ -81,7 +81,7 @@ struct HTTPHeadParserTests {
     @Test("a response followed by the first frame")
     func responseThenFrame() {
         let head = S.bytes(S.sampleResponse)
-        var parser = HTTPHeadParser(kind: .response, limits: Limits())
+        var parser = HTTPHeadParser(kind: .response, limits: Connection.Limits())
         let (consumed, outcome) = parser.consume(head + [0x81, 0x02, 0x68, 0x69])
         #expect(consumed == head.count)
         guard case .response(let response) = outcome else {
@@ -106,11 +106,11 @@ struct HTTPHeadParserTests {
     @Test("empty lines before the request line are ignored and counted")
     func leadingEmptyLines() {
         let input = "\r\n\n\r\n" + S.sampleRequest
-        var parser = HTTPHeadParser(kind: .request, limits: Limits())
+        var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
         let (consumed, outcome) = parser.consume(S.bytes(input))
         #expect(consumed == input.utf8.count)
         #expect(outcome == .request(Self.expectedSample))
-        var limits = Limits()
+        var limits = Connection.Limits()
         limits.maxHeaderBytes = Self.sample.count + 4
         #expect(S.parse(input, limits: limits) == .failure(.headTooLarge))
         limits.maxHeaderBytes = Self.sample.count + 5
@@ -124,7 +124,7 @@ struct HTTPHeadParserTests {
         #expect(head?.headers["B"] == "")
         #expect(head?.headers["C"] == "caf\u{E9}")
         #expect(head?.headers["D"] == "")
-        var parser = HTTPHeadParser(kind: .request, limits: Limits())
+        var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
         let invalidUTF8 = S.bytes("GET / HTTP/1.1\r\nE: a") + [0xFF, 0xC3] + S.bytes("b\r\n\r\n")
         guard case .request(let h) = parser.consume(invalidUTF8).outcome else {
             Issue.record("obs-text must be accepted")
@@ -138,7 +138,7 @@ struct HTTPHeadParserTests {
     }
 
     @Test("malformed header lines are refused", arguments: [
-        ("GET / HTTP/1.1\r\nHost : a\r\n\r\n", HandshakeError.malformedHeader),  // space before colon
+        ("GET / HTTP/1.1\r\nHost : a\r\n\r\n", Connection.HandshakeError.malformedHeader),  // space before colon
         ("GET / HTTP/1.1\r\nHost\t: a\r\n\r\n", .malformedHeader),
         ("GET / HTTP/1.1\r\nHost a\r\n\r\n", .malformedHeader),  // no colon
         ("GET / HTTP/1.1\r\n: a\r\n\r\n", .malformedHeader),  // empty name
@@ -154,14 +154,14 @@ struct HTTPHeadParserTests {
         ("GET / HTTP/1.1\r\n X: a\r\n\r\n", .obsoleteLineFolding),  // whitespace before the first field
         ("GET / HTTP/1.1\r\nX: a\r\n\r\r\n", .malformedHeader),  // bare CR on the empty line
     ])
-    func malformedFields(input: String, error: HandshakeError) {
+    func malformedFields(input: String, error: Connection.HandshakeError) {
         #expect(S.parse(input) == .failure(error))
     }
 
     @Test("a failure is decided at the offending byte, and repeated")
     func failurePosition() {
         let input = S.bytes("GET / HTTP/1.1\r\nX: a\r\n b\r\nmore bytes")
-        var parser = HTTPHeadParser(kind: .request, limits: Limits())
+        var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
         let (consumed, outcome) = parser.consume(input)
         #expect(outcome == .failure(.obsoleteLineFolding))
         #expect(consumed == "GET / HTTP/1.1\r\nX: a\r\n ".utf8.count)
@@ -180,7 +180,7 @@ struct HTTPHeadParserTests {
         let head = S.requestHead(line + "\r\nHost: a\r\n\r\n")
         #expect(head?.method == method)
         #expect(head?.target == target)
-        #expect(head?.version == HTTPVersion(major: major, minor: minor))
+        #expect(head?.version == Connection.HTTPVersion(major: major, minor: minor))
     }
 
     @Test("malformed request lines", arguments: [
@@ -215,7 +215,7 @@ struct HTTPHeadParserTests {
         let head = S.responseHead(line + "\r\nA: b\r\n\r\n")
         #expect(head?.status == status)
         #expect(head?.reason == reason)
-        #expect(head?.version == HTTPVersion(major: 1, minor: minor))
+        #expect(head?.version == Connection.HTTPVersion(major: 1, minor: minor))
         #expect(head?.headers["a"] == "b")
     }
 
@@ -238,7 +238,7 @@ struct HTTPHeadParserTests {
 
     @Test("request line: exactly at the limit passes, one over fails with 414 without storing it")
     func requestLineLimit() {
-        var limits = Limits()
+        var limits = Connection.Limits()
         limits.maxRequestLineLength = 100
         let atLimit = Self.requestLine(length: 100) + S.bytes("\r\nHost: a\r\n\r\n")
         var ok = HTTPHeadParser(kind: .request, limits: limits)
@@ -252,7 +252,7 @@ struct HTTPHeadParserTests {
         var parser = HTTPHeadParser(kind: .request, limits: limits)
         let (consumed, outcome) = parser.consume(overLimit)
         #expect(outcome == .failure(.requestLineTooLong))
-        #expect(HandshakeError.requestLineTooLong.httpStatus == 414)
+        #expect(Connection.HandshakeError.requestLineTooLong.httpStatus == 414)
         #expect(consumed == 101)  // decided at the 101st byte of the line
         #expect(parser.storedByteCount == 100)
         // The status line has the same limit.
@@ -264,7 +264,7 @@ struct HTTPHeadParserTests {
 
     @Test("head bytes: exactly at the limit passes, one over fails with 431 without storing the excess")
     func headBytesLimit() {
-        var limits = Limits()
+        var limits = Connection.Limits()
         limits.maxHeaderBytes = Self.sample.count
         var ok = HTTPHeadParser(kind: .request, limits: limits)
         #expect(ok.consume(Self.sample).outcome == .request(Self.expectedSample))
@@ -273,14 +273,14 @@ struct HTTPHeadParserTests {
         var parser = HTTPHeadParser(kind: .request, limits: limits)
         let (consumed, outcome) = parser.consume(Self.sample)
         #expect(outcome == .failure(.headTooLarge))
-        #expect(HandshakeError.headTooLarge.httpStatus == 431)
+        #expect(Connection.HandshakeError.headTooLarge.httpStatus == 431)
         #expect(consumed == Self.sample.count)  // the final LF is the byte too many
         #expect(parser.storedByteCount <= limits.maxHeaderBytes)
     }
 
     @Test("header count: exactly at the limit passes, one over fails with 431 at the extra line's first byte")
     func headerCountLimit() {
-        var limits = Limits()
+        var limits = Connection.Limits()
         limits.maxHeaderCount = 7
         var ok = HTTPHeadParser(kind: .request, limits: limits)
         #expect(ok.consume(Self.sample).outcome == .request(Self.expectedSample))
@@ -289,14 +289,14 @@ struct HTTPHeadParserTests {
         var parser = HTTPHeadParser(kind: .request, limits: limits)
         let (consumed, outcome) = parser.consume(Self.sample)
         #expect(outcome == .failure(.tooManyHeaders))
-        #expect(HandshakeError.tooManyHeaders.httpStatus == 431)
+        #expect(Connection.HandshakeError.tooManyHeaders.httpStatus == 431)
         let beforeSeventh = S.sampleRequest.utf8.count - "Sec-WebSocket-Version: 13\r\n\r\n".utf8.count
         #expect(consumed == beforeSeventh + 1)
     }
 
     @Test("a 1 MiB header line fails early, with memory bounded by the limit")
     func hugeHeaderLine() {
-        let limits = Limits()
+        let limits = Connection.Limits()
         var parser = HTTPHeadParser(kind: .request, limits: limits)
         #expect(parser.consume(S.bytes("GET / HTTP/1.1\r\nX-Big: ")).outcome == .needMore)
         let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 4096)
@@ -314,7 +314,7 @@ struct HTTPHeadParserTests {
 
     @Test("a 1 MiB request line fails with 414 after maxRequestLineLength bytes")
     func hugeRequestLine() {
-        let limits = Limits()
+        let limits = Connection.Limits()
         var parser = HTTPHeadParser(kind: .request, limits: limits)
         let line = S.bytes("GET /") + [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
         let (consumed, outcome) = parser.consume(line)
@@ -325,7 +325,7 @@ struct HTTPHeadParserTests {
 
     @Test("10,000 headers fail as soon as the count is exceeded")
     func tenThousandHeaders() {
-        var limits = Limits()
+        var limits = Connection.Limits()
         limits.maxHeaderBytes = 1 << 20  // so that the count, not the size, is what stops it
         var input = S.bytes("GET / HTTP/1.1\r\n")
         let startLine = input.count
@@ -336,15 +336,15 @@ struct HTTPHeadParserTests {
         #expect(consumed == startLine + limits.maxHeaderCount * 8 + 1)
         #expect(parser.storedByteCount < startLine + limits.maxHeaderCount * 8)
         // With the default limits the size limit would stop it anyway, early.
-        var defaults = HTTPHeadParser(kind: .request, limits: Limits())
+        var defaults = HTTPHeadParser(kind: .request, limits: Connection.Limits())
         let stopped = defaults.consume(input)
         #expect(stopped.outcome == .failure(.tooManyHeaders))
-        #expect(stopped.consumed <= Limits().maxHeaderBytes)
+        #expect(stopped.consumed <= Connection.Limits().maxHeaderBytes)
     }
 
     @Test("work is linear: a 16 KiB head fed a byte at a time costs the same as whole")
     func linearWork() {
-        var limits = Limits()
+        var limits = Connection.Limits()
         limits.maxHeaderCount = 10_000
         func head(size: Int) -> [UInt8] {
             var input = S.bytes("GET / HTTP/1.1\r\n")
@@ -383,9 +383,9 @@ struct HTTPHeadParserTests {
 
     @Test("mutated heads: no trap, and any split gives the same outcome as one piece")
     func mutationsAreSplitInvariant() {
-        var random = SeededGenerator(seed: 6455)
+        var random = Connection.SeededGenerator(seed: 6455)
         let interesting: [UInt8] = [0x0D, 0x0A, 0x20, 0x09, 0x3A, 0x00, 0x7F, 0xFF, 0x2F, 0x2E, 0x31]
-        var limits = Limits()
+        var limits = Connection.Limits()
         limits.maxRequestLineLength = 40
         limits.maxHeaderBytes = 200
         limits.maxHeaderCount = 6

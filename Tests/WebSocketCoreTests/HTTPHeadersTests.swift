@@ -5,9 +5,9 @@ import Testing
 struct HTTPHeadersTests {
     @Test("isEmpty, remove(name:) and replaceOrAdd(name:value:) compare names case-insensitively and keep the order")
     func editing() {
-        var headers: HTTPHeaders = [:]
+        var headers: Connection.HTTPHeaders = [:]
         #expect(headers.isEmpty)
-        headers = HTTPHeaders([("Origin", "https://a.example"), ("X-Tag", "1"), ("x-tag", "2"), ("Cookie", "c=1")])
+        headers = Connection.HTTPHeaders([("Origin", "https://a.example"), ("X-Tag", "1"), ("x-tag", "2"), ("Cookie", "c=1")])
         #expect(!headers.isEmpty)
         headers.remove(name: "X-TAG")
         #expect(headers.fields.map(\.name) == ["Origin", "Cookie"])
@@ -15,8 +15,8 @@ struct HTTPHeadersTests {
         #expect(headers.count == 2)
         headers.replaceOrAdd(name: "origin", value: "https://b.example")
         // Replaced fields go to the end, under the new spelling of the name.
-        #expect(headers.fields == [HTTPHeaders.Field(name: "Cookie", value: "c=1"),
-                                   HTTPHeaders.Field(name: "origin", value: "https://b.example")])
+        #expect(headers.fields == [Connection.HTTPHeaders.Field(name: "Cookie", value: "c=1"),
+                                   Connection.HTTPHeaders.Field(name: "origin", value: "https://b.example")])
         #expect(headers["ORIGIN"] == "https://b.example")
         headers.replaceOrAdd(name: "X-New", value: "v")
         #expect(headers.count == 3)
@@ -31,7 +31,7 @@ struct HTTPHeadersTests {
         var client = try Connection(role: .client(clientOptions()))
         var server = try Connection(role: .server)
         _ = pump(&client, into: &server)
-        var headers = HTTPHeaders([("X-A", "1"), ("X-B", "2")])
+        var headers = Connection.HTTPHeaders([("X-A", "1"), ("X-B", "2")])
         headers.replaceOrAdd(name: "x-a", value: "3")
         headers.remove(name: "X-B")
         try server.accept(headers: headers)

@@ -51,17 +51,17 @@ enum HTTPTestSupport {
 
     /// Parses `input` in one piece.
     static func parse(_ input: String, kind: HTTPHeadParser.Kind = .request,
-                      limits: Limits = Limits()) -> HTTPHeadParser.Outcome {
+                      limits: Connection.Limits = Connection.Limits()) -> HTTPHeadParser.Outcome {
         var parser = HTTPHeadParser(kind: kind, limits: limits)
         return parser.consume(bytes(input)).outcome
     }
 
-    static func requestHead(_ input: String) -> HTTPRequestHead? {
+    static func requestHead(_ input: String) -> Connection.HTTPRequestHead? {
         if case .request(let head) = parse(input) { return head }
         return nil
     }
 
-    static func responseHead(_ input: String) -> HTTPResponseHead? {
+    static func responseHead(_ input: String) -> Connection.HTTPResponseHead? {
         if case .response(let head) = parse(input, kind: .response) { return head }
         return nil
     }

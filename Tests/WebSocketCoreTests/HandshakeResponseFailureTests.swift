@@ -5,21 +5,21 @@ import Testing
 /// server got wrong.
 struct RefusingExtension: WebSocketExtension {
     var name: String { "x-refuse" }
-    func makeOffers() -> [ExtensionHeader] { [ExtensionHeader(name: name)] }
-    func accept(response: ExtensionHeader, offers: [ExtensionHeader]) -> Result<any MessageTransform, ExtensionNegotiationError> {
-        .failure(ExtensionNegotiationError("parameter out of range"))
+    func makeOffers() -> [Connection.ExtensionHeader] { [Connection.ExtensionHeader(name: name)] }
+    func accept(response: Connection.ExtensionHeader, offers: [Connection.ExtensionHeader]) -> Result<any MessageTransform, Connection.ExtensionNegotiationError> {
+        .failure(Connection.ExtensionNegotiationError("parameter out of range"))
     }
-    func negotiate(offers: [ExtensionHeader]) -> (response: ExtensionHeader, transform: any MessageTransform)? { nil }
+    func negotiate(offers: [Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: any MessageTransform)? { nil }
 }
 
 /// The client's side of a 101 it cannot accept, and of extensions negotiated by hand.
 @Suite("Client: malformed and unacceptable responses, extensions offered by hand (§4.1, §9.1)")
 struct HandshakeResponseFailureTests {
     /// A client with `configuration` and a server that has read its request.
-    static func requested(client configuration: Configuration = Configuration(), server serverConfiguration: Configuration = Configuration(),
-                          extensions: [ExtensionHeader] = []) throws -> (client: Connection, server: Connection, request: HandshakeRequest) {
+    static func requested(client configuration: Connection.Configuration = Connection.Configuration(), server serverConfiguration: Connection.Configuration = Connection.Configuration(),
+                          extensions: [Connection.ExtensionHeader] = []) throws -> (client: Connection, server: Connection, request: Connection.HandshakeRequest) {
         var client = try Connection(role: .client(clientOptions(extensions: extensions)), configuration: configuration,
-                                    random: SeededGenerator(seed: 7))
+                                    random: Connection.SeededGenerator(seed: 7))
         var server = try Connection(role: .server, configuration: serverConfiguration)
         guard case .handshakeRequest(let request)? = pump(&client, into: &server).first else { throw TestFailure("no request") }
         return (client, server, request)
@@ -43,24 +43,24 @@ struct HandshakeResponseFailureTests {
 
     @Test("An extension offered by hand and accepted by the server: header-level only, the handshake completes with it")
     func extensionOfferedByHand() throws {
-        var (client, server, request) = try Self.requested(extensions: [ExtensionHeader(name: "x-manual")])
+        var (client, server, request) = try Self.requested(extensions: [Connection.ExtensionHeader(name: "x-manual")])
         #expect(request.extensions.map(\.name) == ["x-manual"])
-        try server.accept(extensions: [ExtensionHeader(name: "x-manual")])
+        try server.accept(extensions: [Connection.ExtensionHeader(name: "x-manual")])
         let events = pump(&server, into: &client)
         guard case .handshakeCompleted(let result)? = events.first else { throw TestFailure("\(events)") }
-        #expect(result.extensions == [ExtensionHeader(name: "x-manual")])
+        #expect(result.extensions == [Connection.ExtensionHeader(name: "x-manual")])
         // No transform: frames with RSV1 are still a violation.
         client.receive(frame(0x1, Array("x".utf8), rsv: 0x40))
-        #expect(drain(&client).first == .protocolViolation(ProtocolViolation(.reservedBitsSet)))
+        #expect(drain(&client).first == .protocolViolation(Connection.ProtocolViolation(.reservedBitsSet)))
     }
 
     @Test("The configured extension refuses the server's response: the handshake fails with its reason")
     func extensionRefusesResponse() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.extensions = [RefusingExtension()]
         var (client, server, request) = try Self.requested(client: config)
         #expect(request.extensions.map(\.name) == ["x-refuse"])
-        try server.accept(extensions: [ExtensionHeader(name: "x-refuse")])
+        try server.accept(extensions: [Connection.ExtensionHeader(name: "x-refuse")])
         let events = pump(&server, into: &client)
         #expect(events.first == .handshakeFailed(.invalidResponse(.invalidExtensionResponse("parameter out of range"))))
         #expect(client.shouldCloseTransport)
@@ -68,11 +68,11 @@ struct HandshakeResponseFailureTests {
 
     @Test("The server accepts one extension twice (RFC 7692 §7.1): the handshake fails")
     func extensionAcceptedTwice() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.extensions = [XORExtension()]
         // The server negotiates x-xor through its configured extension and lists it once more by hand.
         var (client, server, _) = try Self.requested(client: config, server: config)
-        try server.accept(extensions: [ExtensionHeader(name: "x-xor")])
+        try server.accept(extensions: [Connection.ExtensionHeader(name: "x-xor")])
         let events = pump(&server, into: &client)
         #expect(events.first == .handshakeFailed(.invalidResponse(.invalidExtensionResponse("x-xor accepted twice"))))
         if case .closed = client.state {} else { Issue.record("client not closed: \(client.state)") }

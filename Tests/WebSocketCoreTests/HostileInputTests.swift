@@ -18,14 +18,14 @@ struct HostileInputTests {
 
     /// Feeds `bytes` to `connection`, pulls its events, and checks that it failed with `kind`, sent a
     /// Close frame with `code`, closed, and holds nothing: no input, no payload buffer beyond `slack`.
-    static func expectViolation(_ connection: inout Connection, _ bytes: [UInt8], _ kind: ProtocolViolation.Kind,
+    static func expectViolation(_ connection: inout Connection, _ bytes: [UInt8], _ kind: Connection.ProtocolViolation.Kind,
                                 code: UInt16, sourceLocation: SourceLocation = #_sourceLocation) {
         connection.receive(bytes)
         let events = drain(&connection)
-        let violation = ProtocolViolation(kind)
+        let violation = Connection.ProtocolViolation(kind)
         #expect(violation.closeCode.rawValue == code, sourceLocation: sourceLocation)
         #expect(events == [.protocolViolation(violation),
-                           .closed(CloseStatus(code: CloseCode(code), reason: violation.reason, wasClean: false,
+                           .closed(Connection.CloseStatus(code: Connection.CloseCode(code), reason: violation.reason, wasClean: false,
                                                failure: .protocolViolation(violation)))],
                 sourceLocation: sourceLocation)
         #expect(decodeFrames(connection.takeOutput()).compactMap(closeCode) == [code], sourceLocation: sourceLocation)
@@ -43,7 +43,7 @@ struct HostileInputTests {
     @Test("A 64-bit length with the top bit set: 1002 from the header, before any conversion or allocation")
     func lengthTopBitSet() throws {
         // Limits out of reach, so that the top bit (RFC 6455 §5.2), not a limit, is what refuses it.
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.limits.maxFrameSize = .max
         config.limits.maxMessageSize = .max
         var (_, server) = try openPair(server: config)
@@ -60,7 +60,7 @@ struct HostileInputTests {
 
     @Test("A length of 2^62 then silence, with no limits: the connection waits and allocates nothing for it")
     func hugeLengthThenSilenceNoLimits() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.limits.maxFrameSize = .max
         config.limits.maxMessageSize = .max
         var (_, server) = try openPair(server: config)
@@ -107,7 +107,7 @@ struct HostileInputTests {
         // The continuation frames by the 256 payload bytes they cycle through, built once.
         let continuations = (0..<256).map { clientFrame(0x0, [UInt8($0)], fin: false) }
         for i in 1..<count { wire += i == count - 1 ? clientFrame(0x0, [UInt8(truncatingIfNeeded: i)]) : continuations[i & 0xFF] }
-        var events: [Event] = []
+        var events: [Connection.Event] = []
         var maxRetained = 0
         var maxBuffered = 0
         var start = 0
@@ -119,7 +119,7 @@ struct HostileInputTests {
             maxRetained = max(maxRetained, server.retainedPayloadCapacity)
             maxBuffered = max(maxBuffered, server.bufferedInputCount)
         }
-        let violation = ProtocolViolation(.tooManyFragments)
+        let violation = Connection.ProtocolViolation(.tooManyFragments)
         #expect(events.first == .protocolViolation(violation))
         #expect(events.count == 2)
         #expect(decodeFrames(server.takeOutput()).compactMap(closeCode) == [1009])
@@ -165,12 +165,12 @@ struct HostileInputTests {
 
     /// Feeds `bytes` to a fresh server in pieces of `piece` bytes; returns the events, the response
     /// status, and the most memory held after any piece.
-    static func serverHandshake(_ bytes: [UInt8], piece: Int = 4096, limits: Limits = Limits())
-        throws -> (events: [Event], status: Int?, maxRetained: Int, maxBuffered: Int) {
-        var config = Configuration()
+    static func serverHandshake(_ bytes: [UInt8], piece: Int = 4096, limits: Connection.Limits = Connection.Limits())
+        throws -> (events: [Connection.Event], status: Int?, maxRetained: Int, maxBuffered: Int) {
+        var config = Connection.Configuration()
         config.limits = limits
         var server = try Connection(role: .server, configuration: config)
-        var events: [Event] = []
+        var events: [Connection.Event] = []
         var maxRetained = 0
         var maxBuffered = 0
         var start = 0
@@ -189,7 +189,7 @@ struct HostileInputTests {
 
     @Test("A 1 MiB header line: 431 once maxHeaderBytes is crossed, memory within maxHeaderBytes")
     func megabyteHeaderLine() throws {
-        let limits = Limits()
+        let limits = Connection.Limits()
         let input = Array("GET / HTTP/1.1\r\nHost: a\r\nX-Big: ".utf8) + [UInt8](repeating: 0x61, count: 1 << 20) + Array("\r\n\r\n".utf8)
         let result = try Self.serverHandshake(input, limits: limits)
         #expect(result.events.first == .handshakeFailed(.invalidRequest(.headTooLarge)))
@@ -200,7 +200,7 @@ struct HostileInputTests {
 
     @Test("A 1 MiB request line: 414 once maxRequestLineLength is crossed, memory within it")
     func megabyteRequestLine() throws {
-        let limits = Limits()
+        let limits = Connection.Limits()
         let input = Array("GET /".utf8) + [UInt8](repeating: 0x61, count: 1 << 20) + Array(" HTTP/1.1\r\n\r\n".utf8)
         let result = try Self.serverHandshake(input, limits: limits)
         #expect(result.events.first == .handshakeFailed(.invalidRequest(.requestLineTooLong)))
@@ -211,7 +211,7 @@ struct HostileInputTests {
 
     @Test("10,000 headers: 431 once maxHeaderCount is crossed, memory within maxHeaderBytes")
     func tenThousandHeaders() throws {
-        let limits = Limits()
+        let limits = Connection.Limits()
         var input = Array("GET / HTTP/1.1\r\n".utf8)
         for i in 0..<10_000 { input += Array("X-\(i): v\r\n".utf8) }
         input += Array("\r\n".utf8)
@@ -245,7 +245,7 @@ struct HostileInputTests {
             }
             return (server.headParser.workCount, maxRetained, server)
         }
-        let limits = Limits()
+        let limits = Connection.Limits()
         let big = head(size: 16_000)
         let whole = try work(big, piece: big.count)
         var trickled = try work(big, piece: 1)
@@ -268,7 +268,7 @@ struct HostileInputTests {
     func obsTextHead() throws {
         // Bytes 0x80-0xFF are allowed in field values (RFC 9110 §5.5 obs-text) and decoded with
         // U+FFFD, three bytes each; the line buffer keeps its capacity beside the parsed fields.
-        let limits = Limits()
+        let limits = Connection.Limits()
         let input = Array("GET / HTTP/1.1\r\nX: ".utf8) + [UInt8](repeating: 0xFF, count: limits.maxHeaderBytes - 100) + Array("\r\n".utf8)
         let result = try Self.serverHandshake(input, limits: limits)
         // Decoded, the value would take three times maxHeaderBytes: it is refused (431) before that
@@ -283,7 +283,7 @@ struct HostileInputTests {
 
     @Test("A refusal body far over maxRejectionBodySize, in two reads: the client keeps the limit, no more")
     func refusalBodyOverLimit() throws {
-        let limit = Limits().maxRejectionBodySize
+        let limit = Connection.Limits().maxRejectionBodySize
         for first in [1000, limit / 2 + 1, 3 * limit / 4, limit - 1000, limit - 1, limit + 1] {
             var client = try Connection(role: .client(clientOptions()))
             _ = client.takeOutput()

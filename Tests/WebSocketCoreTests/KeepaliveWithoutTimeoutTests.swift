@@ -3,11 +3,11 @@ import Testing
 
 @Suite("Keepalive pings without a pong timeout")
 struct KeepaliveWithoutTimeoutTests {
-    static func at(_ seconds: Int) -> Instant { Instant(sinceOrigin: .seconds(seconds)) }
+    static func at(_ seconds: Int) -> Connection.Instant { Connection.Instant(sinceOrigin: .seconds(seconds)) }
 
     @Test("With keepaliveTimeout nil: a ping every interval whether or not pongs come back, and the connection stays open")
     func pingsEveryIntervalWithoutTimeout() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.timeouts.keepaliveInterval = .seconds(30)
         config.timeouts.keepaliveTimeout = nil
         var (client, _) = try openPair(client: config)

@@ -5,13 +5,13 @@ import Testing
 struct LimitsTests {
     @Test("A frame over maxFrameSize fails with 1009 from its header alone")
     func frameTooLarge() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.limits.maxFrameSize = 1000
         var (_, server) = try openPair(server: config)
         // Only the header of a 1001-byte frame arrives.
         server.receive([0x82, 0xFE, 0x03, 0xE9, 1, 2, 3, 4])
         let events = drain(&server)
-        #expect(events.first == .protocolViolation(ProtocolViolation(.frameTooLarge)))
+        #expect(events.first == .protocolViolation(Connection.ProtocolViolation(.frameTooLarge)))
         #expect(decodeFrames(server.takeOutput()).compactMap(closeCode) == [1009])
     }
 
@@ -19,25 +19,25 @@ struct LimitsTests {
     func hugeLengthThenSilence() throws {
         var (_, server) = try openPair()
         server.receive([0x82, 0xFF, 0x40, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4])
-        #expect(drain(&server).first == .protocolViolation(ProtocolViolation(.frameTooLarge)))
+        #expect(drain(&server).first == .protocolViolation(Connection.ProtocolViolation(.frameTooLarge)))
         #expect(server.messageBuffer.capacity == 0)
     }
 
     @Test("A message over maxMessageSize fails with 1009 when the frame that crosses it is announced")
     func messageTooLarge() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.limits.maxMessageSize = 10
         var (_, server) = try openPair(server: config)
         server.receive(clientFrame(0x2, [UInt8](repeating: 1, count: 6), fin: false))
         #expect(drain(&server).isEmpty)
         server.receive(Array(clientFrame(0x0, [UInt8](repeating: 1, count: 5), fin: true).prefix(6)))
-        #expect(drain(&server).first == .protocolViolation(ProtocolViolation(.messageTooLarge)))
+        #expect(drain(&server).first == .protocolViolation(Connection.ProtocolViolation(.messageTooLarge)))
         #expect(decodeFrames(server.takeOutput()).compactMap(closeCode) == [1009])
     }
 
     @Test("A message of exactly maxMessageSize passes")
     func messageAtLimit() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.limits.maxMessageSize = 10
         var (_, server) = try openPair(server: config)
         server.receive(clientFrame(0x2, [UInt8](repeating: 1, count: 4), fin: false) + clientFrame(0x0, [UInt8](repeating: 2, count: 6)))
@@ -46,7 +46,7 @@ struct LimitsTests {
 
     @Test("100,000 one-byte fragments: 1009 at the fragment limit, memory bounded by the message limit")
     func manyFragments() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.limits.maxFragmentsPerMessage = 1000
         var (_, server) = try openPair(server: config)
         var sawViolation = false
@@ -101,8 +101,8 @@ struct LimitsTests {
     }
 
     /// Feeds `wire` in 64 KiB reads, as a socket would deliver it, and returns the events.
-    static func receive(_ connection: inout Connection, _ wire: [UInt8]) -> [Event] {
-        var events: [Event] = []
+    static func receive(_ connection: inout Connection, _ wire: [UInt8]) -> [Connection.Event] {
+        var events: [Connection.Event] = []
         for start in stride(from: 0, to: wire.count, by: 64 << 10) {
             connection.receive(wire[start..<min(wire.count, start + (64 << 10))])
             events += drain(&connection)
@@ -111,7 +111,7 @@ struct LimitsTests {
     }
 
     /// The payload the events deliver, whole or in pieces, and whether the message ended.
-    static func delivered(_ events: [Event]) -> (bytes: [UInt8], messages: Int) {
+    static func delivered(_ events: [Connection.Event]) -> (bytes: [UInt8], messages: Int) {
         var bytes: [UInt8] = []
         var messages = 0
         for event in events {
@@ -126,9 +126,9 @@ struct LimitsTests {
     }
 
     @Test("A message of exactly maxFragmentsPerMessage frames passes; the next frame's header fails it with 1009",
-          arguments: [1, 2, 3, 64], [Delivery.messages, .fragments])
-    func fragmentCapBoundary(cap: Int, delivery: Delivery) throws {
-        var config = Configuration()
+          arguments: [1, 2, 3, 64], [Connection.Delivery.messages, .fragments])
+    func fragmentCapBoundary(cap: Int, delivery: Connection.Delivery) throws {
+        var config = Connection.Configuration()
         config.limits.maxFragmentsPerMessage = cap
         config.delivery = delivery
         var (_, server) = try openPair(server: config)
@@ -145,25 +145,25 @@ struct LimitsTests {
         #expect(!beforeLast.contains { if case .protocolViolation = $0 { true } else { false } })
         #expect(server.state == .open)
         server.receive(over[lastFrame..<(over.count - 3)])
-        #expect(drain(&server).first == .protocolViolation(ProtocolViolation(.tooManyFragments)))
+        #expect(drain(&server).first == .protocolViolation(Connection.ProtocolViolation(.tooManyFragments)))
         #expect(decodeFrames(server.takeOutput()).compactMap(closeCode) == [1009])
     }
 
     @Test("Values of maxFragmentsPerMessage below 1 count as 1: a single frame passes, two fail",
           arguments: [0, -1, Int.min])
     func fragmentCapBelowOne(cap: Int) throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.limits.maxFragmentsPerMessage = cap
         var (_, server) = try openPair(server: config)
         #expect(Self.receive(&server, Self.fragmentedMessage(count: 1, size: 5, toServer: true))
                 == [.binary([UInt8](repeating: 0x61, count: 5))])
         #expect(Self.receive(&server, Self.fragmentedMessage(count: 2, size: 5, toServer: true)).first
-                == .protocolViolation(ProtocolViolation(.tooManyFragments)))
+                == .protocolViolation(Connection.ProtocolViolation(.tooManyFragments)))
     }
 
     @Test("With the default limits, 2^20 fragments pass and one more fails with 1009")
     func defaultFragmentCapBoundary() throws {
-        let cap = Limits().maxFragmentsPerMessage
+        let cap = Connection.Limits().maxFragmentsPerMessage
         #expect(cap == 1 << 20)
         // Towards a client, unmasked and empty but for the first byte: 2 bytes a frame keep the wire small.
         var (client, _) = try openPair()
@@ -172,7 +172,7 @@ struct LimitsTests {
         #expect(events == [.binary([0x61])])
         let over = Self.fragmentedMessage(count: cap + 1, size: 0, toServer: false)
         events = Self.receive(&client, over)
-        #expect(events.first == .protocolViolation(ProtocolViolation(.tooManyFragments)))
+        #expect(events.first == .protocolViolation(Connection.ProtocolViolation(.tooManyFragments)))
         #expect(decodeFrames(client.takeOutput()).compactMap(closeCode) == [1009])
     }
 
@@ -188,7 +188,7 @@ struct LimitsTests {
 
     @Test("With the default limits, Autobahn 9.1.6 and 9.2.6 pass: a 16 MiB message, in one frame or two; a byte more fails with 1009 from the header")
     func defaultSizeLimitsAreInclusive() throws {
-        #expect(Limits().maxFrameSize == 16 << 20 && Limits().maxMessageSize == 16 << 20)
+        #expect(Connection.Limits().maxFrameSize == 16 << 20 && Connection.Limits().maxMessageSize == 16 << 20)
         // Towards a client: unmasked, so that the test does not spend its time masking 16 MiB.
         var (client, _) = try openPair()
         let payload = [UInt8](repeating: 0x61, count: 16 << 20)
@@ -201,12 +201,12 @@ struct LimitsTests {
         var over = Self.fragmentedMessage(count: 1, size: 8 << 20, toServer: false)
         over[0] = 0x02  // not final
         events = Self.receive(&client, over + [0x80, 0x7F, 0, 0, 0, 0, 0, 0x80, 0, 0x01])
-        #expect(events.first == .protocolViolation(ProtocolViolation(.messageTooLarge)))
+        #expect(events.first == .protocolViolation(Connection.ProtocolViolation(.messageTooLarge)))
 
         // A single frame of 16 MiB + 1, to a server: refused from its header.
         var (_, server) = try openPair()
         server.receive([0x82, 0xFF, 0, 0, 0, 0, 0x01, 0, 0, 0x01, 1, 2, 3, 4])
-        #expect(drain(&server).first == .protocolViolation(ProtocolViolation(.frameTooLarge)))
+        #expect(drain(&server).first == .protocolViolation(Connection.ProtocolViolation(.frameTooLarge)))
     }
 
     @Test("A large frame grows its buffer as bytes arrive, never beyond what was announced")
@@ -225,12 +225,12 @@ struct LimitsTests {
 
     @Test("Sends are refused once the output reaches maxBufferedOutput")
     func outputLimit() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.limits.maxBufferedOutput = 100
         var (_, server) = try openPair(server: config)
         try server.send(binary: [UInt8](repeating: 0, count: 150))
-        #expect(throws: ConnectionError.outputBufferFull) { try server.send(text: "more") }
-        #expect(throws: ConnectionError.outputBufferFull) { try server.ping() }
+        #expect(throws: Connection.UsageError.outputBufferFull) { try server.send(text: "more") }
+        #expect(throws: Connection.UsageError.outputBufferFull) { try server.ping() }
         _ = server.takeOutput()
         try server.send(text: "more")
     }

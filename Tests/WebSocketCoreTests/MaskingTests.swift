@@ -15,7 +15,7 @@ struct MaskingTests {
         return a.indices.first { a[$0] != b[$0] }
     }
 
-    static func randomBytes(_ count: Int, _ rng: inout SeededGenerator) -> [UInt8] {
+    static func randomBytes(_ count: Int, _ rng: inout Connection.SeededGenerator) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
     }
 
@@ -46,7 +46,7 @@ struct MaskingTests {
 
     @Test("every length 0...80 at every key offset 0...7 and buffer alignment 0...7 matches the byte loop")
     func lengthsOffsetsAlignments() {
-        var rng = SeededGenerator(seed: 0x3A5C)
+        var rng = Connection.SeededGenerator(seed: 0x3A5C)
         let key = MaskingKey(0x9A, 0x01, 0xFF, 0x5C)
         var failures: [String] = []
         for length in 0...80 {
@@ -75,7 +75,7 @@ struct MaskingTests {
 
     @Test("chunks of a frame masked with the returned offsets equal the whole frame masked at once")
     func chunkedOffsets() {
-        var rng = SeededGenerator(seed: 0xC4A1)
+        var rng = Connection.SeededGenerator(seed: 0xC4A1)
         for _ in 0..<40 {
             let key = MaskingKey(random: rng.next())
             let length = Int.random(in: 1_000...70_000, using: &rng)
@@ -99,7 +99,7 @@ struct MaskingTests {
 
     @Test("masking twice restores the input, whatever the offset")
     func involution() {
-        var rng = SeededGenerator(seed: 0x1DE0)
+        var rng = Connection.SeededGenerator(seed: 0x1DE0)
         for offset in [0, 1, 2, 3, 5, 1_000_003, -1] {
             let key = MaskingKey(random: rng.next() | 0x0101_0101) // No zero key byte: masking changes every byte.
             let payload = Self.randomBytes(1_027, &rng)
@@ -147,7 +147,7 @@ struct MaskingCopyTests {
     @Test("apply(from:to:) equals copying then masking in place, at every length, offset and alignment")
     func fusedEqualsInPlace() {
         let key = MaskingKey(0x37, 0xFA, 0x21, 0x3D)
-        var rng = SeededGenerator(seed: 77)
+        var rng = Connection.SeededGenerator(seed: 77)
         for length in 0...150 {
             for offset in 0..<4 {
                 for alignment in 0..<8 {

@@ -46,8 +46,8 @@ struct NonContiguousCollectionTests {
     func preparedBinary() throws {
         let (_, server) = try openPair()
         var a = server, b = server
-        try a.send(PreparedMessage(binary: Self.payload, fragmentationSize: 64))
-        try b.send(PreparedMessage(binary: Self.scattered, fragmentationSize: 64))
+        try a.send(Connection.PreparedMessage(binary: Self.payload, fragmentationSize: 64))
+        try b.send(Connection.PreparedMessage(binary: Self.scattered, fragmentationSize: 64))
         let bytes = b.takeOutput()
         #expect(a.takeOutput() == bytes)
         let frames = decodeFrames(bytes)

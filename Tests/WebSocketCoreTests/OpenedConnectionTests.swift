@@ -4,9 +4,9 @@ import Testing
 /// What one side of a scripted exchange did: bytes it wrote, events it reported, its deadline.
 enum Trace: Equatable {
     case output(String, [UInt8])
-    case event(String, Event)
-    case deadline(String, Instant?)
-    case directive(String, TransportDirective)
+    case event(String, Connection.Event)
+    case deadline(String, Connection.Instant?)
+    case directive(String, Connection.TransportDirective)
 }
 
 /// A client and a server that did their own handshake, and the same connections made open from what
@@ -18,10 +18,10 @@ struct Twins {
     var openedServer: Connection
 }
 
-func makeTwins(client clientConfig: Configuration = Configuration(), server serverConfig: Configuration = Configuration(),
-               options: ClientOptions = clientOptions(subprotocols: ["chat", "superchat"]), seed: UInt64 = 42) throws -> Twins {
-    var c = try Connection(role: .client(options), configuration: clientConfig, random: SeededGenerator(seed: seed))
-    var s = try Connection(role: .server, configuration: serverConfig, random: SeededGenerator(seed: seed &+ 1))
+func makeTwins(client clientConfig: Connection.Configuration = Connection.Configuration(), server serverConfig: Connection.Configuration = Connection.Configuration(),
+               options: Connection.ClientOptions = clientOptions(subprotocols: ["chat", "superchat"]), seed: UInt64 = 42) throws -> Twins {
+    var c = try Connection(role: .client(options), configuration: clientConfig, random: Connection.SeededGenerator(seed: seed))
+    var s = try Connection(role: .server, configuration: serverConfig, random: Connection.SeededGenerator(seed: seed &+ 1))
     guard case .handshakeRequest(let request)? = pump(&c, into: &s).first else { throw TestFailure("no request") }
     try s.accept(subprotocol: request.subprotocols.last)
     guard case .handshakeCompleted(let serverResult)? = drain(&s).first else { throw TestFailure("server not open") }
@@ -29,7 +29,7 @@ func makeTwins(client clientConfig: Configuration = Configuration(), server serv
     let oc = try Connection(openedAs: .client(options), configuration: clientConfig, subprotocol: clientResult.subprotocol,
                             extensions: clientResult.extensions, random: c.random)
     let os = try Connection(openedAs: .server, configuration: serverConfig, subprotocol: serverResult.subprotocol,
-                            extensions: serverResult.extensions, random: SeededGenerator(seed: seed &+ 1))
+                            extensions: serverResult.extensions, random: Connection.SeededGenerator(seed: seed &+ 1))
     return Twins(client: c, server: s, openedClient: oc, openedServer: os)
 }
 
@@ -56,7 +56,7 @@ func move(_ from: inout Connection, _ fromName: String, to: inout Connection, _ 
 
 @Suite("A connection that starts open (RFC 6455 §4 done elsewhere)")
 struct OpenedConnectionTests {
-    static func at(_ seconds: Int) -> Instant { Instant(sinceOrigin: .seconds(seconds)) }
+    static func at(_ seconds: Int) -> Connection.Instant { Connection.Instant(sinceOrigin: .seconds(seconds)) }
 
     @Test("It is open at once, with nothing queued, no event and no handshake timer", arguments: [true, false])
     func startsOpen(client: Bool) throws {
@@ -74,7 +74,7 @@ struct OpenedConnectionTests {
 
     @Test("Messages both ways, fragments, pings, a client close: byte for byte as after a handshake")
     func messagesAndClientClose() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.fragmentationSize = 100
         let result = try traces(try makeTwins(client: config, server: config)) { c, s, trace in
             try c.send(text: "hello")
@@ -98,7 +98,7 @@ struct OpenedConnectionTests {
         #expect(result[1] == result[0])
         #expect(result[2] == result[0])
         #expect(result[0].contains(.event("server", .text("fragment"))))
-        #expect(result[0].contains(.event("server", .closed(CloseStatus(code: .normalClosure, reason: "bye", wasClean: true)))))
+        #expect(result[0].contains(.event("server", .closed(Connection.CloseStatus(code: .normalClosure, reason: "bye", wasClean: true)))))
     }
 
     @Test("A server close, and the client's wait for the server to close TCP")
@@ -118,7 +118,7 @@ struct OpenedConnectionTests {
 
     @Test("Keepalive arms one interval after the first time report, in both roles, as after a handshake")
     func keepalive() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.timeouts.keepaliveInterval = .seconds(30)
         config.timeouts.keepaliveTimeout = .seconds(10)
         let result = try traces(try makeTwins(client: config, server: config)) { c, s, trace in
@@ -150,7 +150,7 @@ struct OpenedConnectionTests {
 
     @Test("Limits hold: a message over the server's limit fails with 1009 as after a handshake")
     func limits() throws {
-        var server = Configuration()
+        var server = Connection.Configuration()
         server.limits.maxMessageSize = 1000
         let result = try traces(try makeTwins(server: server)) { c, s, trace in
             try c.send(binary: Array(repeating: 1, count: 1000))
@@ -160,7 +160,7 @@ struct OpenedConnectionTests {
         }
         #expect(result[1] == result[0])
         #expect(result[2] == result[0])
-        #expect(result[0].contains(.event("server", .protocolViolation(ProtocolViolation(.messageTooLarge)))))
+        #expect(result[0].contains(.event("server", .protocolViolation(Connection.ProtocolViolation(.messageTooLarge)))))
     }
 
     @Test("Peer violations: an unmasked client frame, a masked server frame", arguments: [true, false])
@@ -168,14 +168,14 @@ struct OpenedConnectionTests {
         var connection = try Connection(openedAs: atServer ? .server : .client(clientOptions()))
         connection.receive(frame(0x1, Array("hi".utf8), key: atServer ? nil : [1, 2, 3, 4]))
         let events = drain(&connection)
-        #expect(events.first == .protocolViolation(ProtocolViolation(atServer ? .unmaskedFrame : .maskedFrame)))
+        #expect(events.first == .protocolViolation(Connection.ProtocolViolation(atServer ? .unmaskedFrame : .maskedFrame)))
         #expect(closeCode(of: decodeFrames(connection.takeOutput())[0]) == 1002)
     }
 
     @Test("Two opened connections talk to each other, frames that came with the response included")
     func openedPair() throws {
         var client = try Connection(openedAs: .client(clientOptions(subprotocols: ["chat"])), subprotocol: "chat",
-                                    random: SeededGenerator(seed: 3))
+                                    random: Connection.SeededGenerator(seed: 3))
         var server = try Connection(openedAs: .server, subprotocol: "chat")
         try client.send(text: "one")
         try client.send(text: "two")
@@ -189,7 +189,7 @@ struct OpenedConnectionTests {
 
     @Test("A header-level or transforming extension, agreed elsewhere, as after a handshake")
     func xorExtension() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.extensions = [XORExtension()]
         let twins = try makeTwins(client: config, server: config)
         #expect(twins.openedServer.transformBits == 0x40)
@@ -203,7 +203,7 @@ struct OpenedConnectionTests {
         #expect(result[1] == result[0])
         #expect(result[2] == result[0])
         // An element no configured extension knows stays at header level.
-        let plain = try Connection(openedAs: .server, extensions: [ExtensionHeader(name: "x-other")])
+        let plain = try Connection(openedAs: .server, extensions: [Connection.ExtensionHeader(name: "x-other")])
         #expect(plain.transformBits == 0)
     }
 
@@ -211,32 +211,32 @@ struct OpenedConnectionTests {
 
     @Test("Misuse throws a clear error, never traps")
     func misuse() throws {
-        var xor = Configuration()
+        var xor = Connection.Configuration()
         xor.extensions = [XORExtension()]
-        #expect(throws: ConnectionError.subprotocolNotOffered("chat")) {
+        #expect(throws: Connection.UsageError.subprotocolNotOffered("chat")) {
             try Connection(openedAs: .client(clientOptions()), subprotocol: "chat")
         }
-        #expect(throws: ConnectionError.extensionNotOffered("x-xor")) {
-            try Connection(openedAs: .client(clientOptions()), extensions: [ExtensionHeader(name: "x-xor")])
+        #expect(throws: Connection.UsageError.extensionNotOffered("x-xor")) {
+            try Connection(openedAs: .client(clientOptions()), extensions: [Connection.ExtensionHeader(name: "x-xor")])
         }
-        #expect(throws: ConnectionError.invalidHeader("Sec-WebSocket-Protocol")) {
+        #expect(throws: Connection.UsageError.invalidHeader("Sec-WebSocket-Protocol")) {
             try Connection(openedAs: .server, subprotocol: "two words")
         }
-        #expect(throws: ConnectionError.invalidHeader("Sec-WebSocket-Extensions")) {
-            try Connection(openedAs: .server, extensions: [ExtensionHeader(name: "x\r\ny")])
+        #expect(throws: Connection.UsageError.invalidHeader("Sec-WebSocket-Extensions")) {
+            try Connection(openedAs: .server, extensions: [Connection.ExtensionHeader(name: "x\r\ny")])
         }
-        #expect(throws: ConnectionError.invalidExtensionAgreement("x-xor agreed twice")) {
+        #expect(throws: Connection.UsageError.invalidExtensionAgreement("x-xor agreed twice")) {
             try Connection(openedAs: .server, configuration: xor,
-                           extensions: [ExtensionHeader(name: "x-xor"), ExtensionHeader(name: "x-xor")])
+                           extensions: [Connection.ExtensionHeader(name: "x-xor"), Connection.ExtensionHeader(name: "x-xor")])
         }
-        #expect(throws: ConnectionError.invalidExtensionAgreement("x-xor accepted twice")) {
+        #expect(throws: Connection.UsageError.invalidExtensionAgreement("x-xor accepted twice")) {
             try Connection(openedAs: .client(clientOptions()), configuration: xor,
-                           extensions: [ExtensionHeader(name: "x-xor"), ExtensionHeader(name: "x-xor")])
+                           extensions: [Connection.ExtensionHeader(name: "x-xor"), Connection.ExtensionHeader(name: "x-xor")])
         }
         // The default agreement check: an element the extension would not answer with itself.
-        let error = #expect(throws: ConnectionError.self) {
+        let error = #expect(throws: Connection.UsageError.self) {
             try Connection(openedAs: .server, configuration: xor,
-                           extensions: [ExtensionHeader(name: "x-xor", parameters: [.init(name: "level", value: "3")])])
+                           extensions: [Connection.ExtensionHeader(name: "x-xor", parameters: [.init(name: "level", value: "3")])])
         }
         #expect(error == .invalidExtensionAgreement("x-xor cannot run the agreement x-xor; level=3"))
         #expect(error.map(String.init(describing:)) == "invalid extension agreement: x-xor cannot run the agreement x-xor; level=3")
@@ -245,37 +245,37 @@ struct OpenedConnectionTests {
     // MARK: Helpers for your own HTTP server
 
     /// The head of a real client's request, parsed.
-    static func requestHead(_ options: ClientOptions, _ configuration: Configuration = Configuration()) throws -> HTTPRequestHead {
-        var client = try Connection(role: .client(options), configuration: configuration, random: SeededGenerator(seed: 9))
-        var parser = HTTPHeadParser(kind: .request, limits: Limits())
+    static func requestHead(_ options: Connection.ClientOptions, _ configuration: Connection.Configuration = Connection.Configuration()) throws -> Connection.HTTPRequestHead {
+        var client = try Connection(role: .client(options), configuration: configuration, random: Connection.SeededGenerator(seed: 9))
+        var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
         guard case .request(let head) = parser.consume(client.takeOutput()).outcome else { throw TestFailure("no head") }
         return head
     }
 
     @Test("Sec-WebSocket-Accept: the RFC 6455 §1.3 example")
     func acceptValue() {
-        #expect(HandshakeRequest.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
-        #expect(HandshakeRequest.acceptValue(forKey: " dGhlIHNhbXBsZSBub25jZQ== ") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        #expect(Connection.HandshakeRequest.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        #expect(Connection.HandshakeRequest.acceptValue(forKey: " dGhlIHNhbXBsZSBub25jZQ== ") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 
     @Test("HandshakeRequest.answer builds the response accept() sends, and opens a connection that behaves the same")
     func answerMatchesAccept() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.extensions = [XORExtension()]
         let options = clientOptions(subprotocols: ["chat"])
         let head = try Self.requestHead(options, config)
-        let request = try HandshakeRequest(validating: head)
+        let request = try Connection.HandshakeRequest(validating: head)
         #expect(request.acceptValue == AcceptKey.accept(forKey: request.key))
         let answer = try request.answer(configuration: config, subprotocol: "chat", headers: ["Set-Cookie": "a=b"])
 
         var server = try Connection(role: .server, configuration: config)
-        var client = try Connection(role: .client(options), configuration: config, random: SeededGenerator(seed: 9))
+        var client = try Connection(role: .client(options), configuration: config, random: Connection.SeededGenerator(seed: 9))
         server.receive(client.takeOutput())
         guard case .handshakeRequest? = server.nextEvent() else { throw TestFailure("no request") }
         try server.accept(subprotocol: "chat", headers: ["Set-Cookie": "a=b"])
         let response = server.takeOutput()
         #expect(response == answer.response)
-        #expect(answer.extensions == [ExtensionHeader(name: "x-xor")])
+        #expect(answer.extensions == [Connection.ExtensionHeader(name: "x-xor")])
         #expect(answer.headers.fields.map(\.name) == ["Upgrade", "Connection", "Sec-WebSocket-Accept", "Sec-WebSocket-Protocol",
                                                        "Sec-WebSocket-Extensions", "Set-Cookie"])
         #expect(answer.headers["Sec-WebSocket-Accept"] == request.acceptValue)
@@ -299,15 +299,15 @@ struct OpenedConnectionTests {
 
     @Test("HandshakeRequest.answer refuses what accept() refuses")
     func answerMisuse() throws {
-        let request = try HandshakeRequest(validating: try Self.requestHead(clientOptions(subprotocols: ["chat"])))
-        #expect(throws: ConnectionError.subprotocolNotOffered("other")) {
-            try request.answer(configuration: Configuration(), subprotocol: "other")
+        let request = try Connection.HandshakeRequest(validating: try Self.requestHead(clientOptions(subprotocols: ["chat"])))
+        #expect(throws: Connection.UsageError.subprotocolNotOffered("other")) {
+            try request.answer(configuration: Connection.Configuration(), subprotocol: "other")
         }
-        #expect(throws: ConnectionError.extensionNotOffered("x-xor")) {
-            try request.answer(configuration: Configuration(), extensions: [ExtensionHeader(name: "x-xor")])
+        #expect(throws: Connection.UsageError.extensionNotOffered("x-xor")) {
+            try request.answer(configuration: Connection.Configuration(), extensions: [Connection.ExtensionHeader(name: "x-xor")])
         }
-        #expect(throws: ConnectionError.invalidHeader("Upgrade")) {
-            try request.answer(configuration: Configuration(), headers: ["Upgrade": "h2c"])
+        #expect(throws: Connection.UsageError.invalidHeader("Upgrade")) {
+            try request.answer(configuration: Connection.Configuration(), headers: ["Upgrade": "h2c"])
         }
     }
 
@@ -315,23 +315,23 @@ struct OpenedConnectionTests {
     func validating() throws {
         var head = try Self.requestHead(clientOptions())
         head.method = "POST"
-        #expect(throws: HandshakeError.methodNotAllowed("POST")) { try HandshakeRequest(validating: head) }
+        #expect(throws: Connection.HandshakeError.methodNotAllowed("POST")) { try Connection.HandshakeRequest(validating: head) }
         head.method = "GET"
         head.headers.replaceOrAdd(name: "Sec-WebSocket-Version", value: "8")
-        let error = #expect(throws: HandshakeError.self) { try HandshakeRequest(validating: head) }
+        let error = #expect(throws: Connection.HandshakeError.self) { try Connection.HandshakeRequest(validating: head) }
         #expect(error?.httpStatus == 426)
     }
 
     @Test("Configuration: the offers a client sends and the answers a server chooses (RFC 8441 style)")
     func configurationHelpers() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.extensions = [XORExtension()]
-        #expect(config.extensionOffers == [ExtensionHeader(name: "x-xor")])
-        let offers = try #require(ExtensionHeader.parseList(["x-other; a=1, x-xor"]))
+        #expect(config.extensionOffers == [Connection.ExtensionHeader(name: "x-xor")])
+        let offers = try #require(Connection.ExtensionHeader.parseList(["x-other; a=1, x-xor"]))
         let agreed = config.negotiatedExtensions(forOffers: offers)
-        #expect(agreed == [ExtensionHeader(name: "x-xor")])
-        #expect(ExtensionHeader.headerValue(agreed) == "x-xor")
-        #expect(Configuration().negotiatedExtensions(forOffers: offers).isEmpty)
-        #expect(ExtensionHeader.parseList(["x;;"]) == nil)
+        #expect(agreed == [Connection.ExtensionHeader(name: "x-xor")])
+        #expect(Connection.ExtensionHeader.headerValue(agreed) == "x-xor")
+        #expect(Connection.Configuration().negotiatedExtensions(forOffers: offers).isEmpty)
+        #expect(Connection.ExtensionHeader.parseList(["x;;"]) == nil)
     }
 }

@@ -5,7 +5,7 @@ import Testing
 struct OpeningHandshakeConnectionTests {
     @Test("The client's request and its first frame in one chunk: the frame is not lost")
     func requestAndFrameTogether() throws {
-        var client = try Connection(role: .client(clientOptions()), random: SeededGenerator(seed: 1))
+        var client = try Connection(role: .client(clientOptions()), random: Connection.SeededGenerator(seed: 1))
         var server = try Connection(role: .server)
         let request = client.takeOutput()
         server.receive(request + clientFrame(0x1, Array("early".utf8)))
@@ -18,7 +18,7 @@ struct OpeningHandshakeConnectionTests {
 
     @Test("The server's 101 and its first frame in one chunk: the frame is not lost")
     func responseAndFrameTogether() throws {
-        var client = try Connection(role: .client(clientOptions()), random: SeededGenerator(seed: 1))
+        var client = try Connection(role: .client(clientOptions()), random: Connection.SeededGenerator(seed: 1))
         var server = try Connection(role: .server)
         _ = pump(&client, into: &server)
         try server.accept()
@@ -37,7 +37,7 @@ struct OpeningHandshakeConnectionTests {
         var s = try Connection(role: .server)
         guard case .handshakeRequest(let request)? = pump(&c, into: &s).first else { throw TestFailure("no request") }
         #expect(request.subprotocols == ["chat", "superchat"])
-        #expect(throws: ConnectionError.subprotocolNotOffered("other")) { try s.accept(subprotocol: "other") }
+        #expect(throws: Connection.UsageError.subprotocolNotOffered("other")) { try s.accept(subprotocol: "other") }
         try s.accept(subprotocol: "superchat")
         guard case .handshakeCompleted(let result)? = pump(&s, into: &c).first else { throw TestFailure("no completion") }
         #expect(result.subprotocol == "superchat")
@@ -62,7 +62,7 @@ struct OpeningHandshakeConnectionTests {
     @Test("respond(to:) applies a decision; one the core refuses becomes 500; without a request it throws")
     func respondToDecision() throws {
         func awaitingDecision() throws -> (Connection, Connection) {
-            var c = try Connection(role: .client(clientOptions(subprotocols: ["chat"])), random: SeededGenerator(seed: 3))
+            var c = try Connection(role: .client(clientOptions(subprotocols: ["chat"])), random: Connection.SeededGenerator(seed: 3))
             var s = try Connection(role: .server)
             guard case .handshakeRequest? = pump(&c, into: &s).first else { throw TestFailure("no request") }
             return (c, s)
@@ -80,22 +80,22 @@ struct OpeningHandshakeConnectionTests {
         try server.respond(to: .reject(status: 404, body: Array("gone".utf8)))
         #expect(statusLine(server.takeOutput()).hasPrefix("HTTP/1.1 404"))
         // A subprotocol the client did not offer, or status 101 as a refusal: the application's error, 500.
-        for decision in [HandshakeDecision.accept(subprotocol: "other"), .reject(status: 101)] {
+        for decision in [Connection.HandshakeDecision.accept(subprotocol: "other"), .reject(status: 101)] {
             (client, server) = try awaitingDecision()
             try server.respond(to: decision)
             #expect(statusLine(server.takeOutput()).hasPrefix("HTTP/1.1 500"))
             #expect(server.pendingHandshakeRequest == nil)
         }
         // Nothing to answer.
-        #expect(throws: ConnectionError.noPendingHandshakeRequest) { try server.respond(to: .accept()) }
+        #expect(throws: Connection.UsageError.noPendingHandshakeRequest) { try server.respond(to: .accept()) }
     }
 
     @Test("Sending before the handshake completes throws notOpen")
     func sendBeforeOpen() throws {
         var c = try Connection(role: .client(clientOptions()))
-        #expect(throws: ConnectionError.notOpen) { try c.send(text: "x") }
-        #expect(throws: ConnectionError.notOpen) { try c.close() }
-        #expect(throws: ConnectionError.noPendingHandshakeRequest) { try c.accept() }
+        #expect(throws: Connection.UsageError.notOpen) { try c.send(text: "x") }
+        #expect(throws: Connection.UsageError.notOpen) { try c.close() }
+        #expect(throws: Connection.UsageError.noPendingHandshakeRequest) { try c.accept() }
         #expect(c.state == .connecting)
     }
 
@@ -134,7 +134,7 @@ struct OpeningHandshakeConnectionTests {
 
     @Test("Interim 1xx responses before the 101 are skipped")
     func interimResponse() throws {
-        var c = try Connection(role: .client(clientOptions()), random: SeededGenerator(seed: 3))
+        var c = try Connection(role: .client(clientOptions()), random: Connection.SeededGenerator(seed: 3))
         var s = try Connection(role: .server)
         _ = pump(&c, into: &s)
         try s.accept()
@@ -145,9 +145,9 @@ struct OpeningHandshakeConnectionTests {
 
     @Test("The client request carries Basic auth, cookies, origin and the RFC headers")
     func clientRequestHeaders() throws {
-        var options = ClientOptions(url: try WebSocketURL(parsing: "ws://alice:s%20cret@[::1]:9001/x?y=1"))
+        var options = Connection.ClientOptions(url: try WebSocketURL(parsing: "ws://alice:s%20cret@[::1]:9001/x?y=1"))
         options.origin = "http://example.com"
-        options.cookies = [Cookie(name: "a", value: "1"), Cookie(name: "b", value: "2")]
+        options.cookies = [Connection.Cookie(name: "a", value: "1"), Connection.Cookie(name: "b", value: "2")]
         var c = try Connection(role: .client(options))
         let request = String(decoding: c.takeOutput(), as: UTF8.self)
         #expect(request.hasPrefix("GET /x?y=1 HTTP/1.1\r\n"))

@@ -6,12 +6,12 @@ import Testing
 /// permessage-deflate (the deflate module has its own prepared-message test).
 struct XORExtension: WebSocketExtension {
     var name: String { "x-xor" }
-    func makeOffers() -> [ExtensionHeader] { [ExtensionHeader(name: name)] }
-    func accept(response: ExtensionHeader, offers: [ExtensionHeader]) -> Result<any MessageTransform, ExtensionNegotiationError> {
+    func makeOffers() -> [Connection.ExtensionHeader] { [Connection.ExtensionHeader(name: name)] }
+    func accept(response: Connection.ExtensionHeader, offers: [Connection.ExtensionHeader]) -> Result<any MessageTransform, Connection.ExtensionNegotiationError> {
         .success(XORTransform())
     }
-    func negotiate(offers: [ExtensionHeader]) -> (response: ExtensionHeader, transform: any MessageTransform)? {
-        (ExtensionHeader(name: name), XORTransform())
+    func negotiate(offers: [Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: any MessageTransform)? {
+        (Connection.ExtensionHeader(name: name), XORTransform())
     }
 }
 
@@ -19,7 +19,7 @@ struct XORTransform: MessageTransform {
     var reservedBits: UInt8 { 0x40 }
     /// Messages encoded so far: a stand-in for a compressor's context.
     var encoded = 0
-    func decode(_ input: UnsafeRawBufferPointer, isFinal: Bool, output: (UnsafeRawBufferPointer) -> Bool) -> TransformResult {
+    func decode(_ input: UnsafeRawBufferPointer, isFinal: Bool, output: (UnsafeRawBufferPointer) -> Bool) -> Connection.TransformResult {
         let decoded = input.map { $0 ^ 0x5A }
         return decoded.withUnsafeBytes { output($0) } ? .consumed : .stopped
     }
@@ -66,28 +66,28 @@ struct PreparedMessageTests {
         var sent = server
         try sent.send(text: text)
         var prepared = server
-        try prepared.send(PreparedMessage(text: text))
+        try prepared.send(Connection.PreparedMessage(text: text))
         #expect(prepared.takeOutput() == sent.takeOutput())
         let binary = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         sent = server
         try sent.send(binary: binary)
         prepared = server
-        try prepared.send(PreparedMessage(binary: binary))
+        try prepared.send(Connection.PreparedMessage(binary: binary))
         #expect(prepared.takeOutput() == sent.takeOutput())
-        #expect(PreparedMessage(binary: binary[...]) == PreparedMessage(binary: binary))  // not contiguous-only
-        #expect(PreparedMessage(text: text).payloadCount == text.utf8.count)
+        #expect(Connection.PreparedMessage(binary: binary[...]) == Connection.PreparedMessage(binary: binary))  // not contiguous-only
+        #expect(Connection.PreparedMessage(text: text).payloadCount == text.utf8.count)
     }
 
     @Test("Prepared with a fragmentation size: the frames of a server with that fragmentationSize",
           arguments: [1, 7, 100, 999, 1000, 5000])
     func fragmentedLikeTheConnection(fragmentationSize: Int) throws {
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         configuration.fragmentationSize = fragmentationSize
         var (client, server) = try openPair(server: configuration)
         let text = Self.text(1000)
         var sent = server
         try sent.send(text: text)
-        let prepared = PreparedMessage(text: text, fragmentationSize: fragmentationSize)
+        let prepared = Connection.PreparedMessage(text: text, fragmentationSize: fragmentationSize)
         #expect(prepared.largestFramePayload == min(1000, fragmentationSize))
         try server.send(prepared)
         let wire = server.takeOutput()
@@ -98,18 +98,18 @@ struct PreparedMessageTests {
 
     @Test("A frame larger than the connection's fragmentationSize is refused, changing nothing; smaller ones go")
     func fragmentationSizeRespected() throws {
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         configuration.fragmentationSize = 100
         var (client, server) = try openPair(server: configuration)
         let text = Self.text(1000)
-        #expect(throws: ConnectionError.preparedFrameTooLarge(1000)) { try server.send(PreparedMessage(text: text)) }
-        #expect(throws: ConnectionError.preparedFrameTooLarge(101)) {
-            try server.send(PreparedMessage(text: text, fragmentationSize: 101))
+        #expect(throws: Connection.UsageError.preparedFrameTooLarge(1000)) { try server.send(Connection.PreparedMessage(text: text)) }
+        #expect(throws: Connection.UsageError.preparedFrameTooLarge(101)) {
+            try server.send(Connection.PreparedMessage(text: text, fragmentationSize: 101))
         }
         #expect(server.pendingOutputCount == 0)
-        try server.send(PreparedMessage(text: text, fragmentationSize: 100))
-        try server.send(PreparedMessage(text: text, fragmentationSize: 40))
-        try server.send(PreparedMessage(text: "short"))  // one frame within the size
+        try server.send(Connection.PreparedMessage(text: text, fragmentationSize: 100))
+        try server.send(Connection.PreparedMessage(text: text, fragmentationSize: 40))
+        try server.send(Connection.PreparedMessage(text: "short"))  // one frame within the size
         #expect(pump(&server, into: &client) == [.text(text), .text(text), .text("short")])
     }
 
@@ -117,8 +117,8 @@ struct PreparedMessageTests {
     func peerDecodes() throws {
         var (client, server) = try openPair()
         for size in Self.sizes {
-            try server.send(PreparedMessage(text: Self.text(size)))
-            try server.send(PreparedMessage(binary: [UInt8](repeating: 0xA5, count: size)))
+            try server.send(Connection.PreparedMessage(text: Self.text(size)))
+            try server.send(Connection.PreparedMessage(binary: [UInt8](repeating: 0xA5, count: size)))
             #expect(pump(&server, into: &client) == [.text(Self.text(size)), .binary([UInt8](repeating: 0xA5, count: size))])
         }
     }
@@ -126,7 +126,7 @@ struct PreparedMessageTests {
     @Test("Empty output: the prepared array is adopted, not copied, and takeOutput returns it")
     func adoptedWithoutCopy() throws {
         let (_, server) = try openPair()
-        let prepared = PreparedMessage(text: Self.text(1024))
+        let prepared = Connection.PreparedMessage(text: Self.text(1024))
         // One message to 100 connections: each output is the prepared storage itself.
         var connections = [Connection](repeating: server, count: 100)
         for index in connections.indices { try connections[index].send(prepared) }
@@ -142,7 +142,7 @@ struct PreparedMessageTests {
     @Test("Lent with withPendingOutput: the prepared bytes in place, consumed in parts, then released")
     func lentInPlaceAndConsumed() throws {
         var (client, server) = try openPair()
-        let prepared = PreparedMessage(binary: [UInt8](repeating: 3, count: 5000))
+        let prepared = Connection.PreparedMessage(binary: [UInt8](repeating: 3, count: 5000))
         try server.send(prepared)
         var written: [UInt8] = []
         while server.pendingOutputCount > 0 {
@@ -160,13 +160,13 @@ struct PreparedMessageTests {
         try server.send(text: "after")
         client.receive(written + server.takeOutput())
         #expect(drain(&client) == [.binary([UInt8](repeating: 3, count: 5000)), .text("after")])
-        #expect(prepared.wireBytes == PreparedMessage(binary: [UInt8](repeating: 3, count: 5000)).wireBytes)
+        #expect(prepared.wireBytes == Connection.PreparedMessage(binary: [UInt8](repeating: 3, count: 5000)).wireBytes)
     }
 
     @Test("After a partial write, and before and after other frames, the bytes append in order and the prepared bytes stay intact")
     func appendsAfterPartialOutput() throws {
         var (client, server) = try openPair()
-        let prepared = PreparedMessage(text: "broadcast")
+        let prepared = Connection.PreparedMessage(text: "broadcast")
         let pristine = prepared.wireBytes
         try server.send(text: String(repeating: "x", count: 300))
         var wire: [UInt8] = []
@@ -195,8 +195,8 @@ struct PreparedMessageTests {
     @Test("Behind pending output, queued as it is: a burst of prepared messages is never copied, and goes out in order")
     func queuedBehindPendingOutputWithoutCopy() throws {
         var (client, server) = try openPair()
-        let first = PreparedMessage(binary: [UInt8](repeating: 1, count: 1024))
-        let second = PreparedMessage(text: Self.text(2000))
+        let first = Connection.PreparedMessage(binary: [UInt8](repeating: 1, count: 1024))
+        let second = Connection.PreparedMessage(text: Self.text(2000))
         try server.send(text: "own")             // pending in the connection's own buffer
         for _ in 0..<500 {
             try server.send(first)
@@ -223,7 +223,7 @@ struct PreparedMessageTests {
         }
         #expect(preparedPieces >= 1000)
         client.receive(wire)
-        var expected: [Event] = [.text("own")]
+        var expected: [Connection.Event] = [.text("own")]
         for _ in 0..<500 { expected += [.binary([UInt8](repeating: 1, count: 1024)), .text(Self.text(2000))] }
         expected.append(.ping([7]))
         #expect(drain(&client) == expected)
@@ -240,7 +240,7 @@ struct PreparedMessageTests {
     @Test("withPendingOutputPieces: the pieces in order, prepared ones in place, at most the number asked for, partial writes")
     func lentAsPieces() throws {
         var (client, server) = try openPair()
-        let prepared = PreparedMessage(binary: [UInt8](repeating: 2, count: 3000))
+        let prepared = Connection.PreparedMessage(binary: [UInt8](repeating: 2, count: 3000))
         // Nothing pending: nothing lent.
         var called = false
         server.withPendingOutputPieces(upTo: 8) { _ in called = true; return 0 }
@@ -270,7 +270,7 @@ struct PreparedMessageTests {
         #expect(calls > 1)
         #expect(lentInPlace >= 5)
         client.receive(wire)
-        var expected: [Event] = [.text("own")]
+        var expected: [Connection.Event] = [.text("own")]
         for _ in 0..<5 { expected.append(.binary([UInt8](repeating: 2, count: 3000))) }
         expected.append(.text("tail"))
         #expect(drain(&client) == expected)
@@ -280,20 +280,20 @@ struct PreparedMessageTests {
     func clientRefuses() throws {
         let (client, _) = try openPair()
         var refused = client
-        #expect(throws: ConnectionError.preparedMessageFromClient) { try refused.send(PreparedMessage(text: "no")) }
-        #expect(try Self.sameAfter(client, { try? $0.send(PreparedMessage(text: "no")) }, { _ in }))
+        #expect(throws: Connection.UsageError.preparedMessageFromClient) { try refused.send(Connection.PreparedMessage(text: "no")) }
+        #expect(try Self.sameAfter(client, { try? $0.send(Connection.PreparedMessage(text: "no")) }, { _ in }))
         // Also before the handshake completes: the role is checked first.
-        var connecting = try Connection(role: .client(clientOptions()), random: SeededGenerator(seed: 1))
-        #expect(throws: ConnectionError.preparedMessageFromClient) { try connecting.send(PreparedMessage(text: "no")) }
+        var connecting = try Connection(role: .client(clientOptions()), random: Connection.SeededGenerator(seed: 1))
+        #expect(throws: Connection.UsageError.preparedMessageFromClient) { try connecting.send(Connection.PreparedMessage(text: "no")) }
     }
 
     @Test("Refused in every state a send is refused in, with the same error, changing nothing")
     func stateRefusals() throws {
-        let prepared = PreparedMessage(text: "hello")
+        let prepared = Connection.PreparedMessage(text: "hello")
         var cases: [(String, Connection)] = []
-        cases.append(("awaiting the request", try Connection(role: .server, random: SeededGenerator(seed: 3))))
-        var deciding = try Connection(role: .server, random: SeededGenerator(seed: 3))
-        var client = try Connection(role: .client(clientOptions()), random: SeededGenerator(seed: 4))
+        cases.append(("awaiting the request", try Connection(role: .server, random: Connection.SeededGenerator(seed: 3))))
+        var deciding = try Connection(role: .server, random: Connection.SeededGenerator(seed: 3))
+        var client = try Connection(role: .client(clientOptions()), random: Connection.SeededGenerator(seed: 4))
         deciding.receive(client.takeOutput())
         _ = drain(&deciding)
         cases.append(("awaiting the decision", deciding))
@@ -313,7 +313,7 @@ struct PreparedMessageTests {
         var midMessage = open
         try midMessage.sendFragment(Array("part".utf8), kind: .text, isFinal: false)
         cases.append(("in the middle of a fragmented message", midMessage))
-        var tight = Configuration()
+        var tight = Connection.Configuration()
         tight.limits.maxBufferedOutput = 100
         var (_, full) = try openPair(server: tight)
         try full.send(binary: [UInt8](repeating: 0, count: 200))
@@ -321,10 +321,10 @@ struct PreparedMessageTests {
 
         for (name, connection) in cases {
             var viaSend = connection
-            var expected: ConnectionError? = nil
+            var expected: Connection.UsageError? = nil
             do { try viaSend.send(text: "hello") } catch { expected = error }
             var viaPrepared = connection
-            var actual: ConnectionError? = nil
+            var actual: Connection.UsageError? = nil
             do { try viaPrepared.send(prepared) } catch { actual = error }
             #expect(expected != nil, "\(name): send(text:) was accepted")
             #expect(actual == expected, "\(name)")
@@ -335,10 +335,10 @@ struct PreparedMessageTests {
 
     @Test("With a negotiated transform: sent untransformed (RSV1 clear), decoded by the peer, the transform untouched")
     func untransformedUnderAnExtension() throws {
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         configuration.extensions = [XORExtension()]
         var (client, server) = try openPair(client: configuration, server: configuration)
-        let prepared = PreparedMessage(text: "plain")
+        let prepared = Connection.PreparedMessage(text: "plain")
         try server.send(text: "transformed")
         let transformed = server.takeOutput()
         #expect(transformed[0] == 0xC1)  // FIN, RSV1, text
@@ -358,7 +358,7 @@ struct PreparedMessageTests {
                    "allocation counting interposes glibc's malloc: Linux only, and off under sanitizers"))
     func noAllocation() throws {
         var (_, server) = try openPair()
-        let prepared = PreparedMessage(text: Self.text(1024))
+        let prepared = Connection.PreparedMessage(text: Self.text(1024))
         var normal = server
         // Warm up (type metadata, first use).
         for _ in 0..<10 {

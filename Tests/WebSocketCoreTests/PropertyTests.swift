@@ -8,19 +8,19 @@ struct PropertyTests {
         case text(String)
         case binary([UInt8])
         case ping([UInt8])
-        case streamed(MessageKind, [[UInt8]])
+        case streamed(Connection.MessageKind, [[UInt8]])
     }
 
     static let alphabet: [String] = ["a", "Z", "0", " ", "é", "ß", "κ", "ό", "中", "文", "🎉", "𝄞", "\u{10FFFF}", "\u{FFFD}"]
 
-    static func randomText(_ rng: inout SeededGenerator, maxScalars: Int) -> String {
+    static func randomText(_ rng: inout Connection.SeededGenerator, maxScalars: Int) -> String {
         let n = Int.random(in: 0...maxScalars, using: &rng)
         var s = ""
         for _ in 0..<n { s += alphabet.randomElement(using: &rng)! }
         return s
     }
 
-    static func randomSize(_ rng: inout SeededGenerator) -> Int {
+    static func randomSize(_ rng: inout Connection.SeededGenerator) -> Int {
         switch Int.random(in: 0..<10, using: &rng) {
         case 0: return 0
         case 1: return [125, 126, 127, 65535, 65536].randomElement(using: &rng)!
@@ -29,14 +29,14 @@ struct PropertyTests {
         }
     }
 
-    static func randomActions(_ rng: inout SeededGenerator, count: Int) -> [Action] {
+    static func randomActions(_ rng: inout Connection.SeededGenerator, count: Int) -> [Action] {
         (0..<count).map { _ in
             switch Int.random(in: 0..<4, using: &rng) {
             case 0: return .text(randomText(&rng, maxScalars: Int.random(in: 0...2, using: &rng) == 0 ? 20_000 : 50))
             case 1: return .binary((0..<randomSize(&rng)).map { _ in UInt8.random(in: 0...255, using: &rng) })
             case 2: return .ping((0..<Int.random(in: 0...125, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) })
             default:
-                let kind: MessageKind = Bool.random(using: &rng) ? .text : .binary
+                let kind: Connection.MessageKind = Bool.random(using: &rng) ? .text : .binary
                 let whole = kind == .text ? Array(randomText(&rng, maxScalars: 200).utf8)
                     : (0..<Int.random(in: 0...500, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
                 var pieces: [[UInt8]] = []
@@ -64,7 +64,7 @@ struct PropertyTests {
         }
     }
 
-    static func expectedEvent(_ action: Action) -> Event {
+    static func expectedEvent(_ action: Action) -> Connection.Event {
         switch action {
         case .text(let s): return .text(s)
         case .binary(let b): return .binary(b)
@@ -76,8 +76,8 @@ struct PropertyTests {
 
     @Test("A client and a server exchange random messages and see exactly what the other sent", arguments: [1, 2, 3, 4] as [UInt64])
     func roundTrip(seed: UInt64) throws {
-        var rng = SeededGenerator(seed: seed)
-        var clientConfig = Configuration()
+        var rng = Connection.SeededGenerator(seed: seed)
+        var clientConfig = Connection.Configuration()
         clientConfig.fragmentationSize = seed % 2 == 0 ? Int.random(in: 1...4096, using: &rng) : nil
         var (client, server) = try openPair(client: clientConfig, seed: seed)
         for _ in 0..<6 {
@@ -96,13 +96,13 @@ struct PropertyTests {
         try client.close()
         _ = pump(&client, into: &server)
         _ = pump(&server, into: &client)
-        #expect(client.state == .closed(CloseStatus(code: .normalClosure, reason: "", wasClean: true)))
+        #expect(client.state == .closed(Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true)))
     }
 
     /// Everything a server sees: the client's handshake request and frames of every kind.
     static func recordedClientInput(seed: UInt64, maxBytes: Int) throws -> [UInt8] {
-        var rng = SeededGenerator(seed: seed)
-        var client = try Connection(role: .client(clientOptions()), random: SeededGenerator(seed: seed))
+        var rng = Connection.SeededGenerator(seed: seed)
+        var client = try Connection(role: .client(clientOptions()), random: Connection.SeededGenerator(seed: seed))
         var wire = client.takeOutput()
         var server = try Connection(role: .server)
         server.receive(wire)
@@ -122,9 +122,9 @@ struct PropertyTests {
         return wire
     }
 
-    static func run(_ input: [UInt8], chunks: [Int]) throws -> (events: [Event], output: [UInt8]) {
+    static func run(_ input: [UInt8], chunks: [Int]) throws -> (events: [Connection.Event], output: [UInt8]) {
         var server = try Connection(role: .server)
-        var events: [Event] = []
+        var events: [Connection.Event] = []
         var output: [UInt8] = []
         var i = 0
         var k = 0
@@ -149,7 +149,7 @@ struct PropertyTests {
         let input = try Self.recordedClientInput(seed: seed, maxBytes: 8192)
         let whole = try Self.run(input, chunks: [input.count])
         #expect(whole.events.count > 3)
-        var rng = SeededGenerator(seed: seed)
+        var rng = Connection.SeededGenerator(seed: seed)
         for _ in 0..<5 {
             let chunks = (0..<50).map { _ in Int.random(in: 1...200, using: &rng) }
             let split = try Self.run(input, chunks: chunks)
@@ -175,8 +175,8 @@ struct PropertyTests {
         }
         #expect(try transcript(seed: 5) == transcript(seed: 5))
         #expect(try transcript(seed: 5) != transcript(seed: 6))
-        var a = try Connection(role: .client(clientOptions()), random: SeededGenerator(seed: 9))
-        var b = try Connection(role: .client(clientOptions()), random: SeededGenerator(seed: 9))
+        var a = try Connection(role: .client(clientOptions()), random: Connection.SeededGenerator(seed: 9))
+        var b = try Connection(role: .client(clientOptions()), random: Connection.SeededGenerator(seed: 9))
         #expect(a.takeOutput() == b.takeOutput())
     }
 
@@ -200,8 +200,8 @@ struct PropertyTests {
 @Suite("Lending payloads: nextEventView")
 struct EventViewTests {
     /// What nextEventView lends, turned into owned events.
-    static func viewEvents(_ connection: inout Connection) -> [Event] {
-        var events: [Event] = []
+    static func viewEvents(_ connection: inout Connection) -> [Connection.Event] {
+        var events: [Connection.Event] = []
         while connection.nextEventView({ view in
             switch view {
             case .text(let bytes): events.append(.text(String(decoding: bytes, as: UTF8.self)))
@@ -215,12 +215,12 @@ struct EventViewTests {
     @Test("Lent events equal owned events for the same input, split anywhere", arguments: [21, 22] as [UInt64])
     func sameAsOwned(seed: UInt64) throws {
         let input = try PropertyTests.recordedClientInput(seed: seed, maxBytes: 70_000)
-        var rng = SeededGenerator(seed: seed)
+        var rng = Connection.SeededGenerator(seed: seed)
         for _ in 0..<3 {
             var owned = try Connection(role: .server)
             var lent = try Connection(role: .server)
-            var ownedEvents: [Event] = []
-            var lentEvents: [Event] = []
+            var ownedEvents: [Connection.Event] = []
+            var lentEvents: [Connection.Event] = []
             var i = 0
             while i < input.count {
                 let n = min(input.count - i, Int.random(in: 1...5000, using: &rng))

@@ -8,7 +8,7 @@ struct ProtocolViolationTests {
         var name: String
         var toServer: Bool
         var bytes: [UInt8]
-        var kind: ProtocolViolation.Kind
+        var kind: Connection.ProtocolViolation.Kind
         var code: UInt16
         var testDescription: String { name }
     }
@@ -49,9 +49,9 @@ struct ProtocolViolationTests {
     @Test("The violation is reported, its close code sent, the connection closed", arguments: cases)
     func violation(_ c: Case) throws {
         var (client, server) = try openPair()
-        var events: [Event]
+        var events: [Connection.Event]
         let output: [UInt8]
-        var state: State
+        var state: Connection.State
         if c.toServer {
             server.receive(c.bytes)
             events = drain(&server)
@@ -65,9 +65,9 @@ struct ProtocolViolationTests {
             state = client.state
             #expect(client.shouldCloseTransport)
         }
-        let violation = ProtocolViolation(c.kind)
+        let violation = Connection.ProtocolViolation(c.kind)
         #expect(violation.closeCode.rawValue == c.code)
-        let status = CloseStatus(code: CloseCode(c.code), reason: violation.reason, wasClean: false, failure: .protocolViolation(violation))
+        let status = Connection.CloseStatus(code: Connection.CloseCode(c.code), reason: violation.reason, wasClean: false, failure: .protocolViolation(violation))
         #expect(events == [.protocolViolation(violation), .closed(status)])
         #expect(state == .closed(status))
         let frames = decodeFrames(output)
@@ -97,7 +97,7 @@ struct ProtocolViolationTests {
         let wire = clientFrame(0x1, payload)
         server.receive(wire[0..<(2 + 4 + 13)])
         let events = drain(&server)
-        #expect(events.first == .protocolViolation(ProtocolViolation(.invalidUTF8)))
+        #expect(events.first == .protocolViolation(Connection.ProtocolViolation(.invalidUTF8)))
     }
 
     @Test("Fail fast across fragments: the bad byte is in the second fragment")
@@ -106,15 +106,15 @@ struct ProtocolViolationTests {
         server.receive(clientFrame(0x1, [0xF0, 0x9F], fin: false))
         #expect(drain(&server).isEmpty)
         server.receive(clientFrame(0x0, [0x41], fin: false))
-        #expect(drain(&server).first == .protocolViolation(ProtocolViolation(.invalidUTF8)))
+        #expect(drain(&server).first == .protocolViolation(Connection.ProtocolViolation(.invalidUTF8)))
     }
 
     @Test("Every valid close code is accepted and echoed", arguments: [1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 3000, 3999, 4000, 4999] as [UInt16])
     func validCloseCodes(code: UInt16) throws {
         var (_, server) = try openPair()
         server.receive(clientFrame(0x8, [UInt8(code >> 8), UInt8(code & 0xFF)] + Array("bye".utf8)))
-        let frame = CloseFrame(code: CloseCode(code), reason: "bye")
-        #expect(drain(&server) == [.closeReceived(frame), .closed(CloseStatus(code: CloseCode(code), reason: "bye", wasClean: true))])
+        let frame = Connection.CloseFrame(code: Connection.CloseCode(code), reason: "bye")
+        #expect(drain(&server) == [.closeReceived(frame), .closed(Connection.CloseStatus(code: Connection.CloseCode(code), reason: "bye", wasClean: true))])
         #expect(decodeFrames(server.takeOutput()).map(closeCode) == [code])
     }
 
@@ -122,7 +122,7 @@ struct ProtocolViolationTests {
     func closeCodeValidity() {
         for raw in 0...UInt16.max {
             let expected = (1000...1003).contains(raw) || (1007...1014).contains(raw) || (3000...4999).contains(raw)
-            #expect(CloseCode(raw).isValidOnWire == expected)
+            #expect(Connection.CloseCode(raw).isValidOnWire == expected)
         }
     }
 }

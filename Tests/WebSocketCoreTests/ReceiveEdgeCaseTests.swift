@@ -4,16 +4,16 @@ import Testing
 @Suite("Receiving: a text message that ends inside a character; output lent to a failing writer")
 struct ReceiveEdgeCaseTests {
     @Test("A fragmented text message whose last fragment ends inside a UTF-8 sequence fails with 1007 (§8.1)",
-          arguments: [Delivery.messages, .fragments])
-    func fragmentedTextEndsMidCharacter(delivery: Delivery) throws {
-        var config = Configuration()
+          arguments: [Connection.Delivery.messages, .fragments])
+    func fragmentedTextEndsMidCharacter(delivery: Connection.Delivery) throws {
+        var config = Connection.Configuration()
         config.delivery = delivery
         var (_, server) = try openPair(server: config)
         // "κ" is CE BA: the message ends after CE.
         server.receive(clientFrame(0x1, Array("ab".utf8), fin: false) + clientFrame(0x0, [0x63, 0xCE], fin: true))
         let events = drain(&server)
-        let violation = ProtocolViolation(.invalidUTF8)
-        #expect(events.last == .closed(CloseStatus(code: .invalidPayloadData, reason: violation.reason, wasClean: false,
+        let violation = Connection.ProtocolViolation(.invalidUTF8)
+        #expect(events.last == .closed(Connection.CloseStatus(code: .invalidPayloadData, reason: violation.reason, wasClean: false,
                                                     failure: .protocolViolation(violation))))
         #expect(events.contains(.protocolViolation(violation)))
         #expect(!events.contains { if case .text = $0 { return true } else { return false } })

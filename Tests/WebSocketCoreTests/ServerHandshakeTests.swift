@@ -15,9 +15,9 @@ struct ServerHandshakeTests {
         ("Sec-WebSocket-Version", "13"),
     ]
 
-    static func head(method: String = "GET", target: String = "/chat", version: HTTPVersion = .http1_1,
-                     _ headers: [(String, String)] = sampleHeaders) -> HTTPRequestHead {
-        HTTPRequestHead(method: method, target: target, version: version, headers: HTTPHeaders(headers))
+    static func head(method: String = "GET", target: String = "/chat", version: Connection.HTTPVersion = .http1_1,
+                     _ headers: [(String, String)] = sampleHeaders) -> Connection.HTTPRequestHead {
+        Connection.HTTPRequestHead(method: method, target: target, version: version, headers: Connection.HTTPHeaders(headers))
     }
 
     /// The sample headers with `name` removed and `replacements` appended.
@@ -25,7 +25,7 @@ struct ServerHandshakeTests {
         sampleHeaders.filter { !$0.0.asciiCaseInsensitiveEquals(name) } + replacements
     }
 
-    static func validate(_ head: HTTPRequestHead) -> Result<HandshakeRequest, HandshakeError> {
+    static func validate(_ head: Connection.HTTPRequestHead) -> Result<Connection.HandshakeRequest, Connection.HandshakeError> {
         ServerHandshake.validate(request: head)
     }
 
@@ -55,24 +55,24 @@ struct ServerHandshakeTests {
 
             """)
         // And the client accepts that response.
-        var parser = HTTPHeadParser(kind: .response, limits: Limits())
+        var parser = HTTPHeadParser(kind: .response, limits: Connection.Limits())
         guard case .response(let head) = parser.consume(response).outcome else {
             Issue.record("the response must parse")
             return
         }
-        let options = ClientOptions(url: WebSocketURL(host: "server.example.com", resource: "/chat"),
+        let options = Connection.ClientOptions(url: WebSocketURL(host: "server.example.com", resource: "/chat"),
                                     subprotocols: ["chat", "superchat"])
         let result = try ClientHandshake.validate(response: head, key: request.key, options: options).get()
         #expect(result.subprotocol == "chat")
     }
 
-    static let failures: [(HTTPRequestHead, HandshakeError, Int)] = [
+    static let failures: [(Connection.HTTPRequestHead, Connection.HandshakeError, Int)] = [
         (head(method: "POST"), .methodNotAllowed("POST"), 405),
         (head(method: "get"), .methodNotAllowed("get"), 405),
         (head(method: "HEAD"), .methodNotAllowed("HEAD"), 405),
-        (head(version: HTTPVersion(major: 1, minor: 0)), .unsupportedHTTPVersion, 505),
-        (head(version: HTTPVersion(major: 0, minor: 9)), .unsupportedHTTPVersion, 505),
-        (head(version: HTTPVersion(major: 2, minor: 0)), .unsupportedHTTPVersion, 505),
+        (head(version: Connection.HTTPVersion(major: 1, minor: 0)), .unsupportedHTTPVersion, 505),
+        (head(version: Connection.HTTPVersion(major: 0, minor: 9)), .unsupportedHTTPVersion, 505),
+        (head(version: Connection.HTTPVersion(major: 2, minor: 0)), .unsupportedHTTPVersion, 505),
         (head(target: "*"), .malformedRequestLine, 400),
         (head(target: "server.example.com:80"), .malformedRequestLine, 400),
         (head(target: "ftp://server.example.com/chat"), .malformedRequestLine, 400),
@@ -126,7 +126,7 @@ struct ServerHandshakeTests {
     ]
 
     @Test("each validation failure and its status", arguments: failures)
-    func validationFailures(head: HTTPRequestHead, error: HandshakeError, status: Int) {
+    func validationFailures(head: Connection.HTTPRequestHead, error: Connection.HandshakeError, status: Int) {
         #expect(Self.validate(head) == .failure(error))
         #expect(error.httpStatus == status)
     }
@@ -134,9 +134,9 @@ struct ServerHandshakeTests {
     @Test("the most specific problem is reported first")
     func order() {
         // Everything wrong at once: the method wins.
-        let bad = Self.head(method: "POST", target: "*", version: HTTPVersion(major: 1, minor: 0), [("X", "y")])
+        let bad = Self.head(method: "POST", target: "*", version: Connection.HTTPVersion(major: 1, minor: 0), [("X", "y")])
         #expect(Self.validate(bad) == .failure(.methodNotAllowed("POST")))
-        #expect(Self.validate(Self.head(version: HTTPVersion(major: 1, minor: 0), [("X", "y")]))
+        #expect(Self.validate(Self.head(version: Connection.HTTPVersion(major: 1, minor: 0), [("X", "y")]))
             == .failure(.unsupportedHTTPVersion))
         #expect(Self.validate(Self.head([("X", "y")])) == .failure(.missingUpgrade))
         #expect(Self.validate(Self.head([("Upgrade", "websocket")])) == .failure(.missingConnectionUpgrade))
@@ -206,7 +206,7 @@ struct ServerHandshakeTests {
     // MARK: - Accept response
 
     static func request(subprotocols: [String] = ["chat", "superchat"],
-                        extensions: [ExtensionHeader] = []) throws -> HandshakeRequest {
+                        extensions: [Connection.ExtensionHeader] = []) throws -> Connection.HandshakeRequest {
         var request = try validate(head()).get()
         request.subprotocols = subprotocols
         request.extensions = extensions
@@ -215,12 +215,12 @@ struct ServerHandshakeTests {
 
     @Test("accept with extensions and extra headers, exact bytes")
     func acceptFull() throws {
-        let offered = [ExtensionHeader(name: "permessage-deflate", parameters: [.init(name: "client_max_window_bits")]),
-                       ExtensionHeader(name: "x-webkit-deflate-frame")]
+        let offered = [Connection.ExtensionHeader(name: "permessage-deflate", parameters: [.init(name: "client_max_window_bits")]),
+                       Connection.ExtensionHeader(name: "x-webkit-deflate-frame")]
         let request = try Self.request(extensions: offered)
         let bytes = try ServerHandshake.acceptResponse(
             for: request, subprotocol: nil,
-            extensions: [ExtensionHeader(name: "Permessage-Deflate", parameters: [
+            extensions: [Connection.ExtensionHeader(name: "Permessage-Deflate", parameters: [
                 .init(name: "server_no_context_takeover"), .init(name: "client_max_window_bits", value: "10"),
             ])],
             headers: ["Set-Cookie": "a=b", "Server": "test"])
@@ -239,31 +239,31 @@ struct ServerHandshakeTests {
 
     @Test("accept refuses what was not offered and unsafe headers")
     func acceptErrors() throws {
-        let request = try Self.request(extensions: [ExtensionHeader(name: "permessage-deflate")])
-        #expect(throws: ConnectionError.subprotocolNotOffered("Chat")) {
+        let request = try Self.request(extensions: [Connection.ExtensionHeader(name: "permessage-deflate")])
+        #expect(throws: Connection.UsageError.subprotocolNotOffered("Chat")) {
             try ServerHandshake.acceptResponse(for: request, subprotocol: "Chat", extensions: [], headers: [:])
         }
-        #expect(throws: ConnectionError.subprotocolNotOffered("x")) {
+        #expect(throws: Connection.UsageError.subprotocolNotOffered("x")) {
             try ServerHandshake.acceptResponse(for: Self.request(subprotocols: []), subprotocol: "x", extensions: [],
                                                headers: [:])
         }
-        #expect(throws: ConnectionError.extensionNotOffered("x-other")) {
+        #expect(throws: Connection.UsageError.extensionNotOffered("x-other")) {
             try ServerHandshake.acceptResponse(for: request, subprotocol: nil,
-                                               extensions: [ExtensionHeader(name: "x-other")], headers: [:])
+                                               extensions: [Connection.ExtensionHeader(name: "x-other")], headers: [:])
         }
-        #expect(throws: ConnectionError.invalidHeader("Sec-WebSocket-Extensions")) {
+        #expect(throws: Connection.UsageError.invalidHeader("Sec-WebSocket-Extensions")) {
             try ServerHandshake.acceptResponse(
                 for: request, subprotocol: nil,
-                extensions: [ExtensionHeader(name: "permessage-deflate", parameters: [.init(name: "a", value: "\r\n")])],
+                extensions: [Connection.ExtensionHeader(name: "permessage-deflate", parameters: [.init(name: "a", value: "\r\n")])],
                 headers: [:])
         }
         for (name, value) in [("X-A", "b\r\nEvil: 1"), ("X-A\r\n", "b"), ("X-A", "\u{0}"), ("Bad Name", "v"),
                               ("Sec-WebSocket-Accept", "x"), ("connection", "close"), ("Content-Length", "0"),
                               ("Upgrade", "websocket"), ("Sec-WebSocket-Protocol", "chat"),
                               ("Transfer-Encoding", "chunked")] {
-            #expect(throws: ConnectionError.invalidHeader(name)) {
+            #expect(throws: Connection.UsageError.invalidHeader(name)) {
                 try ServerHandshake.acceptResponse(for: request, subprotocol: nil, extensions: [],
-                                                   headers: HTTPHeaders([(name, value)]))
+                                                   headers: Connection.HTTPHeaders([(name, value)]))
             }
         }
     }
@@ -281,7 +281,7 @@ struct ServerHandshakeTests {
         let noContent = try ServerHandshake.rejectionResponse(status: 204, headers: [:], body: [1, 2])
         #expect(S.text(noContent) == "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n")
         // It parses back, and the body reader finds the body.
-        var parser = HTTPHeadParser(kind: .response, limits: Limits())
+        var parser = HTTPHeadParser(kind: .response, limits: Connection.Limits())
         let (consumed, outcome) = parser.consume(bytes)
         guard case .response(let head) = outcome else {
             Issue.record("must parse")
@@ -296,19 +296,19 @@ struct ServerHandshakeTests {
     @Test("rejection refuses bad statuses and unsafe headers")
     func rejectionErrors() {
         for status in [0, 100, 101, 199, 600, -1, Int.max, Int.min] {
-            #expect(throws: ConnectionError.invalidStatus(status)) {
+            #expect(throws: Connection.UsageError.invalidStatus(status)) {
                 try ServerHandshake.rejectionResponse(status: status, headers: [:], body: [])
             }
         }
         for (name, value) in [("X-A", "b\r\nEvil: 1"), ("X A", "b"), ("X-A", "b\n"), ("Transfer-Encoding", "chunked")] {
-            #expect(throws: ConnectionError.invalidHeader(name)) {
-                try ServerHandshake.rejectionResponse(status: 400, headers: HTTPHeaders([(name, value)]), body: [])
+            #expect(throws: Connection.UsageError.invalidHeader(name)) {
+                try ServerHandshake.rejectionResponse(status: 400, headers: Connection.HTTPHeaders([(name, value)]), body: [])
             }
         }
     }
 
     @Test("error responses", arguments: [
-        (HandshakeError.methodNotAllowed("POST"), "405 Method Not Allowed", ["Connection: close", "Allow: GET"]),
+        (Connection.HandshakeError.methodNotAllowed("POST"), "405 Method Not Allowed", ["Connection: close", "Allow: GET"]),
         (.unsupportedWebSocketVersion("8"), "426 Upgrade Required",
          ["Connection: Upgrade, close", "Upgrade: websocket", "Sec-WebSocket-Version: 13"]),
         (.missingUpgrade, "426 Upgrade Required", ["Connection: Upgrade, close", "Upgrade: websocket"]),
@@ -319,7 +319,7 @@ struct ServerHandshakeTests {
         (.invalidKey, "400 Bad Request", ["Connection: close"]),
         (.malformedHeader, "400 Bad Request", ["Connection: close"]),
     ])
-    func errorResponses(error: HandshakeError, statusLine: String, fields: [String]) {
+    func errorResponses(error: Connection.HandshakeError, statusLine: String, fields: [String]) {
         let text = S.text(ServerHandshake.errorResponse(for: error))
         let body = error.reason + "\n"
         var expected = "HTTP/1.1 \(statusLine)\r\nContent-Type: text/plain; charset=utf-8\r\n"

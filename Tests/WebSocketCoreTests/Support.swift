@@ -13,30 +13,30 @@ struct FixedGenerator: RandomNumberGenerator, Sendable {
 
 let testURL = WebSocketURL(host: "example.com", port: 9001, resource: "/chat?room=1")
 
-func clientOptions(subprotocols: [String] = [], extensions: [ExtensionHeader] = []) -> ClientOptions {
-    ClientOptions(url: testURL, subprotocols: subprotocols, extensions: extensions)
+func clientOptions(subprotocols: [String] = [], extensions: [Connection.ExtensionHeader] = []) -> Connection.ClientOptions {
+    Connection.ClientOptions(url: testURL, subprotocols: subprotocols, extensions: extensions)
 }
 
 /// Pulls every available event.
-func drain(_ connection: inout Connection) -> [Event] {
-    var events: [Event] = []
+func drain(_ connection: inout Connection) -> [Connection.Event] {
+    var events: [Connection.Event] = []
     while let event = connection.nextEvent() { events.append(event) }
     return events
 }
 
 /// Moves `from`'s output into `to` and returns the events `to` then has.
 @discardableResult
-func pump(_ from: inout Connection, into to: inout Connection) -> [Event] {
+func pump(_ from: inout Connection, into to: inout Connection) -> [Connection.Event] {
     to.receive(from.takeOutput())
     return drain(&to)
 }
 
 /// A client and a server after a completed opening handshake, all events drained.
-func openPair(client: Configuration = Configuration(), server: Configuration = Configuration(),
+func openPair(client: Connection.Configuration = Connection.Configuration(), server: Connection.Configuration = Connection.Configuration(),
               seed: UInt64 = 42, subprotocols: [String] = []) throws -> (client: Connection, server: Connection) {
     var c = try Connection(role: .client(clientOptions(subprotocols: subprotocols)), configuration: client,
-                           random: SeededGenerator(seed: seed))
-    var s = try Connection(role: .server, configuration: server, random: SeededGenerator(seed: seed &+ 1))
+                           random: Connection.SeededGenerator(seed: seed))
+    var s = try Connection(role: .server, configuration: server, random: Connection.SeededGenerator(seed: seed &+ 1))
     let requestEvents = pump(&c, into: &s)
     guard case .handshakeRequest(let request)? = requestEvents.first else {
         throw TestFailure("no handshake request: \(requestEvents)")

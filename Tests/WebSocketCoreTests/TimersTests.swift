@@ -3,11 +3,11 @@ import Testing
 
 @Suite("Time as an input: handshake, keepalive and close timers")
 struct TimersTests {
-    static func at(_ seconds: Int) -> Instant { Instant(sinceOrigin: .seconds(seconds)) }
+    static func at(_ seconds: Int) -> Connection.Instant { Connection.Instant(sinceOrigin: .seconds(seconds)) }
 
     @Test("The opening handshake times out")
     func handshakeTimeout() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.timeouts.handshake = .seconds(5)
         var server = try Connection(role: .server, configuration: config)
         server.advanceTime(to: Self.at(100))
@@ -31,7 +31,7 @@ struct TimersTests {
 
     @Test("Keepalive: a ping every interval; a pong keeps the connection alive")
     func keepaliveAnswered() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.timeouts.keepaliveInterval = .seconds(30)
         config.timeouts.keepaliveTimeout = .seconds(10)
         var (client, server) = try openPair(client: config)
@@ -53,7 +53,7 @@ struct TimersTests {
 
     @Test("Keepalive pings carry a counter, 8 bytes big-endian, one more per ping, in both roles", arguments: [true, false])
     func keepaliveCounter(client isClient: Bool) throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.timeouts.keepaliveInterval = .seconds(30)
         let (client, server) = try openPair(client: config, server: config)
         var pinging = isClient ? client : server
@@ -76,7 +76,7 @@ struct TimersTests {
 
     @Test("Keepalive: no pong in time fails the connection with 1011 on the wire and 1006 locally")
     func keepaliveTimeout() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.timeouts.keepaliveInterval = .seconds(30)
         config.timeouts.keepaliveTimeout = .seconds(10)
         var (_, server) = try openPair(server: config)
@@ -86,7 +86,7 @@ struct TimersTests {
         server.advanceTime(to: Self.at(39))
         #expect(server.state == .open)
         server.advanceTime(to: Self.at(40))
-        let status = CloseStatus(code: .abnormalClosure, reason: "keepalive timeout", wasClean: false, failure: .keepaliveTimeout)
+        let status = Connection.CloseStatus(code: .abnormalClosure, reason: "keepalive timeout", wasClean: false, failure: .keepaliveTimeout)
         #expect(drain(&server) == [.closed(status)])
         #expect(decodeFrames(server.takeOutput()).map(closeCode) == [1011])
         #expect(server.shouldCloseTransport)
@@ -94,21 +94,21 @@ struct TimersTests {
 
     @Test("A close handshake the peer never finishes times out")
     func closeTimeout() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.timeouts.close = .seconds(3)
         var (client, _) = try openPair(client: config)
         client.advanceTime(to: Self.at(10))
         try client.close()
         #expect(client.nextDeadline == Self.at(13))
         client.advanceTime(to: Self.at(13))
-        #expect(drain(&client) == [.closed(CloseStatus(code: .abnormalClosure, reason: "close handshake timed out",
+        #expect(drain(&client) == [.closed(Connection.CloseStatus(code: .abnormalClosure, reason: "close handshake timed out",
                                                        wasClean: false, failure: .closeTimeout))])
         #expect(client.shouldCloseTransport)
     }
 
     @Test("A client stops waiting for the server to close the transport after the close timeout")
     func clientTransportWait() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.timeouts.close = .seconds(2)
         var (client, server) = try openPair(client: config)
         client.advanceTime(to: Self.at(0))
@@ -124,7 +124,7 @@ struct TimersTests {
 
     @Test("Time going backwards is ignored")
     func monotonic() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.timeouts.keepaliveInterval = .seconds(5)
         var (client, _) = try openPair(client: config)
         client.advanceTime(to: Self.at(10))

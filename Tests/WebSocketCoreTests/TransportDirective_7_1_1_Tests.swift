@@ -6,10 +6,10 @@ import Testing
 /// so that a reset cannot destroy the last frames.
 @Suite("Closing the transport (§7.1.1): keep open, await the peer, half-close and drain, close")
 struct TransportDirectiveTests {
-    static func at(_ seconds: Int) -> Instant { Instant(sinceOrigin: .seconds(seconds)) }
+    static func at(_ seconds: Int) -> Connection.Instant { Connection.Instant(sinceOrigin: .seconds(seconds)) }
 
-    static func config(linger: Duration? = .seconds(2), close: Duration? = .seconds(5)) -> Configuration {
-        var configuration = Configuration()
+    static func config(linger: Duration? = .seconds(2), close: Duration? = .seconds(5)) -> Connection.Configuration {
+        var configuration = Connection.Configuration()
         configuration.timeouts.linger = linger
         configuration.timeouts.close = close
         return configuration

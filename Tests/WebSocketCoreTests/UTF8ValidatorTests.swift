@@ -381,7 +381,7 @@ struct UTF8ValidatorTests {
 
     @Test("random 4-byte messages match the reference")
     func randomFourBytes() {
-        var rng = SeededGenerator(seed: 0x5EED_0004)
+        var rng = Connection.SeededGenerator(seed: 0x5EED_0004)
         var wrong: [[UInt8]] = []
         var accepted = 0
         for _ in 0..<300_000 {
@@ -400,7 +400,7 @@ struct UTF8ValidatorTests {
     }
 
     /// Valid text of every length class, with a few bytes corrupted now and then.
-    static func randomMessage(_ rng: inout SeededGenerator, length: Int) -> [UInt8] {
+    static func randomMessage(_ rng: inout Connection.SeededGenerator, length: Int) -> [UInt8] {
         let scalarRanges: [ClosedRange<UInt32>] = [
             0x20...0x7E, 0x20...0x7E, 0x80...0x7FF, 0x800...0xD7FF, 0xE000...0xFFFF, 0x10000...0x10FFFF,
             0x4E00...0x9FFF, 0x1F300...0x1F64F,
@@ -427,7 +427,7 @@ struct UTF8ValidatorTests {
 
     @Test("random messages match the reference under random chunkings, and fail where the prefix dies")
     func randomMessages() {
-        var rng = SeededGenerator(seed: 0x5EED_0005)
+        var rng = Connection.SeededGenerator(seed: 0x5EED_0005)
         var (valid, invalid) = (0, 0)
         for round in 0..<1_500 {
             let length = round % 3 == 0 ? Int.random(in: 0..<40, using: &rng) : Int.random(in: 0..<700, using: &rng)
@@ -458,7 +458,7 @@ struct UTF8ValidatorTests {
 
     @Test("random byte strings match the reference under random chunkings")
     func randomBytes() {
-        var rng = SeededGenerator(seed: 0x5EED_0006)
+        var rng = Connection.SeededGenerator(seed: 0x5EED_0006)
         for _ in 0..<3_000 {
             let length = Int.random(in: 0..<200, using: &rng)
             // Mostly continuation bytes and leads, so that some strings survive past their first bytes.

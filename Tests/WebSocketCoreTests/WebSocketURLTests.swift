@@ -335,7 +335,7 @@ struct WebSocketURLTests {
                       "a", "Z", "x", " ", "\t", "\r\n", "\u{0}", "é", "ü", "::", "ffff", "0x", "\u{A0}", "😀", "host",
                       "example.com", "1.2.3.4", "::1", "fe80::1%25eth0", "user:pass@", "-", "_", "~", "!", "'",
                       "\\", "\"", "{", "}"]
-        var rng = SeededGenerator(seed: 6455)
+        var rng = Connection.SeededGenerator(seed: 6455)
         var parsed = 0
         for n in 0..<20_000 {
             var s = n % 2 == 0 ? (n % 4 == 0 ? "ws://" : "wss://") : ""

@@ -4,8 +4,8 @@ import Testing
 
 @Suite("permessage-deflate negotiation (RFC 7692 §7.1)")
 struct DeflateNegotiationTests {
-    static func offer(_ header: String) -> [ExtensionHeader] {
-        ExtensionHeader.parseList([header]) ?? []
+    static func offer(_ header: String) -> [Connection.ExtensionHeader] {
+        Connection.ExtensionHeader.parseList([header]) ?? []
     }
 
     struct ServerCase: Sendable, CustomTestStringConvertible {
@@ -55,7 +55,7 @@ struct DeflateNegotiationTests {
     func server(_ c: ServerCase) throws {
         let deflate = PerMessageDeflate(serverPolicy: c.policy)
         let result = deflate.negotiate(offers: Self.offer(c.offers))
-        #expect(result.map { ExtensionHeader.headerValue([$0.response]) } == c.response)
+        #expect(result.map { Connection.ExtensionHeader.headerValue([$0.response]) } == c.response)
     }
 
     struct ClientCase: Sendable, CustomTestStringConvertible {
@@ -104,7 +104,7 @@ struct DeflateNegotiationTests {
 
     @Test("Through a Connection: a response the client did not offer fails the handshake")
     func unofferedResponse() throws {
-        var client = try Connection(role: .client(ClientOptions(url: WebSocketURL(host: "h"))), configuration: configuration(nil))
+        var client = try Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "h"))), configuration: configuration(nil))
         let request = String(decoding: client.takeOutput(), as: UTF8.self)
         #expect(!request.contains("Sec-WebSocket-Extensions"))
         let key = request.split(separator: "\r\n").first { $0.hasPrefix("Sec-WebSocket-Key: ") }!.dropFirst(19)
@@ -115,7 +115,7 @@ struct DeflateNegotiationTests {
 
     @Test("Through a Connection: an invalid response parameter fails the handshake")
     func invalidResponseThroughConnection() throws {
-        var client = try Connection(role: .client(ClientOptions(url: WebSocketURL(host: "h"))), configuration: configuration(PerMessageDeflate()))
+        var client = try Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "h"))), configuration: configuration(PerMessageDeflate()))
         let request = String(decoding: client.takeOutput(), as: UTF8.self)
         #expect(request.contains("Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"))
         let key = request.split(separator: "\r\n").first { $0.hasPrefix("Sec-WebSocket-Key: ") }!.dropFirst(19)

@@ -27,7 +27,7 @@ struct DeflateRoundTripTests {
         return result
     }
 
-    static func randomMessage(_ rng: inout SeededGenerator) -> (MessageKind, [UInt8]) {
+    static func randomMessage(_ rng: inout Connection.SeededGenerator) -> (Connection.MessageKind, [UInt8]) {
         let words = ["hello", "world", "κόσμε", "🎉", "websocket", "deflate", " ", "\n", "0123456789"]
         if Bool.random(using: &rng) {
             var s = ""
@@ -41,14 +41,14 @@ struct DeflateRoundTripTests {
 
     @Test("Every parameter combination round-trips random messages both ways")
     func allCombinations() throws {
-        var rng = SeededGenerator(seed: 99)
+        var rng = Connection.SeededGenerator(seed: 99)
         for (index, (offer, policy)) in Self.combinations.enumerated() {
             var (client, server, extensions) = try deflatePair(client: PerMessageDeflate(clientOffers: [offer]),
                                                                server: PerMessageDeflate(serverPolicy: policy), seed: UInt64(index))
             #expect(extensions.count == 1, "combination \(index)")
             for _ in 0..<6 {
                 let (kind, payload) = Self.randomMessage(&rng)
-                let expected: Event = kind == .text ? .text(String(decoding: payload, as: UTF8.self)) : .binary(payload)
+                let expected: Connection.Event = kind == .text ? .text(String(decoding: payload, as: UTF8.self)) : .binary(payload)
                 if kind == .text { try client.send(text: String(decoding: payload, as: UTF8.self)) } else { try client.send(binary: payload) }
                 #expect(pump(&client, into: &server) == [expected], "combination \(index)")
                 if kind == .text { try server.send(text: String(decoding: payload, as: UTF8.self)) } else { try server.send(binary: payload) }
@@ -148,6 +148,6 @@ struct DeflateRoundTripTests {
         try client.send(binary: [UInt8](repeating: 7, count: limit))
         #expect(pump(&client, into: &server) == [.binary([UInt8](repeating: 7, count: limit))])
         try client.send(binary: [UInt8](repeating: 7, count: limit + 1))
-        #expect(pump(&client, into: &server).first == .protocolViolation(ProtocolViolation(.messageTooLarge)))
+        #expect(pump(&client, into: &server).first == .protocolViolation(Connection.ProtocolViolation(.messageTooLarge)))
     }
 }

@@ -6,20 +6,20 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-func drain(_ connection: inout Connection) -> [Event] {
-    var events: [Event] = []
+func drain(_ connection: inout Connection) -> [Connection.Event] {
+    var events: [Connection.Event] = []
     while let event = connection.nextEvent() { events.append(event) }
     return events
 }
 
 @discardableResult
-func pump(_ from: inout Connection, into to: inout Connection) -> [Event] {
+func pump(_ from: inout Connection, into to: inout Connection) -> [Connection.Event] {
     to.receive(from.takeOutput())
     return drain(&to)
 }
 
-func configuration(_ deflate: PerMessageDeflate?, maxMessageSize: Int? = nil) -> Configuration {
-    var config = Configuration()
+func configuration(_ deflate: PerMessageDeflate?, maxMessageSize: Int? = nil) -> Connection.Configuration {
+    var config = Connection.Configuration()
     if let deflate { config.extensions = [deflate] }
     if let maxMessageSize { config.limits.maxMessageSize = maxMessageSize }
     return config
@@ -27,12 +27,12 @@ func configuration(_ deflate: PerMessageDeflate?, maxMessageSize: Int? = nil) ->
 
 /// A client and a server after the handshake; returns the negotiated response elements too.
 func deflatePair(client: PerMessageDeflate? = PerMessageDeflate(), server: PerMessageDeflate? = PerMessageDeflate(),
-                 clientConfig: Configuration? = nil, serverConfig: Configuration? = nil,
-                 seed: UInt64 = 7) throws -> (client: Connection, server: Connection, extensions: [ExtensionHeader]) {
+                 clientConfig: Connection.Configuration? = nil, serverConfig: Connection.Configuration? = nil,
+                 seed: UInt64 = 7) throws -> (client: Connection, server: Connection, extensions: [Connection.ExtensionHeader]) {
     let url = WebSocketURL(host: "example.com", port: 9001, resource: "/")
-    var c = try Connection(role: .client(ClientOptions(url: url)), configuration: clientConfig ?? configuration(client),
-                           random: SeededGenerator(seed: seed))
-    var s = try Connection(role: .server, configuration: serverConfig ?? configuration(server), random: SeededGenerator(seed: seed + 1))
+    var c = try Connection(role: .client(Connection.ClientOptions(url: url)), configuration: clientConfig ?? configuration(client),
+                           random: Connection.SeededGenerator(seed: seed))
+    var s = try Connection(role: .server, configuration: serverConfig ?? configuration(server), random: Connection.SeededGenerator(seed: seed + 1))
     guard case .handshakeRequest? = pump(&c, into: &s).first else { throw TestFailure("no request") }
     try s.accept()
     _ = drain(&s)

@@ -88,14 +88,14 @@ struct DeflateFailureTests {
         var (_, server, _) = try deflatePair()
         server.receive(clientFrame(0x41, [0xf2, 0x48]) + clientFrame(0xC0, [0xcd]))
         let events = drain(&server)
-        #expect(events.first == .protocolViolation(ProtocolViolation(.reservedBitsSet)))
+        #expect(events.first == .protocolViolation(Connection.ProtocolViolation(.reservedBitsSet)))
     }
 
     @Test("RSV1 on a control frame is 1002", arguments: [0xC9, 0xCA, 0xC8] as [UInt8])
     func rsv1OnControl(first: UInt8) throws {
         var (_, server, _) = try deflatePair()
         server.receive(clientFrame(first, []))
-        #expect(drain(&server).first == .protocolViolation(ProtocolViolation(.reservedBitsSet)))
+        #expect(drain(&server).first == .protocolViolation(Connection.ProtocolViolation(.reservedBitsSet)))
     }
 
     @Test("RSV1 when deflate was not negotiated is 1002")
@@ -103,7 +103,7 @@ struct DeflateFailureTests {
         var (_, server, extensions) = try deflatePair(client: nil)
         #expect(extensions.isEmpty)
         server.receive(clientFrame(0xC1, [0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00]))
-        #expect(drain(&server).first == .protocolViolation(ProtocolViolation(.reservedBitsSet)))
+        #expect(drain(&server).first == .protocolViolation(Connection.ProtocolViolation(.reservedBitsSet)))
     }
 
     @Test("Corrupt compressed data is 1007")
@@ -111,7 +111,7 @@ struct DeflateFailureTests {
         var (client, _, _) = try deflatePair()
         client.receive(serverFrame(0xc1, [0xff, 0xff, 0xff, 0xff, 0x00]))
         let events = drain(&client)
-        #expect(events.first == .protocolViolation(ProtocolViolation(.invalidTransformedData)))
+        #expect(events.first == .protocolViolation(Connection.ProtocolViolation(.invalidTransformedData)))
         #expect(events.count == 2)
     }
 
@@ -119,7 +119,7 @@ struct DeflateFailureTests {
     func trailingGarbage() throws {
         var (client, _, _) = try deflatePair()
         client.receive(serverFrame(0xc1, [0xf3, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00, 0x41, 0x42]))
-        #expect(drain(&client).first == .protocolViolation(ProtocolViolation(.invalidTransformedData)))
+        #expect(drain(&client).first == .protocolViolation(Connection.ProtocolViolation(.invalidTransformedData)))
     }
 
     @Test("Truncated streams end cleanly: a message or a 1007, never a trap or a hang", arguments: 1...6)
@@ -142,7 +142,7 @@ struct DeflateFailureTests {
         var wire = server.takeOutput()
         wire[0] = 0xC1  // the same compressed bytes, claimed as text
         client.receive(wire)
-        #expect(drain(&client).first == .protocolViolation(ProtocolViolation(.invalidUTF8)))
+        #expect(drain(&client).first == .protocolViolation(Connection.ProtocolViolation(.invalidUTF8)))
     }
 
     @Test("A 10 KiB bomb that inflates to 10 GiB fails with 1009 within the limit plus one chunk")
@@ -157,7 +157,7 @@ struct DeflateFailureTests {
         #expect(firstFragment.count < 16 << 10)
         client.receive(firstFragment)
         let events = drain(&client)
-        #expect(events.first == .protocolViolation(ProtocolViolation(.messageTooLarge)))
+        #expect(events.first == .protocolViolation(Connection.ProtocolViolation(.messageTooLarge)))
         #expect(client.retainedPayloadCapacity <= limit + InflateBox.chunkSize + 4096)
         #expect(decodeCloseCodes(client.takeOutput()) == [1009])
     }
@@ -169,7 +169,7 @@ struct DeflateFailureTests {
                                                   serverConfig: configuration(PerMessageDeflate(), maxMessageSize: 64 << 20))
         // 64 KiB of zeros per fragment, about 100 bytes on the wire each: the 17th crosses 1 MiB.
         let zeros = [UInt8](repeating: 0, count: 64 << 10)
-        var events: [Event] = []
+        var events: [Connection.Event] = []
         var fragments = 0
         while events.isEmpty && fragments < 100 {
             try server.sendFragment(zeros, kind: .binary, isFinal: false)
@@ -181,7 +181,7 @@ struct DeflateFailureTests {
             #expect(client.retainedPayloadCapacity <= limit + InflateBox.chunkSize + 4096)
         }
         #expect(fragments == 17)
-        #expect(events.first == .protocolViolation(ProtocolViolation(.messageTooLarge)))
+        #expect(events.first == .protocolViolation(Connection.ProtocolViolation(.messageTooLarge)))
         #expect(decodeCloseCodes(client.takeOutput()) == [1009])
     }
 
@@ -193,7 +193,7 @@ struct DeflateFailureTests {
         try server.send(binary: [UInt8](repeating: 0, count: 4 << 20))
         client.receive(server.takeOutput())
         let events = drain(&client)
-        #expect(events.contains(.protocolViolation(ProtocolViolation(.messageTooLarge))))
+        #expect(events.contains(.protocolViolation(Connection.ProtocolViolation(.messageTooLarge))))
     }
 
     func decodeCloseCodes(_ bytes: [UInt8]) -> [UInt16] {

@@ -5,7 +5,7 @@ import Testing
 /// What one side of a scripted exchange did.
 enum DeflateTrace: Equatable {
     case output(String, [UInt8])
-    case event(String, Event)
+    case event(String, Connection.Event)
 }
 
 @Suite("permessage-deflate agreed elsewhere: Connection(openedAs:) (RFC 7692 §7.1)")
@@ -57,10 +57,10 @@ struct OpenedDeflateTests {
         return cases
     }
 
-    static func configurations(_ c: Case) -> (client: Configuration, server: Configuration) {
-        var client = Configuration()
+    static func configurations(_ c: Case) -> (client: Connection.Configuration, server: Connection.Configuration) {
+        var client = Connection.Configuration()
         client.extensions = [PerMessageDeflate(clientOffers: [c.offer])]
-        var server = Configuration()
+        var server = Connection.Configuration()
         server.extensions = [PerMessageDeflate(serverPolicy: c.policy)]
         return (client, server)
     }
@@ -69,14 +69,14 @@ struct OpenedDeflateTests {
     /// generator as its handshake left it).
     static func twins(_ c: Case) throws -> [(client: Connection, server: Connection)] {
         let (clientConfig, serverConfig) = configurations(c)
-        let options = ClientOptions(url: WebSocketURL(host: "example.com", port: 9001, resource: "/"))
-        var client = try Connection(role: .client(options), configuration: clientConfig, random: SeededGenerator(seed: 5))
+        let options = Connection.ClientOptions(url: WebSocketURL(host: "example.com", port: 9001, resource: "/"))
+        var client = try Connection(role: .client(options), configuration: clientConfig, random: Connection.SeededGenerator(seed: 5))
         var server = try Connection(role: .server, configuration: serverConfig)
         guard case .handshakeRequest? = pump(&client, into: &server).first else { throw TestFailure("no request") }
         try server.accept()
         guard case .handshakeCompleted(let serverResult)? = drain(&server).first else { throw TestFailure("server") }
         guard case .handshakeCompleted(let clientResult)? = pump(&server, into: &client).first else { throw TestFailure("client") }
-        #expect(ExtensionHeader.headerValue(serverResult.extensions) == c.response)
+        #expect(Connection.ExtensionHeader.headerValue(serverResult.extensions) == c.response)
         let openedClient = try Connection(openedAs: .client(options), configuration: clientConfig,
                                           extensions: clientResult.extensions, random: client.random)
         let openedServer = try Connection(openedAs: .server, configuration: serverConfig, extensions: serverResult.extensions)
@@ -132,15 +132,15 @@ struct OpenedDeflateTests {
         }
         #expect(first[0] & 0x40 == 0x40 && reply[0] & 0x40 == 0x40)
         #expect(first.count < 600)
-        #expect(traces[0].last == .event("client", .closed(CloseStatus(code: .normalClosure, reason: "", wasClean: true))))
+        #expect(traces[0].last == .event("client", .closed(Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true))))
     }
 
     @Test("Each agreement: serverAgreement(forOffers:) gives the handshake's response and its parameters", arguments: cases)
     func serverAgreement(_ c: Case) throws {
         let deflate = PerMessageDeflate(serverPolicy: c.policy)
-        let offered = ExtensionHeader.headerValue([c.offer.header])
+        let offered = Connection.ExtensionHeader.headerValue([c.offer.header])
         let answer = try #require(deflate.serverAgreement(forOffers: ["x-other", offered]))
-        #expect(ExtensionHeader.headerValue([answer.response]) == c.response)
+        #expect(Connection.ExtensionHeader.headerValue([answer.response]) == c.response)
         #expect(answer.agreement == c.agreement)
         // The response element reads back as the agreement, except a client limit it need not repeat.
         let read = try PerMessageDeflate.Agreement(response: answer.response)
@@ -152,13 +152,13 @@ struct OpenedDeflateTests {
 
     @Test("The server helpers and an opened server, with the handshake's client")
     func helpersEndToEnd() throws {
-        var config = Configuration()
+        var config = Connection.Configuration()
         config.extensions = [PerMessageDeflate()]
-        let options = ClientOptions(url: WebSocketURL(host: "example.com", port: 9001, resource: "/"))
-        var client = try Connection(role: .client(options), configuration: config, random: SeededGenerator(seed: 1))
-        var parser = HTTPHeadParser(kind: .request, limits: Limits())
+        let options = Connection.ClientOptions(url: WebSocketURL(host: "example.com", port: 9001, resource: "/"))
+        var client = try Connection(role: .client(options), configuration: config, random: Connection.SeededGenerator(seed: 1))
+        var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
         guard case .request(let head) = parser.consume(client.takeOutput()).outcome else { throw TestFailure("no head") }
-        let request = try HandshakeRequest(validating: head)
+        let request = try Connection.HandshakeRequest(validating: head)
         let answer = try request.answer(configuration: config)
         #expect(answer.headers["Sec-WebSocket-Extensions"] == "permessage-deflate")
         client.receive(answer.response)
@@ -170,7 +170,7 @@ struct OpenedDeflateTests {
         server.receive(bytes)
         #expect(drain(&server) == [.text(String(repeating: "abc", count: 100))])
         // RFC 8441 style: the offers alone, parsed from the header values.
-        let offers = try #require(ExtensionHeader.parseList(head.headers.values(for: "Sec-WebSocket-Extensions")))
+        let offers = try #require(Connection.ExtensionHeader.parseList(head.headers.values(for: "Sec-WebSocket-Extensions")))
         #expect(config.negotiatedExtensions(forOffers: offers) == answer.extensions)
         #expect(config.extensionOffers == offers)
     }
@@ -187,27 +187,27 @@ struct OpenedDeflateTests {
           ])
     func serverMisuse(_ agreed: String, _ reason: String) throws {
         let config = configuration(PerMessageDeflate())
-        let elements = try #require(ExtensionHeader.parseList([agreed]))
-        #expect(throws: ConnectionError.invalidExtensionAgreement(reason)) {
+        let elements = try #require(Connection.ExtensionHeader.parseList([agreed]))
+        #expect(throws: Connection.UsageError.invalidExtensionAgreement(reason)) {
             try Connection(openedAs: .server, configuration: config, extensions: elements)
         }
     }
 
     @Test("Misuse, client: a response outside its offers, an extension it did not configure")
     func clientMisuse() throws {
-        let options = ClientOptions(url: WebSocketURL(host: "example.com", port: 9001, resource: "/"))
+        let options = Connection.ClientOptions(url: WebSocketURL(host: "example.com", port: 9001, resource: "/"))
         var offer = PerMessageDeflate.Offer()
         offer.clientMaxWindowBits = .unspecified
         let config = configuration(PerMessageDeflate(clientOffers: [offer]))
-        #expect(throws: ConnectionError.invalidExtensionAgreement("permessage-deflate response fits none of the offers")) {
+        #expect(throws: Connection.UsageError.invalidExtensionAgreement("permessage-deflate response fits none of the offers")) {
             try Connection(openedAs: .client(options), configuration: config,
-                           extensions: [ExtensionHeader(name: "permessage-deflate", parameters: [.init(name: "client_max_window_bits", value: "10")])])
+                           extensions: [Connection.ExtensionHeader(name: "permessage-deflate", parameters: [.init(name: "client_max_window_bits", value: "10")])])
         }
-        #expect(throws: ConnectionError.extensionNotOffered("permessage-deflate")) {
-            try Connection(openedAs: .client(options), extensions: [ExtensionHeader(name: "permessage-deflate")])
+        #expect(throws: Connection.UsageError.extensionNotOffered("permessage-deflate")) {
+            try Connection(openedAs: .client(options), extensions: [Connection.ExtensionHeader(name: "permessage-deflate")])
         }
-        #expect(throws: ExtensionNegotiationError("x-other is not permessage-deflate")) {
-            try PerMessageDeflate.Agreement(response: ExtensionHeader(name: "x-other"))
+        #expect(throws: Connection.ExtensionNegotiationError("x-other is not permessage-deflate")) {
+            try PerMessageDeflate.Agreement(response: Connection.ExtensionHeader(name: "x-other"))
         }
         #expect(PerMessageDeflate().serverAgreement(forOffers: ["permessage-deflate; mystery"]) == nil)
         #expect(PerMessageDeflate().serverAgreement(forOffers: ["bad;;"]) == nil)

@@ -9,7 +9,7 @@ struct PreparedMessageDeflateTests {
         var (client, server, extensions) = try deflatePair()
         #expect(extensions.count == 1)
         let repeated = String(repeating: "compressible text ", count: 200)
-        let prepared = PreparedMessage(text: repeated)
+        let prepared = Connection.PreparedMessage(text: repeated)
         for round in 0..<5 {
             // Compressed, with context takeover: the prepared message must not disturb either context.
             try server.send(text: repeated + "\(round)")
@@ -32,7 +32,7 @@ struct PreparedMessageDeflateTests {
 
     @Test("The same prepared bytes decode on connections with different deflate parameters")
     func sharedAcrossParameters() throws {
-        let prepared = PreparedMessage(binary: [UInt8](repeating: 7, count: 3000), fragmentationSize: 1000)
+        let prepared = Connection.PreparedMessage(binary: [UInt8](repeating: 7, count: 3000), fragmentationSize: 1000)
         var offer = PerMessageDeflate.Offer()
         offer.serverNoContextTakeover = true
         offer.serverMaxWindowBits = 9

@@ -13,7 +13,7 @@ struct AsyncFaceTests {
         let server = try WebSocketServer { request in .accept(subprotocol: request.subprotocols.first) }
         defer { server.stop() }
         let serverTask = Task {
-            var statuses: [CloseStatus] = []
+            var statuses: [Connection.CloseStatus] = []
             for await socket in server.connections {
                 for try await message in socket.messages { try await socket.send(message) }
                 statuses.append(try await socket.close())
@@ -32,8 +32,8 @@ struct AsyncFaceTests {
                 if received.count == 2 { break }
             }
             #expect(received == [.text("hello"), .binary([1, 2, 3])])
-            let status = try await socket.close(code: CloseCode(4000), reason: "done")
-            #expect(status == CloseStatus(code: CloseCode(4000), reason: "", wasClean: true))
+            let status = try await socket.close(code: Connection.CloseCode(4000), reason: "done")
+            #expect(status == Connection.CloseStatus(code: Connection.CloseCode(4000), reason: "", wasClean: true))
             // The sequence has ended: a clean close ends it without an error.
             var iterator = socket.messages.makeAsyncIterator()
             #expect(try await iterator.next() == nil)
@@ -42,7 +42,7 @@ struct AsyncFaceTests {
         }
         let statuses = try await withTimeout { try await serverTask.value }
         #expect(statuses.count == 1)
-        #expect(statuses.first?.code == CloseCode(4000))
+        #expect(statuses.first?.code == Connection.CloseCode(4000))
         #expect(statuses.first?.wasClean == true)
     }
 

@@ -6,7 +6,7 @@ import TransportTestSupport
 @testable import WebSocketDispatch
 
 /// An async-face client connected to a raw peer, and the peer with its server `Connection`.
-func asyncClientAndRawPeer(configuration: Configuration = Configuration(),
+func asyncClientAndRawPeer(configuration: Connection.Configuration = Connection.Configuration(),
                            options: TransportOptions = TransportOptions()) async throws
     -> (WebSocket, RawSocket, Connection)
 {
@@ -20,12 +20,12 @@ func asyncClientAndRawPeer(configuration: Configuration = Configuration(),
 }
 
 /// Reads from `peer` into `server` until `count` events of interest arrived (bounded).
-func readEvents(_ peer: RawSocket, _ server: Connection, until isDone: @escaping @Sendable ([Event]) -> Bool) async
-    -> (Connection, [Event])
+func readEvents(_ peer: RawSocket, _ server: Connection, until isDone: @escaping @Sendable ([Connection.Event]) -> Bool) async
+    -> (Connection, [Connection.Event])
 {
     await blocking {
         var server = server
-        var events: [Event] = []
+        var events: [Connection.Event] = []
         let deadline = now() + .seconds(20)
         while !isDone(events), now() < deadline {
             guard let bytes = peer.read(timeout: .milliseconds(200)) else { continue }
@@ -51,7 +51,7 @@ struct AsyncFaceWholeTests {
         #expect(rtt < .seconds(20))
         let withPayload = try await withTimeout { try await socket.ping(Array("mine".utf8)) }
         #expect(withPayload > .zero)
-        let status: CloseStatus = try await withTimeout { try await socket.close() }
+        let status: Connection.CloseStatus = try await withTimeout { try await socket.close() }
         #expect(status.wasClean)
     }
 
@@ -132,7 +132,7 @@ struct AsyncFaceWholeTests {
         try connection.ping(Array("p".utf8))
         try connection.pong(Array("q".utf8))
         try connection.send(text: "between")
-        try connection.close(code: CloseCode(4000), reason: "bye")
+        try connection.close(code: Connection.CloseCode(4000), reason: "bye")
         peer.write(connection.takeOutput())
         // The peer reads the answers, then closes TCP as a server does after the closing handshake.
         let peerSide = Task {
@@ -146,11 +146,11 @@ struct AsyncFaceWholeTests {
             return all
         }
         #expect(seen == [.ping(Array("p".utf8)), .pong(Array("q".utf8)), .text("between"),
-                         .close(CloseFrame(code: CloseCode(4000), reason: "bye"))])
+                         .close(Connection.CloseFrame(code: Connection.CloseCode(4000), reason: "bye"))])
         // The ping was answered and the Close replied to, as always.
         let events = await peerSide.value
         #expect(events.contains(.pong(Array("p".utf8))))
-        #expect(events.contains(.closeReceived(CloseFrame(code: CloseCode(4000)))))
+        #expect(events.contains(.closeReceived(Connection.CloseFrame(code: Connection.CloseCode(4000)))))
     }
 
     @Test("receive(timeout:) times out without harm, then returns the next message")
@@ -168,7 +168,7 @@ struct AsyncFaceWholeTests {
 
     @Test("connect(to:) from a string with subprotocols and headers")
     func connectWithHeaders() async throws {
-        let seen = Mailbox<HandshakeRequest>()
+        let seen = Mailbox<Connection.HandshakeRequest>()
         let server = try makeEchoServer { request in
             seen.put(request)
             return .accept(subprotocol: request.subprotocols.last)
@@ -190,7 +190,7 @@ struct AsyncFaceWholeTests {
     func fragments() async throws {
         let server = try makeEchoServer()
         defer { server.stop() }
-        var fragmentDelivery = Configuration()
+        var fragmentDelivery = Connection.Configuration()
         fragmentDelivery.delivery = .fragments
         let configuration = fragmentDelivery
         let socket = try await withTimeout {

@@ -14,8 +14,8 @@ struct BackpressureTests {
     static let lowWaterMark = 256 << 10
     static let chunk = 64 << 10
 
-    static var clientConfiguration: Configuration {
-        var configuration = Configuration()
+    static var clientConfiguration: Connection.Configuration {
+        var configuration = Connection.Configuration()
         configuration.limits.maxBufferedOutput = highWaterMark
         return configuration
     }

@@ -18,7 +18,7 @@ enum BurstOutcome: Sendable, Hashable {
 /// Clients that all connect at once, each sending one message and waiting for its echo, then closing;
 /// returns what each saw.
 func runBurst(clients: Int, port: UInt16, system: SystemCalls, timeout: Duration = .seconds(120)) async throws -> [BurstOutcome] {
-    var configuration = Configuration()
+    var configuration = Connection.Configuration()
     // A loaded machine must not turn slowness into failures: the bounds here are for hangs only.
     configuration.timeouts.handshake = .seconds(90)
     configuration.timeouts.close = .seconds(30)
@@ -31,7 +31,7 @@ func runBurst(clients: Int, port: UInt16, system: SystemCalls, timeout: Duration
     for index in 0..<clients {
         let text = "client \(index)"
         let echoed = Locked(false)
-        let request = ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port))
+        let request = Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port))
         let handler: WebSocket.EventHandler = { socket, event in
             let outcome: BurstOutcome?
             switch event {
@@ -88,7 +88,7 @@ func burstServer(faults: Faults, maxPendingConnections: Int? = nil) throws -> We
             if case .text(let text) = event { try? socket.send(text: text) }
         })
     }
-    return try WebSocketServer(addresses: addresses, unixSocketPath: nil, backlog: 1024, configuration: Configuration(),
+    return try WebSocketServer(addresses: addresses, unixSocketPath: nil, backlog: 1024, configuration: Connection.Configuration(),
                                options: TransportOptions(), decisionQueue: DispatchQueue(label: "decisions"),
                                handshake: { _ in .accept() }, face: face, system: faults.system)
 }

@@ -21,7 +21,7 @@ struct FailureTests {
         try await log.wait(for: "open") { !$0.isEmpty }
         peer.close()
         let end = try await log.waitForEnd()
-        #expect(end == .closed(CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
+        #expect(end == .closed(Connection.CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
                                            wasClean: false, failure: .unexpectedEndOfStream)))
         #expect(!log.all.contains { if case .binary = $0 { true } else { false } })
     }
@@ -32,7 +32,7 @@ struct FailureTests {
         let server = try makeEchoServer(log: serverLog)
         defer { server.stop() }
         let peer = try RawSocket.connect(port: server.port)
-        var client = try Connection(role: .client(ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: server.port))))
+        var client = try Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: server.port))))
         peer.write(client.takeOutput())
         guard let response = await blocking({ peer.read() }), !response.isEmpty else { throw TestFailure("no 101") }
         client.receive(response)
@@ -50,7 +50,7 @@ struct FailureTests {
     @Test("A server that never answers the handshake: the client's handshake timeout")
     func clientHandshakeTimeout() async throws {
         let listener = try RawListener()
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         configuration.timeouts.handshake = .milliseconds(300)
         let log = EventLog()
         let clock = ContinuousClock()
@@ -66,7 +66,7 @@ struct FailureTests {
 
     @Test("A client that never finishes its request: the server's handshake timeout closes the socket")
     func serverHandshakeTimeout() async throws {
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         configuration.timeouts.handshake = .milliseconds(300)
         let server = try makeEchoServer(configuration: configuration)
         defer { server.stop() }
@@ -81,7 +81,7 @@ struct FailureTests {
     @Test("A server that never answers the Close: the close timeout closes the socket")
     func closeTimeout() async throws {
         let listener = try RawListener()
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         configuration.timeouts.close = .milliseconds(300)
         let log = EventLog()
         let client = try connectClient(Loopback.url("127.0.0.1", listener.port), configuration: configuration, log: log)
@@ -92,7 +92,7 @@ struct FailureTests {
         let start = clock.now
         try startClose(client, code: .normalClosure, reason: "bye")
         let end = try await log.waitForEnd(timeout: .seconds(5))
-        #expect(end == .closed(CloseStatus(code: .abnormalClosure, reason: "close handshake timed out", wasClean: false,
+        #expect(end == .closed(Connection.CloseStatus(code: .abnormalClosure, reason: "close handshake timed out", wasClean: false,
                                            failure: .closeTimeout)))
         #expect(clock.now - start >= .milliseconds(300))
         // The silent server got the Close frame, then end of stream.
@@ -102,7 +102,7 @@ struct FailureTests {
     @Test("A clean close from a server that does not close TCP: the client closes after the close timeout")
     func serverKeepsTCPOpen() async throws {
         let listener = try RawListener()
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         // Long enough for the raw server's answer to arrive even under the thread sanitizer; the wait
         // for TCP to close is as long again.
         configuration.timeouts.close = .seconds(2)
@@ -130,13 +130,13 @@ struct FailureTests {
         }
         #expect(answered)
         let end = try await log.waitForEnd(timeout: .seconds(5))
-        #expect(end == .closed(CloseStatus(code: .normalClosure, reason: "", wasClean: true)))
+        #expect(end == .closed(Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true)))
         #expect(await blocking { peer.readUntilEOF(timeout: .seconds(3)) })
     }
 
     @Test("A message over the server's limit: the server fails the connection with 1009")
     func messageTooBig() async throws {
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         configuration.limits.maxMessageSize = 1000
         let serverLog = EventLog()
         let server = try makeEchoServer(configuration: configuration, log: serverLog)
@@ -146,12 +146,12 @@ struct FailureTests {
         try await log.wait(for: "open") { !$0.isEmpty }
         try client.send(binary: payload(2000))
         let end = try await log.waitForEnd()
-        #expect(log.all.contains(.closeReceived(CloseFrame(code: .messageTooBig, reason: "message too large"))))
+        #expect(log.all.contains(.closeReceived(Connection.CloseFrame(code: .messageTooBig, reason: "message too large"))))
         guard case .closed(let status) = end else { throw TestFailure("got \(end.brief)") }
         #expect(status.code == .messageTooBig)
         let serverEnd = try await serverLog.waitForEnd()
-        #expect(serverEnd == .closed(CloseStatus(code: .messageTooBig, reason: "message too large", wasClean: false,
-                                                 failure: .protocolViolation(ProtocolViolation(.messageTooLarge)))))
+        #expect(serverEnd == .closed(Connection.CloseStatus(code: .messageTooBig, reason: "message too large", wasClean: false,
+                                                 failure: .protocolViolation(Connection.ProtocolViolation(.messageTooLarge)))))
     }
 
     @Test("Keepalive: the core's ping timer fires through the adapter's Dispatch timer")
@@ -159,7 +159,7 @@ struct FailureTests {
         let serverLog = EventLog()
         let server = try makeEchoServer(log: serverLog)
         defer { server.stop() }
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         configuration.timeouts.keepaliveInterval = .milliseconds(50)
         configuration.timeouts.keepaliveTimeout = .seconds(5)
         let log = EventLog()

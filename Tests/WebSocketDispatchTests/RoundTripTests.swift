@@ -18,8 +18,8 @@ struct RoundTripTests {
 
     /// Limits raised above 16 MiB for the largest case (the default frame and message limit is
     /// exactly 16 MiB).
-    static var largeConfiguration: Configuration {
-        var configuration = Configuration()
+    static var largeConfiguration: Connection.Configuration {
+        var configuration = Connection.Configuration()
         configuration.limits.maxFrameSize = 20 << 20
         configuration.limits.maxMessageSize = 20 << 20
         return configuration
@@ -57,7 +57,7 @@ struct RoundTripTests {
 
         try startClose(client)
         let end = try await log.waitForEnd()
-        #expect(end == .closed(CloseStatus(code: .normalClosure, reason: "", wasClean: true)))
+        #expect(end == .closed(Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true)))
     }
 
     @Test("IPv4 127.0.0.1: binary and text round trips", arguments: sizes)
@@ -75,7 +75,7 @@ struct RoundTripTests {
     func fragmented() async throws {
         let server = try makeEchoServer()
         defer { server.stop() }
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         configuration.fragmentationSize = 1000
         let log = EventLog()
         let client = try await openClient(to: server, configuration: configuration, log: log)
@@ -104,7 +104,7 @@ struct RoundTripTests {
     func fragmentDelivery() async throws {
         let server = try makeEchoServer()
         defer { server.stop() }
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         configuration.delivery = .fragments
         let log = EventLog()
         let client = try await openClient(to: server, configuration: configuration, log: log)
@@ -141,15 +141,15 @@ struct RoundTripTests {
         defer { server.stop() }
         let log = EventLog()
         let client = try await openClient(to: server, log: log)
-        try startClose(client, code: CloseCode(4001), reason: "done here")
+        try startClose(client, code: Connection.CloseCode(4001), reason: "done here")
         let end = try await log.waitForEnd()
         // RFC 6455 §7.1.5: the close code is the one of the first Close frame received: the server
         // echoes ours.
-        #expect(end == .closed(CloseStatus(code: CloseCode(4001), reason: "", wasClean: true)))
+        #expect(end == .closed(Connection.CloseStatus(code: Connection.CloseCode(4001), reason: "", wasClean: true)))
         try await serverLog.wait(for: "the server's end") { $0.contains { $0.isLast } }
         let serverEvents = serverLog.all
-        #expect(serverEvents.contains(.closeReceived(CloseFrame(code: CloseCode(4001), reason: "done here"))))
-        #expect(serverEvents.last == .closed(CloseStatus(code: CloseCode(4001), reason: "done here", wasClean: true)))
+        #expect(serverEvents.contains(.closeReceived(Connection.CloseFrame(code: Connection.CloseCode(4001), reason: "done here"))))
+        #expect(serverEvents.last == .closed(Connection.CloseStatus(code: Connection.CloseCode(4001), reason: "done here", wasClean: true)))
     }
 
     @Test("Close codes: the server closes with 1001")
@@ -164,10 +164,10 @@ struct RoundTripTests {
         let client = try await openClient(to: server, log: log)
         try client.send(text: "bye")
         let end = try await log.waitForEnd()
-        #expect(log.all.contains(.closeReceived(CloseFrame(code: .goingAway, reason: "shutting down"))))
-        #expect(end == .closed(CloseStatus(code: .goingAway, reason: "shutting down", wasClean: true)))
+        #expect(log.all.contains(.closeReceived(Connection.CloseFrame(code: .goingAway, reason: "shutting down"))))
+        #expect(end == .closed(Connection.CloseStatus(code: .goingAway, reason: "shutting down", wasClean: true)))
         try await serverLog.wait(for: "the server's end") { $0.contains { $0.isLast } }
-        #expect(serverLog.all.last == .closed(CloseStatus(code: .goingAway, reason: "", wasClean: true)))
+        #expect(serverLog.all.last == .closed(Connection.CloseStatus(code: .goingAway, reason: "", wasClean: true)))
     }
 
     @Test("Subprotocol negotiation: the server picks one the client offered")
@@ -251,8 +251,8 @@ struct RoundTripTests {
             throw TestFailure("no 127.0.0.1")
         }
         let log = EventLog()
-        let request = ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: server.port))
-        let pipeline = try ConnectionPipeline.client(request, configuration: Configuration(), transport: TransportOptions())
+        let request = Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: server.port))
+        let pipeline = try ConnectionPipeline.client(request, configuration: Connection.Configuration(), transport: TransportOptions())
         let socket = WebSocket(pipeline: pipeline, options: TransportOptions(),
                                consumer: .handler(queue: DispatchQueue(label: "client")) { _, event in log.append(event) },
                                system: .live)

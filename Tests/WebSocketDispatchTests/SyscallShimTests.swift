@@ -6,9 +6,9 @@ import TransportTestSupport
 @testable import WebSocketDispatch
 
 /// A client of the delegate-queue face whose system calls go through `faults`.
-func shimClient(_ faults: Faults, port: UInt16, configuration: Configuration = Configuration(),
+func shimClient(_ faults: Faults, port: UInt16, configuration: Connection.Configuration = Connection.Configuration(),
                 options: TransportOptions = TransportOptions(), log: EventLog) throws -> WebSocket {
-    let request = ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port))
+    let request = Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port))
     let handler: WebSocket.EventHandler = { _, event in log.append(event) }
     return try WebSocket.startClient(request, via: WebSocketEndpoint(url: request.url), configuration: configuration,
                                      options: options, consumer: .handler(queue: DispatchQueue(label: "client"), handler),
@@ -31,7 +31,7 @@ struct DispatchSyscallShimTests {
     @Test("A storm of EINTR, EAGAIN and short reads and writes: a 1 MiB echo arrives intact")
     func storm() async throws {
         let faults = Faults()
-        var generator = SeededGenerator(seed: 1928)
+        var generator = Connection.SeededGenerator(seed: 1928)
         for call in [Faults.Call.receive, .send] {
             faults.plan(call, (0..<5000).compactMap { _ in
                 switch generator.next() % 4 {
@@ -159,7 +159,7 @@ struct DispatchSyscallShimTests {
     func halfFrameStall() async throws {
         let faults = Faults()
         let listener = try RawListener()
-        var configuration = Configuration()
+        var configuration = Connection.Configuration()
         configuration.timeouts.close = .milliseconds(300)
         let log = EventLog()
         let client = try shimClient(faults, port: listener.port, configuration: configuration, log: log)

@@ -50,7 +50,7 @@ struct DispatchTLSTests {
     func asyncFace() async throws {
         let server = try WebSocketServer(options: dispatchTLSServerOptions())
         defer { server.stop() }
-        let serverTask = Task { () async throws -> CloseStatus? in
+        let serverTask = Task { () async throws -> Connection.CloseStatus? in
             for await socket in server.connections {
                 for try await message in socket.messages { try await socket.send(message) }
                 return try await socket.close()

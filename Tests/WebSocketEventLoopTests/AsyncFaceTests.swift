@@ -183,16 +183,16 @@ private func nextOutcome(_ iterator: inout EventLoopWebSocket.Messages.Iterator)
 
     @Test func closeReturnsTheStatusOnceTheSocketIsClosed() async throws {
         let server = try EventLoopServer(configuration: clientConfiguration())
-        let statuses = Locked<[CloseStatus]>([])
+        let statuses = Locked<[Connection.CloseStatus]>([])
         let task = Task(executorPreference: server.loops[0]) {
             await server.run { socket in
-                statuses.withLock { $0.append(CloseStatus(code: .noStatusReceived, reason: "", wasClean: false, failure: nil)) }
+                statuses.withLock { $0.append(Connection.CloseStatus(code: .noStatusReceived, reason: "", wasClean: false, failure: nil)) }
                 let status = await socket.close(code: .goingAway, reason: "bye")
                 statuses.withLock { $0[0] = status }
             }
         }
         let port = server.port
-        let closeStatus = try await offPool { () throws -> CloseStatus? in
+        let closeStatus = try await offPool { () throws -> Connection.CloseStatus? in
             let client = try BlockingWebSocket.connect(to: "ws://127.0.0.1:\(port)/", configuration: clientConfiguration(),
                                                        options: clientOptions())
             _ = try client.receive()

@@ -145,7 +145,7 @@ import TransportTestSupport
                 }
             }
             let socket = try rawConnect(port: server.port)
-            var client = try Connection(role: .client(ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: server.port))))
+            var client = try Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: server.port))))
             try socket.writeAll(client.takeOutput())
             #expect(log.waitForClosed(1))
             guard case .closed(let status)? = log.all.first?.last else { throw TestFailure("\(log.all)") }

@@ -24,8 +24,8 @@ func clientOptions() -> TransportOptions {
     return options
 }
 
-func clientConfiguration() -> Configuration {
-    var configuration = Configuration()
+func clientConfiguration() -> Connection.Configuration {
+    var configuration = Connection.Configuration()
     configuration.timeouts.handshake = .seconds(60)
     configuration.timeouts.close = .seconds(30)
     return configuration
@@ -53,9 +53,9 @@ final class EventLog: Sendable {
 }
 
 /// A handler-face echo server on 127.0.0.1 that records every event.
-func echoServer(log: EventLog = EventLog(), loops: Int? = nil, configuration: Configuration = clientConfiguration(),
+func echoServer(log: EventLog = EventLog(), loops: Int? = nil, configuration: Connection.Configuration = clientConfiguration(),
                 options: TransportOptions = TransportOptions(),
-                handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() })
+                handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() })
     throws -> EventLoopServer {
     try EventLoopServer(loops: loops, configuration: configuration, options: options, handshake: handshake) { socket, event in
         log.record(socket, event)
@@ -72,17 +72,17 @@ func echoServer(log: EventLog = EventLog(), loops: Int? = nil, configuration: Co
 struct RawClient {
     let socket: Socket
     var connection: Connection
-    var events: [Event] = []
+    var events: [Connection.Event] = []
 
     /// Connects and sends the opening handshake request.
     init(port: UInt16) throws {
         socket = try rawConnect(port: port)
-        connection = try Connection(role: .client(ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port))))
+        connection = try Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port))))
         try socket.writeAll(connection.takeOutput())
     }
 
     /// Reads and parses until `done` holds for the events so far, for at most 30 seconds.
-    mutating func pump(until done: ([Event]) -> Bool) throws {
+    mutating func pump(until done: ([Connection.Event]) -> Bool) throws {
         let deadline = now() + .seconds(30)
         while !done(events), now() < deadline {
             guard let bytes = try socket.readSome(timeout: .seconds(1)) else { continue }

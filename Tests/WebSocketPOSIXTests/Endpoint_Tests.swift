@@ -80,7 +80,7 @@ struct EndpointTests {
 
     @Test("Poll timeouts round up to whole milliseconds and stay in range")
     func pollMilliseconds() {
-        let start = Instant(sinceOrigin: .seconds(100))
+        let start = Connection.Instant(sinceOrigin: .seconds(100))
         #expect(Poller.milliseconds(until: nil, now: start) == -1)
         #expect(Poller.milliseconds(until: start, now: start) == 0)
         #expect(Poller.milliseconds(until: start + .nanoseconds(1), now: start) == 1)

@@ -198,7 +198,7 @@ struct FailuresTests {
         let client = try BlockingWebSocket.connect(to: peer.url, configuration: configuration, options: testOptions())
         let start = now()
         let status = try client.close()
-        #expect(status == CloseStatus(code: .normalClosure, reason: "", wasClean: true))
+        #expect(status == Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true))
         #expect(now() - start >= .milliseconds(300))
         #expect(peerSawEnd.take() == true)
         #expect(peer.join())
@@ -216,7 +216,7 @@ struct FailuresTests {
         let client = try BlockingWebSocket.connect(to: peer.url, options: testOptions())
         #expect(try client.receive() == nil)
         #expect(client.closeStatus?.code == .protocolError)
-        #expect(client.closeStatus?.failure == .protocolViolation(ProtocolViolation(.maskedFrame)))
+        #expect(client.closeStatus?.failure == .protocolViolation(Connection.ProtocolViolation(.maskedFrame)))
         // The Close frame with 1002 reached the peer: opcode 8, masked, code 1002 under the mask.
         let bytes = try #require(peerGot.take())
         #expect(bytes.count >= 8)

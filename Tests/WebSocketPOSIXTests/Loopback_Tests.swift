@@ -20,7 +20,7 @@ struct LoopbackTests {
         try client.send(binary: [1, 2, 3])
         #expect(try client.receive() == .binary([1, 2, 3]))
         let status = try client.close()
-        #expect(status == CloseStatus(code: .normalClosure, reason: "", wasClean: true))
+        #expect(status == Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true))
         #expect(client.closeStatus == status)
         #expect(client.transportFailure == nil)
         #expect(try client.receive() == nil)
@@ -64,7 +64,7 @@ struct LoopbackTests {
     @Test("Unix domain socket: ws+unix://PATH:RESOURCE, Host: localhost")
     func unixSocket() throws {
         let path = temporarySocketPath("loopback")
-        let seen = Mailbox<HandshakeRequest>()
+        let seen = Mailbox<Connection.HandshakeRequest>()
         let server = try BlockingWebSocketServer(unixSocketPath: path, configuration: testConfiguration(),
                                                  options: serverOptions())
         #expect(server.localAddress.unixPath == path)
@@ -247,34 +247,34 @@ struct LoopbackTests {
     }
 
     @Test("Close codes from the client", arguments: [
-        CloseFrame(code: .normalClosure), CloseFrame(code: .goingAway), CloseFrame(code: CloseCode(4000), reason: "app-specific"),
+        Connection.CloseFrame(code: .normalClosure), Connection.CloseFrame(code: .goingAway), Connection.CloseFrame(code: Connection.CloseCode(4000), reason: "app-specific"),
     ])
-    func clientCloses(frame: CloseFrame) throws {
-        let serverStatus = Mailbox<CloseStatus>()
+    func clientCloses(frame: Connection.CloseFrame) throws {
+        let serverStatus = Mailbox<Connection.CloseStatus>()
         try withServer(handler: { socket in
             while (try? socket.receive()) != nil {}
-            serverStatus.put(socket.closeStatus ?? CloseStatus(code: CloseCode(0), reason: "none", wasClean: false))
+            serverStatus.put(socket.closeStatus ?? Connection.CloseStatus(code: Connection.CloseCode(0), reason: "none", wasClean: false))
         }) { server in
             let client = try BlockingWebSocket.connect(to: server.url(), options: testOptions())
             let status = try client.close(code: frame.code, reason: frame.reason)
             // The server echoes the code (RFC 6455 §5.5.1); the status keeps the first Close frame's.
             #expect(status.code == frame.code)
             #expect(status.wasClean)
-            #expect(serverStatus.take() == CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
+            #expect(serverStatus.take() == Connection.CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
         }
     }
 
     @Test("Close codes from the server", arguments: [
-        CloseFrame(code: .normalClosure), CloseFrame(code: .goingAway), CloseFrame(code: CloseCode(4000), reason: "app-specific"),
+        Connection.CloseFrame(code: .normalClosure), Connection.CloseFrame(code: .goingAway), Connection.CloseFrame(code: Connection.CloseCode(4000), reason: "app-specific"),
     ])
-    func serverCloses(frame: CloseFrame) throws {
-        let serverStatus = Mailbox<CloseStatus>()
+    func serverCloses(frame: Connection.CloseFrame) throws {
+        let serverStatus = Mailbox<Connection.CloseStatus>()
         try withServer(handler: { socket in
             if let status = try? socket.close(code: frame.code, reason: frame.reason) { serverStatus.put(status) }
         }) { server in
             let client = try BlockingWebSocket.connect(to: server.url(), options: testOptions())
             #expect(try client.receive() == nil)
-            #expect(client.closeStatus == CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
+            #expect(client.closeStatus == Connection.CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
             #expect(serverStatus.take()?.wasClean == true)
             #expect(throws: WebSocketError.connection(.closeAlreadySent)) { try client.send(text: "late") }
             // close() after the end is harmless and reports the same status.
@@ -355,7 +355,7 @@ struct LoopbackTests {
 
     @Test("The server's handshake callback sees the whole request")
     func requestSeen() throws {
-        let seen = Mailbox<HandshakeRequest>()
+        let seen = Mailbox<Connection.HandshakeRequest>()
         try withServer(handshake: { request in
             seen.put(request)
             return .accept(headers: ["X-Server": "posix"])

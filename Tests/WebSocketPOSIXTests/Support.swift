@@ -24,8 +24,8 @@ func testOptions(receiveTimeout: Duration? = .seconds(10)) -> TransportOptions {
 func serverOptions() -> TransportOptions { testOptions(receiveTimeout: nil) }
 
 /// A configuration whose timers are short enough for tests.
-func testConfiguration(maxMessageSize: Int? = nil) -> Configuration {
-    var configuration = Configuration()
+func testConfiguration(maxMessageSize: Int? = nil) -> Connection.Configuration {
+    var configuration = Connection.Configuration()
     configuration.timeouts.handshake = .seconds(5)
     configuration.timeouts.close = .seconds(2)
     if let maxMessageSize {
@@ -52,7 +52,7 @@ final class RunningServer: Sendable {
     private let finished = Locked(false)
 
     init(_ server: BlockingWebSocketServer,
-         handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
+         handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() },
          handler: @escaping @Sendable (BlockingWebSocket) -> Void = echo) throws {
         self.server = server
         let finished = self.finished
@@ -74,16 +74,16 @@ final class RunningServer: Sendable {
 
     /// Stops the server and waits (10 seconds at most) for `serve` to return.
     @discardableResult
-    func stop(code: CloseCode = .goingAway) -> Bool {
+    func stop(code: Connection.CloseCode = .goingAway) -> Bool {
         server.stop(code: code)
         return finished.wait(until: { $0 }, deadline: now() + .seconds(10), now: now)
     }
 }
 
 /// Runs `body` with an echo server (or `handler`) on 127.0.0.1, then stops it.
-func withServer<Result>(host: String = "127.0.0.1", configuration: Configuration = testConfiguration(),
+func withServer<Result>(host: String = "127.0.0.1", configuration: Connection.Configuration = testConfiguration(),
                         options: TransportOptions = serverOptions(),
-                        handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
+                        handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() },
                         handler: @escaping @Sendable (BlockingWebSocket) -> Void = echo,
                         _ body: (RunningServer) throws -> Result) throws -> Result {
     let server = try BlockingWebSocketServer(host: host, port: 0, configuration: configuration, options: options)
@@ -121,7 +121,7 @@ func error<Value>(_ body: () throws -> Value,
 
 /// The refusing response a connect reports; `nil` (and a recorded issue) for anything else.
 func rejection(_ body: () throws -> BlockingWebSocket,
-               sourceLocation: SourceLocation = #_sourceLocation) -> HTTPResponse? {
+               sourceLocation: SourceLocation = #_sourceLocation) -> Connection.HTTPResponse? {
     switch error(body, sourceLocation: sourceLocation) {
     case .handshakeFailed(.rejected(let response))?: return response
     case let other:

@@ -132,7 +132,7 @@ struct SyscallShimTests {
     func storm() throws {
         let faults = Faults()
         // Every call of each kind draws from a long, seeded plan.
-        var generator = SeededGenerator(seed: 6455)
+        var generator = Connection.SeededGenerator(seed: 6455)
         for call in [Faults.Call.receive, .send] {
             let plan: [Faults.Fault] = (0..<5000).compactMap { _ in
                 switch generator.next() % 4 {
@@ -167,7 +167,7 @@ struct SyscallShimTests {
 @Suite("POSIX adapter under the system-call shim: resets, broken pipes, stalls")
 struct POSIXShimFailureTests {
     /// A client through `faults` to a raw peer that runs `body` after the opening handshake.
-    static func client(_ faults: Faults, configuration: Configuration = testConfiguration(),
+    static func client(_ faults: Faults, configuration: Connection.Configuration = testConfiguration(),
                        options: TransportOptions = testOptions(),
                        peer body: @escaping @Sendable (Socket) -> Void) throws -> (BlockingWebSocket, RawPeer) {
         let peer = try RawPeer { socket in
@@ -258,7 +258,7 @@ struct POSIXShimFailureTests {
     @Test("The storm's client leaves no descriptor open")
     func stormLeavesNothing() throws {
         let faults = Faults()
-        var generator = SeededGenerator(seed: 77)
+        var generator = Connection.SeededGenerator(seed: 77)
         for call in [Faults.Call.receive, .send] {
             faults.plan(call, (0..<2000).compactMap { _ in
                 switch generator.next() % 3 {

@@ -42,8 +42,8 @@ struct HandTLSServer {
 
     /// Reads and answers until `isDone` holds for the events so far (the opening handshake is
     /// accepted), for at most 10 seconds.
-    mutating func run(until isDone: ([Event]) -> Bool) throws -> [Event] {
-        var events: [Event] = []
+    mutating func run(until isDone: ([Connection.Event]) -> Bool) throws -> [Connection.Event] {
+        var events: [Connection.Event] = []
         let deadline = now() + .seconds(10)
         while !isDone(events), now() < deadline {
             flush()
@@ -78,7 +78,7 @@ struct POSIXTLSTests {
     @Test("A wss echo: client and server verify, messages cross, the close is clean on both ends",
           arguments: ["localhost", "127.0.0.1"])
     func wssEcho(host: String) throws {
-        let serverStatus = Mailbox<CloseStatus>()
+        let serverStatus = Mailbox<Connection.CloseStatus>()
         let server = try BlockingWebSocketServer(host: "127.0.0.1", port: 0, configuration: testConfiguration(),
                                                  options: tlsServerOptions())
         let running = try RunningServer(server, handler: { socket in
@@ -168,7 +168,7 @@ struct POSIXTLSTests {
         let client = try BlockingWebSocket.connect(to: "wss://localhost:\(peer.port)/", configuration: testConfiguration(),
                                                    options: tlsClientOptions())
         #expect(try client.receive() == nil)
-        #expect(client.closeStatus == CloseStatus(code: .goingAway, reason: "", wasClean: true))
+        #expect(client.closeStatus == Connection.CloseStatus(code: .goingAway, reason: "", wasClean: true))
         #expect(peer.join())
     }
 

@@ -64,7 +64,7 @@ struct ThreadsTests {
         configuration.timeouts.close = .milliseconds(200)
         let client = try BlockingWebSocket.connect(to: peer.url, configuration: configuration,
                                                    options: testOptions(receiveTimeout: nil))
-        let receiverEnded = Mailbox<CloseStatus?>()
+        let receiverEnded = Mailbox<Connection.CloseStatus?>()
         try spawnDetachedThread {
             while (try? client.receive()) != nil {}
             receiverEnded.put(client.closeStatus)
@@ -89,13 +89,13 @@ struct ThreadsTests {
         }) { server in
             let client = try BlockingWebSocket.connect(to: server.url(), options: testOptions())
             try client.send(text: "reply")
-            try client.sendClose(code: CloseCode(4001), reason: "done")
+            try client.sendClose(code: Connection.CloseCode(4001), reason: "done")
             #expect(client.state == .closing(initiatedBy: .local))
             #expect(throws: WebSocketError.connection(.closeAlreadySent)) { try client.send(text: "late") }
             #expect(try client.receive() == .text("reply 1"))
             #expect(try client.receive() == .text("reply 2"))
             #expect(try client.receive() == nil)
-            #expect(client.closeStatus == CloseStatus(code: CloseCode(4001), reason: "", wasClean: true))
+            #expect(client.closeStatus == Connection.CloseStatus(code: Connection.CloseCode(4001), reason: "", wasClean: true))
         }
     }
 
@@ -148,7 +148,7 @@ struct ThreadsTests {
             let client = try BlockingWebSocket.connect(to: server.url(), options: testOptions())
             #expect(try client.receive() == .text("bye"))
             #expect(try client.receive() == nil)
-            #expect(client.closeStatus == CloseStatus(code: .normalClosure, reason: "", wasClean: true))
+            #expect(client.closeStatus == Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true))
         }
     }
 }

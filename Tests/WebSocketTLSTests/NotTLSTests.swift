@@ -55,7 +55,7 @@ import TLSTestSupport
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func garbageFailsBothRoles(seed: UInt64) throws {
-        var generator = SeededGenerator(seed: seed)
+        var generator = Connection.SeededGenerator(seed: seed)
         let garbage = (0..<2_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         var server = try serverSession()
         server.receive(garbage)

@@ -10,10 +10,10 @@ import TLSTestSupport
 struct PipelinePair {
     var client: ConnectionPipeline
     var server: ConnectionPipeline
-    var clientEvents: [Event] = []
-    var serverEvents: [Event] = []
+    var clientEvents: [Connection.Event] = []
+    var serverEvents: [Connection.Event] = []
     var split: Split
-    var generator: SeededGenerator
+    var generator: Connection.SeededGenerator
     /// Whether each side's socket was shut down for writing or closed, and so ended the other's input.
     var clientSocketEnded = false
     var serverSocketEnded = false
@@ -21,12 +21,12 @@ struct PipelinePair {
     init(split: Split, clientContext: TLSContext, serverContext: TLSContext, url: String = "wss://localhost/chat") throws {
         var transport = TransportOptions()
         transport.tls = clientContext
-        client = try ConnectionPipeline.client(ClientOptions(url: try WebSocketURL(parsing: url)), configuration: Configuration(),
+        client = try ConnectionPipeline.client(Connection.ClientOptions(url: try WebSocketURL(parsing: url)), configuration: Connection.Configuration(),
                                                transport: transport)
         transport.tls = serverContext
-        server = try ConnectionPipeline.server(configuration: Configuration(), transport: transport)
+        server = try ConnectionPipeline.server(configuration: Connection.Configuration(), transport: transport)
         self.split = split
-        generator = SeededGenerator(seed: 99)
+        generator = Connection.SeededGenerator(seed: 99)
     }
 
     /// Runs both sides until neither has anything to write; the server accepts the handshake.
@@ -133,7 +133,7 @@ struct PipelinePair {
 
     /// The data messages among `events`, each as a short line (a 70 KB array would flood a failure
     /// message).
-    static func messages(_ events: [Event]) -> [String] {
+    static func messages(_ events: [Connection.Event]) -> [String] {
         events.compactMap { event in
             switch event {
             case .text(let text): return "text " + text

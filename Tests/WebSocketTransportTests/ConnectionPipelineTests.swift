@@ -103,8 +103,8 @@ func transfer(_ from: inout ConnectionPipeline, _ to: inout ConnectionPipeline, 
     return moved
 }
 
-func events(_ pipeline: inout ConnectionPipeline) -> [Event] {
-    var all: [Event] = []
+func events(_ pipeline: inout ConnectionPipeline) -> [Connection.Event] {
+    var all: [Connection.Event] = []
     while let event = pipeline.connection.nextEvent() { all.append(event) }
     pipeline.update()
     return all
@@ -115,9 +115,9 @@ let secureURL = WebSocketURL(isSecure: true, host: "example.com", resource: "/ch
 func securePair(chunk: Int = .max) throws -> (client: ConnectionPipeline, server: ConnectionPipeline) {
     var transport = TransportOptions()
     transport.tls = ToyFactory()
-    var client = try ConnectionPipeline.client(ClientOptions(url: secureURL), configuration: Configuration(),
+    var client = try ConnectionPipeline.client(Connection.ClientOptions(url: secureURL), configuration: Connection.Configuration(),
                                                transport: transport)
-    var server = try ConnectionPipeline.server(configuration: Configuration(), transport: transport)
+    var server = try ConnectionPipeline.server(configuration: Connection.Configuration(), transport: transport)
     client.advanceTime(to: .zero)
     server.advanceTime(to: .zero)
     transfer(&client, &server, chunk: chunk)
@@ -140,8 +140,8 @@ struct PipelineTestFailure: Error, CustomStringConvertible {
 struct ConnectionPipelineTests {
     @Test("Without layers, bytes go straight between the socket and the connection")
     func plain() throws {
-        var client = try ConnectionPipeline.client(ClientOptions(url: WebSocketURL(host: "example.com")),
-                                                   configuration: Configuration(), transport: TransportOptions())
+        var client = try ConnectionPipeline.client(Connection.ClientOptions(url: WebSocketURL(host: "example.com")),
+                                                   configuration: Connection.Configuration(), transport: TransportOptions())
         #expect(!client.hasLayers)
         #expect(client.socketOutputCount == client.connection.pendingOutputCount)
         let request = client.takeSocketOutput()
@@ -152,14 +152,14 @@ struct ConnectionPipelineTests {
     @Test("A wss URL gets a TLS layer for its host; without a factory it is refused, never downgraded")
     func secureURLs() throws {
         #expect(throws: WebSocketError.tlsUnavailable) {
-            _ = try ConnectionPipeline.client(ClientOptions(url: secureURL), configuration: Configuration(),
+            _ = try ConnectionPipeline.client(Connection.ClientOptions(url: secureURL), configuration: Connection.Configuration(),
                                               transport: TransportOptions())
         }
         let factory = ToyFactory()
         var transport = TransportOptions()
         transport.tls = factory
         let zoned = try WebSocketURL(parsing: "wss://[fe80::1%25eth0]:9443/")
-        let pipeline = try ConnectionPipeline.client(ClientOptions(url: zoned), configuration: Configuration(),
+        let pipeline = try ConnectionPipeline.client(Connection.ClientOptions(url: zoned), configuration: Connection.Configuration(),
                                                      transport: transport)
         #expect(pipeline.hasLayers)
         // The name a certificate is checked against: the address, without its zone.
@@ -171,7 +171,7 @@ struct ConnectionPipelineTests {
     func handshakeFirst(chunk: Int) throws {
         var transport = TransportOptions()
         transport.tls = ToyFactory()
-        var client = try ConnectionPipeline.client(ClientOptions(url: secureURL), configuration: Configuration(),
+        var client = try ConnectionPipeline.client(Connection.ClientOptions(url: secureURL), configuration: Connection.Configuration(),
                                                    transport: transport)
         client.update()
         #expect(client.socketOutputCount == 1)  // "H" only
@@ -215,7 +215,7 @@ struct ConnectionPipelineTests {
         var (client, _) = try securePair()
         Array("F".utf8).withUnsafeBytes { client.receive($0) }
         let all = events(&client)
-        #expect(all.last == .closed(CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
+        #expect(all.last == .closed(Connection.CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
                                                 wasClean: false, failure: .unexpectedEndOfStream)))
         #expect(client.failure == nil)
         #expect(client.socketDirective == .close)
@@ -271,7 +271,7 @@ struct ConnectionPipelineTests {
     func eofDuringLayerHandshake() throws {
         var transport = TransportOptions()
         transport.tls = ToyFactory()
-        var client = try ConnectionPipeline.client(ClientOptions(url: secureURL), configuration: Configuration(),
+        var client = try ConnectionPipeline.client(Connection.ClientOptions(url: secureURL), configuration: Connection.Configuration(),
                                                    transport: transport)
         client.receiveEOF()
         #expect(client.failure == .tls(TLSError(.handshakeFailed, reason: "closed")))
@@ -280,7 +280,7 @@ struct ConnectionPipelineTests {
 
     @Test("Without layers the directive follows the connection: drain for a server, close at EOF")
     func plainDirective() throws {
-        var server = try ConnectionPipeline.server(configuration: Configuration(), transport: TransportOptions())
+        var server = try ConnectionPipeline.server(configuration: Connection.Configuration(), transport: TransportOptions())
         server.advanceTime(to: .zero)
         Array("GET / HTTP/1.0\r\n\r\n".utf8).withUnsafeBytes { server.receive($0) }
         _ = events(&server)
@@ -288,8 +288,8 @@ struct ConnectionPipelineTests {
         _ = server.takeSocketOutput()
         #expect(server.socketDirective == .shutDownWrite)
         server.didShutDownWrite()
-        #expect(server.socketDirective == .drain(deadline: Instant(sinceOrigin: .seconds(2))))
-        server.advanceTime(to: Instant(sinceOrigin: .seconds(2)))
+        #expect(server.socketDirective == .drain(deadline: Connection.Instant(sinceOrigin: .seconds(2))))
+        server.advanceTime(to: Connection.Instant(sinceOrigin: .seconds(2)))
         #expect(server.socketDirective == .close)
     }
 }

@@ -4,8 +4,8 @@
 /// KiB (and the amplifying operations of the connection targets) reach every one of them.
 public enum FuzzConfiguration {
     /// The limits of most runs.
-    public static var limits: Limits {
-        var limits = Limits()
+    public static var limits: Connection.Limits {
+        var limits = Connection.Limits()
         limits.maxFrameSize = 16 << 10
         limits.maxMessageSize = 64 << 10
         limits.maxFragmentsPerMessage = 64
@@ -18,8 +18,8 @@ public enum FuzzConfiguration {
     }
 
     /// Limits a few hundred bytes of input cross.
-    public static var tightLimits: Limits {
-        var limits = Limits()
+    public static var tightLimits: Connection.Limits {
+        var limits = Connection.Limits()
         limits.maxFrameSize = 300
         limits.maxMessageSize = 1000
         limits.maxFragmentsPerMessage = 8
@@ -37,13 +37,13 @@ public enum FuzzConfiguration {
 
     /// The peer of the connection under test: it must read whatever the connection under test writes,
     /// so its limits are out of reach, and it has no timers (its time never advances).
-    public static var peer: Configuration {
-        var configuration = Configuration()
+    public static var peer: Connection.Configuration {
+        var configuration = Connection.Configuration()
         configuration.limits.maxFrameSize = 1 << 30
         configuration.limits.maxMessageSize = 1 << 30
         configuration.limits.maxFragmentsPerMessage = .max
         configuration.limits.maxBufferedOutput = .max
-        configuration.timeouts = Timeouts()
+        configuration.timeouts = Connection.Timeouts()
         configuration.timeouts.handshake = nil
         configuration.timeouts.close = nil
         configuration.timeouts.keepaliveInterval = nil
@@ -68,8 +68,8 @@ public struct Variant: Hashable, Sendable {
         self.keepalive = keepalive
     }
 
-    public var configuration: Configuration {
-        var configuration = Configuration()
+    public var configuration: Connection.Configuration {
+        var configuration = Connection.Configuration()
         configuration.limits = tight ? FuzzConfiguration.tightLimits : FuzzConfiguration.limits
         configuration.delivery = fragments ? .fragments : .messages
         configuration.respondsToPingsAutomatically = automaticPongs
@@ -87,7 +87,7 @@ public struct Variant: Hashable, Sendable {
 /// completes the handshake; seeded words follow, for masking keys.
 public struct SampleKeyGenerator: RandomNumberGenerator, Sendable {
     private var prefix: [UInt64]
-    private var seeded = SeededGenerator(seed: 1)
+    private var seeded = Connection.SeededGenerator(seed: 1)
 
     public init() {
         let nonce = Array("the sample nonce".utf8)
@@ -109,12 +109,12 @@ public enum Prepared {
 
     /// The options of the clients of the HTTP response target: `offers` selects whether subprotocols
     /// and extensions are offered, so that the response's choices can be accepted or refused.
-    public static func clientOptions(offers: Bool) -> ClientOptions {
-        guard offers else { return ClientOptions(url: url) }
-        return ClientOptions(url: url, origin: "http://example.com", subprotocols: ["chat", "superchat"],
-                             extensions: [ExtensionHeader(name: "permessage-deflate",
+    public static func clientOptions(offers: Bool) -> Connection.ClientOptions {
+        guard offers else { return Connection.ClientOptions(url: url) }
+        return Connection.ClientOptions(url: url, origin: "http://example.com", subprotocols: ["chat", "superchat"],
+                             extensions: [Connection.ExtensionHeader(name: "permessage-deflate",
                                                           parameters: [.init(name: "client_max_window_bits")]),
-                                          ExtensionHeader(name: "x-fuzz")])
+                                          Connection.ExtensionHeader(name: "x-fuzz")])
     }
 
     public struct Pair: Sendable {
@@ -141,10 +141,10 @@ public enum Prepared {
         let clientConfiguration = cutIsServer ? FuzzConfiguration.peer : variant.configuration
         let serverConfiguration = cutIsServer ? variant.configuration : FuzzConfiguration.peer
         do {
-            var client = try Connection(role: .client(ClientOptions(url: url, subprotocols: ["chat"])),
-                                        configuration: clientConfiguration, random: SeededGenerator(seed: 6455))
+            var client = try Connection(role: .client(Connection.ClientOptions(url: url, subprotocols: ["chat"])),
+                                        configuration: clientConfiguration, random: Connection.SeededGenerator(seed: 6455))
             var server = try Connection(role: .server, configuration: serverConfiguration,
-                                        random: SeededGenerator(seed: 1))
+                                        random: Connection.SeededGenerator(seed: 1))
             server.receive(client.takeOutput())
             guard case .handshakeRequest(let request)? = server.nextEvent() else { fatalError("no request") }
             try server.accept(subprotocol: request.subprotocols.first)

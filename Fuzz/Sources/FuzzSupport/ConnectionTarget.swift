@@ -90,7 +90,7 @@ struct Session {
     let splitSeed: Int?
     let who: String
     /// The configuration of the connection under test, read once (its getter copies it).
-    let limits: Limits
+    let limits: Connection.Limits
     let fragmentationSize: Int?
     /// The connection under test.
     var cut: Connection
@@ -115,14 +115,14 @@ struct Session {
 
     // What the connection under test was asked to send, and did not refuse.
     var sentMessages: [WireItem] = []
-    var streaming: (kind: MessageKind, bytes: [UInt8])? = nil
+    var streaming: (kind: Connection.MessageKind, bytes: [UInt8])? = nil
     var sentPings: [[UInt8]] = []
     var sentPongs: [[UInt8]] = []
     var sentClose: WireItem? = nil
     /// The most bytes one send added to the output.
     var largestSend = 0
 
-    var now = Instant.zero
+    var now = Connection.Instant.zero
     var timeReported = false
     /// Time reports since the output was last taken whole (each may write a keepalive ping).
     var timeReportsSinceTake = 0
@@ -238,9 +238,9 @@ struct Session {
             }
             // B: as a prepared message (framed once for many server connections; a client refuses it).
             let what = flagB ? "send(PreparedMessage(text:))" : "send(text:)"
-            if call(what, { c throws(ConnectionError) in
+            if call(what, { c throws(Connection.UsageError) in
                 if flagB {
-                    try c.send(PreparedMessage(text: text, fragmentationSize: c.configuration.fragmentationSize))
+                    try c.send(Connection.PreparedMessage(text: text, fragmentationSize: c.configuration.fragmentationSize))
                 } else {
                     try c.send(text: text)
                 }
@@ -250,9 +250,9 @@ struct Session {
         case 4:
             let bytes = payload(&input, amplified: flagA, big: big, sent: true)
             let what = flagB ? "send(PreparedMessage(binary:))" : "send(binary:)"
-            if call(what, { c throws(ConnectionError) in
+            if call(what, { c throws(Connection.UsageError) in
                 if flagB {
-                    try c.send(PreparedMessage(binary: bytes, fragmentationSize: c.configuration.fragmentationSize))
+                    try c.send(Connection.PreparedMessage(binary: bytes, fragmentationSize: c.configuration.fragmentationSize))
                 } else {
                     try c.send(binary: bytes)
                 }
@@ -260,9 +260,9 @@ struct Session {
                 sentMessages.append(.binary(bytes))
             }
         case 5:
-            let kind: MessageKind = flagA ? .text : .binary
+            let kind: Connection.MessageKind = flagA ? .text : .binary
             let bytes = payload(&input, amplified: big, big: big)
-            if call("sendFragment", { c throws(ConnectionError) in try c.sendFragment(bytes, kind: kind, isFinal: flagB) }) {
+            if call("sendFragment", { c throws(Connection.UsageError) in try c.sendFragment(bytes, kind: kind, isFinal: flagB) }) {
                 var message = streaming ?? (kind, [])
                 message.bytes += bytes
                 if flagB {
@@ -274,14 +274,14 @@ struct Session {
             }
         case 6:
             let payload = input.take(Int(input.byte()))
-            if call("ping", { c throws(ConnectionError) in try c.ping(payload) }) { sentPings.append(payload) }
+            if call("ping", { c throws(Connection.UsageError) in try c.ping(payload) }) { sentPings.append(payload) }
         case 7:
             let payload = input.take(Int(input.byte()))
-            if call("pong", { c throws(ConnectionError) in try c.pong(payload) }) { sentPongs.append(payload) }
+            if call("pong", { c throws(Connection.UsageError) in try c.pong(payload) }) { sentPongs.append(payload) }
         case 8:
-            let code = CloseCode(flagA ? input.uint16() : Self.closeCodes[Int(input.byte()) % Self.closeCodes.count])
+            let code = Connection.CloseCode(flagA ? input.uint16() : Self.closeCodes[Int(input.byte()) % Self.closeCodes.count])
             let reason = String(decoding: input.take(Int(input.byte()) & (big ? 0xFF : 0x7F)), as: UTF8.self)
-            if call("close", { c throws(ConnectionError) in try c.close(code: code, reason: reason) }) {
+            if call("close", { c throws(Connection.UsageError) in try c.close(code: code, reason: reason) }) {
                 sentClose = .close(code: code.rawValue, reason: Array(reason.utf8))
                 streaming = nil  // a message being streamed is abandoned
             }
@@ -314,7 +314,7 @@ struct Session {
             } else if flagB, timeReported {
                 // Time running backwards is ignored (before any report, an instant is the first report).
                 let before = Snapshot(cut)
-                cut.advanceTime(to: Instant(sinceOrigin: now.sinceOrigin - .milliseconds(1 + Int64(input.byte()))))
+                cut.advanceTime(to: Connection.Instant(sinceOrigin: now.sinceOrigin - .milliseconds(1 + Int64(input.byte()))))
                 guard Snapshot(cut) == before else { fuzzFailure("\(who): advanceTime to the past changed the connection") }
             }
         case 14:
@@ -443,7 +443,7 @@ struct Session {
         case 6:
             let code = Self.closeCodes[Int(input.byte()) % 14]  // the valid ones
             let reason = input.take(Int(input.byte()) % 40)
-            if sends { try? peer.connection.close(code: CloseCode(code), reason: String(decoding: reason, as: UTF8.self)) }
+            if sends { try? peer.connection.close(code: Connection.CloseCode(code), reason: String(decoding: reason, as: UTF8.self)) }
         default:
             let bytes = input.take(Int(input.byte()))
             if sends { try? peer.connection.sendFragment(bytes, kind: what & 0x80 != 0 ? .text : .binary, isFinal: what & 0x40 != 0) }
@@ -488,8 +488,8 @@ struct Session {
 
     // MARK: Checks
 
-    /// Runs a call of the API; a `ConnectionError` must leave the connection unchanged.
-    mutating func call(_ what: String, _ body: (inout Connection) throws(ConnectionError) -> Void) -> Bool {
+    /// Runs a call of the API; a `Connection.UsageError` must leave the connection unchanged.
+    mutating func call(_ what: String, _ body: (inout Connection) throws(Connection.UsageError) -> Void) -> Bool {
         let before = Snapshot(cut)
         do {
             try body(&cut)
@@ -509,7 +509,7 @@ struct Session {
     }
 
     /// The checks after events were pulled until `nil`, in the `state` the connection was left in.
-    mutating func afterDrain(_ state: State) {
+    mutating func afterDrain(_ state: Connection.State) {
         MemoryBounds.check(cut, state: state, limits: limits, who: who)
         MemoryBounds.checkInputDrained(cut, state: state, who: who)
         guard inboundIsClean else { return }

@@ -9,7 +9,7 @@ import WebSocketDeflate
 /// | bit | meaning |
 /// | --- | --- |
 /// | 0x01 | the connection under test is the server (else the client) |
-/// | 0x02 | ``Delivery/fragments`` instead of whole messages |
+/// | 0x02 | ``Connection/Delivery/fragments`` instead of whole messages |
 /// | 0x04 | the tight limits (``FuzzConfiguration/tightLimits``) |
 /// | 0x08 | the peer compresses with no context takeover |
 /// | 0x10 | the connection under test compresses with no context takeover |
@@ -181,7 +181,7 @@ public enum DeflateTarget {
     // MARK: Message mode
 
     struct Message {
-        var kind: MessageKind
+        var kind: Connection.MessageKind
         var bytes: [UInt8]
         var compress: Bool
         var fragments: Int
@@ -200,7 +200,7 @@ public enum DeflateTarget {
         while !input.isAtEnd && messages.count < 64 && total < maxTotal {
             let flags = input.byte()
             let repeats = flags & 0x10 != 0 ? 64 * Int(input.byte()) : 1
-            let kind: MessageKind = flags & 0x01 != 0 ? .binary : .text
+            let kind: Connection.MessageKind = flags & 0x01 != 0 ? .binary : .text
             var bytes = input.take(Int(input.uint16()))
             // Text is made UTF-8 before it is repeated: copies of valid UTF-8 are valid, and the
             // repair runs over the input's bytes, not over the amplified message.
@@ -255,7 +255,7 @@ public enum DeflateTarget {
             MemoryBounds.checkInputDrained(cut, who: who)
         }
         let read = normalized(checker.events)
-        var expected: [Event] = []
+        var expected: [Connection.Event] = []
         for (index, message) in messages.enumerated() {
             if message.bytes.count > limits.maxMessageSize || largestFrames[index] > limits.maxFrameSize {
                 // Over a limit: 1009, and nothing more is read.
@@ -294,7 +294,7 @@ public enum DeflateTarget {
         guard case .open = cut.state else { return }
         _ = cut.takeOutput()
         let outReference = ReferenceInflater.fresh(slot: 1, windowBits: setup.outBits, noContextTakeover: setup.outNoContextTakeover)
-        var echoed: [Event] = []
+        var echoed: [Connection.Event] = []
         var peerChecker = EventChecker(who: "peer of \(who)", limits: peer.configuration.limits)
         for event in read {
             let message: Message
@@ -381,9 +381,9 @@ public enum DeflateTarget {
         let clientConfiguration = setup.cutIsServer ? peerConfiguration : cutConfiguration
         let serverConfiguration = setup.cutIsServer ? cutConfiguration : peerConfiguration
         do {
-            var client = try Connection(role: .client(ClientOptions(url: Prepared.url)),
-                                        configuration: clientConfiguration, random: SeededGenerator(seed: 7692))
-            var server = try Connection(role: .server, configuration: serverConfiguration, random: SeededGenerator(seed: 1))
+            var client = try Connection(role: .client(Connection.ClientOptions(url: Prepared.url)),
+                                        configuration: clientConfiguration, random: Connection.SeededGenerator(seed: 7692))
+            var server = try Connection(role: .server, configuration: serverConfiguration, random: Connection.SeededGenerator(seed: 1))
             server.receive(client.takeOutput())
             guard case .handshakeRequest? = server.nextEvent() else { fatalError("no request") }
             try server.accept()

@@ -6,7 +6,7 @@
 ///
 /// | bit | meaning |
 /// | --- | --- |
-/// | 0x01 | ``Delivery/fragments`` instead of whole messages |
+/// | 0x01 | ``Connection/Delivery/fragments`` instead of whole messages |
 /// | 0x02 | automatic pongs off |
 /// | 0x04 | the tight limits (``FuzzConfiguration/tightLimits``) |
 /// | 0x08 | the bytes are frames to mask (server) or unmask (client): see ``WireEncoder/frameStream(_:masked:keysFromInput:)`` |
@@ -52,9 +52,9 @@ public enum FrameTarget {
     }
 
     public struct Run {
-        public var events: [Event]
+        public var events: [Connection.Event]
         public var output: [UInt8]
-        public var state: State
+        public var state: Connection.State
     }
 
     /// Feeds `wire` to a copy of `connection` in pieces ending at `cuts`, pulling events after each.
@@ -92,7 +92,7 @@ public enum FrameTarget {
     /// and the same output, byte for byte.
     ///
     /// One exception, when `frames` says how to read the output: a connection skips automatic pongs
-    /// while its output holds more than ``Limits/maxBufferedOutput`` (RFC 6455 §5.5.3 lets it answer
+    /// while its output holds more than ``Connection/Limits/maxBufferedOutput`` (RFC 6455 §5.5.3 lets it answer
     /// only the latest ping), so a run whose output was taken more often may have answered more pings.
     /// The outputs must then still say the same thing frame for frame, pongs aside, and one of them
     /// must have gone over the limit. (Their bytes differ beyond the first skipped pong: every frame a
@@ -116,7 +116,7 @@ public enum FrameTarget {
     public struct OutputFrames {
         /// Whether the writer is a client (its frames are masked).
         public var writerIsClient: Bool
-        /// The writer's ``Limits/maxBufferedOutput``.
+        /// The writer's ``Connection/Limits/maxBufferedOutput``.
         public var outputLimit: Int
         /// The output starts with an HTTP head (a server's response), the same in both runs.
         public var afterHead = false

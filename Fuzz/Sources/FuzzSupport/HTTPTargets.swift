@@ -26,7 +26,7 @@ public enum HTTPRequestTarget {
         let wire = input.rest()
 
         let server: Connection
-        do { server = try Connection(role: .server, configuration: variant.configuration, random: SeededGenerator(seed: 1)) } catch {
+        do { server = try Connection(role: .server, configuration: variant.configuration, random: Connection.SeededGenerator(seed: 1)) } catch {
             fuzzFailure("cannot make a server: \(error)")
         }
         let whole = feed(server, wire, cuts: [], endOfStream: endOfStream, decision: decision)
@@ -44,7 +44,7 @@ public enum HTTPRequestTarget {
         let limits = connection.configuration.limits
         var checker = EventChecker(who: "server", limits: limits)
         var output: [UInt8] = []
-        let act: (Event, inout Connection) -> Void = { event, connection in
+        let act: (Connection.Event, inout Connection) -> Void = { event, connection in
             guard case .handshakeRequest(let request) = event else { return }
             checkWithinLimits(request.head, limits: limits)
             do {
@@ -72,7 +72,7 @@ public enum HTTPRequestTarget {
         return FrameTarget.Run(events: checker.events, output: output, state: connection.state)
     }
 
-    static func decide(_ decision: Decision, _ request: HandshakeRequest, _ connection: inout Connection) throws(ConnectionError) {
+    static func decide(_ decision: Decision, _ request: Connection.HandshakeRequest, _ connection: inout Connection) throws(Connection.UsageError) {
         switch decision {
         case .acceptFirstSubprotocol: try connection.accept(subprotocol: request.subprotocols.first)
         case .acceptNone: try connection.accept()
@@ -93,7 +93,7 @@ public enum HTTPRequestTarget {
         }
     }
 
-    static func checkWithinLimits(_ head: HTTPRequestHead, limits: Limits) {
+    static func checkWithinLimits(_ head: Connection.HTTPRequestHead, limits: Connection.Limits) {
         guard head.headers.count <= limits.maxHeaderCount else {
             fuzzFailure("a request with \(head.headers.count) headers passed maxHeaderCount \(limits.maxHeaderCount)")
         }

@@ -17,16 +17,16 @@ public func fuzzFailure(_ message: String, file: StaticString = #fileID, line: U
 /// by `.closed` with 1006; payloads within their limits.
 public struct EventChecker {
     public let who: String
-    public let limits: Limits
-    /// The largest piece of ``Delivery/fragments``: a frame's payload, or what a transform decoded
+    public let limits: Connection.Limits
+    /// The largest piece of ``Connection/Delivery/fragments``: a frame's payload, or what a transform decoded
     /// from one frame (the `deflate` target sets the message limit).
     public var maxPieceSize: Int
-    public private(set) var events: [Event] = []
-    public private(set) var closedStatus: CloseStatus?
-    private var expectingClosed: CloseStatus?
+    public private(set) var events: [Connection.Event] = []
+    public private(set) var closedStatus: Connection.CloseStatus?
+    private var expectingClosed: Connection.CloseStatus?
     private var handshakeOutcomes = 0
 
-    public init(who: String, limits: Limits) {
+    public init(who: String, limits: Connection.Limits) {
         self.who = who
         self.limits = limits
         maxPieceSize = limits.maxFrameSize
@@ -35,13 +35,13 @@ public struct EventChecker {
     /// Pulls every event of `connection`, checking each one, then checks the state it is left in,
     /// which it returns (`state` copies the connection's phase: the checks that follow reuse it).
     @discardableResult
-    public mutating func drain(_ connection: inout Connection) -> State {
+    public mutating func drain(_ connection: inout Connection) -> Connection.State {
         drain(&connection) { _, _ in }
     }
 
     /// The same, calling `act` after each event is checked (to accept a handshake request, say).
     @discardableResult
-    public mutating func drain(_ connection: inout Connection, act: (Event, inout Connection) -> Void) -> State {
+    public mutating func drain(_ connection: inout Connection, act: (Connection.Event, inout Connection) -> Void) -> Connection.State {
         while let event = connection.nextEvent() {
             record(event)
             act(event, &connection)
@@ -53,7 +53,7 @@ public struct EventChecker {
         return state
     }
 
-    public mutating func record(_ event: Event) {
+    public mutating func record(_ event: Connection.Event) {
         if let closedStatus { fuzzFailure("\(who): \(event) after .closed(\(closedStatus))") }
         defer { events.append(event) }
         if let expected = expectingClosed {
@@ -66,12 +66,12 @@ public struct EventChecker {
             guard violation.closeCode.isValidOnWire else {
                 fuzzFailure("\(who): violation \(violation) closes with \(violation.closeCode), not valid on the wire")
             }
-            expectingClosed = CloseStatus(code: violation.closeCode, reason: violation.reason, wasClean: false,
+            expectingClosed = Connection.CloseStatus(code: violation.closeCode, reason: violation.reason, wasClean: false,
                                           failure: .protocolViolation(violation))
         case .handshakeFailed:
             handshakeOutcomes += 1
             if handshakeOutcomes > 1 { fuzzFailure("\(who): a second handshake outcome \(event)") }
-            expectingClosed = CloseStatus(code: .abnormalClosure, reason: "opening handshake failed", wasClean: false)
+            expectingClosed = Connection.CloseStatus(code: .abnormalClosure, reason: "opening handshake failed", wasClean: false)
         case .handshakeCompleted:
             handshakeOutcomes += 1
             if handshakeOutcomes > 1 { fuzzFailure("\(who): a second handshake outcome \(event)") }
@@ -113,7 +113,7 @@ public struct EventChecker {
     }
 
     /// The same, for the connection's `state`.
-    public func checkState(_ state: State) {
+    public func checkState(_ state: Connection.State) {
         if expectingClosed != nil { fuzzFailure("\(who): events stopped before .closed: \(events.suffix(3))") }
         switch (state, closedStatus) {
         case (.closed(let status), let reported?):
@@ -128,7 +128,7 @@ public struct EventChecker {
     }
 }
 
-/// Turns events into ``WireItem``s: whole messages (pieces of ``Delivery/fragments`` joined, a message
+/// Turns events into ``WireItem``s: whole messages (pieces of ``Connection/Delivery/fragments`` joined, a message
 /// that never finished dropped), control frames, the peer's Close frame.
 public struct ItemCollector {
     public private(set) var items: [WireItem] = []
@@ -136,7 +136,7 @@ public struct ItemCollector {
 
     public init() {}
 
-    public mutating func add(_ event: Event) {
+    public mutating func add(_ event: Connection.Event) {
         switch event {
         case .text(let text): items.append(.text(Array(text.utf8)))
         case .binary(let bytes): items.append(.binary(bytes))
@@ -158,11 +158,11 @@ public struct ItemCollector {
     }
 }
 
-/// Events with the pieces of ``Delivery/fragments`` joined into whole messages, so that runs that
+/// Events with the pieces of ``Connection/Delivery/fragments`` joined into whole messages, so that runs that
 /// split the input differently (and so deliver different pieces) compare equal. A message that never
 /// finished is dropped: where a failure cuts it depends on where the input was split.
-public func normalized(_ events: [Event]) -> [Event] {
-    var out: [Event] = []
+public func normalized(_ events: [Connection.Event]) -> [Connection.Event] {
+    var out: [Connection.Event] = []
     var pieces: [UInt8] = []
     for event in events {
         guard case .fragment(let piece) = event else {
@@ -193,7 +193,7 @@ public enum MemoryBounds {
 
     /// The same, with the connection's `state` and limits known (the getters copy the connection's
     /// phase and configuration, which costs more than the check when it runs after every step).
-    public static func check(_ connection: Connection, state: State, limits: Limits, who: String) {
+    public static func check(_ connection: Connection, state: Connection.State, limits: Connection.Limits, who: String) {
         let handshake = headFactor * limits.maxHeaderBytes + limits.maxRejectionBodySize
         let frames = limits.maxMessageSize
         let bound: Int
@@ -216,7 +216,7 @@ public enum MemoryBounds {
     }
 
     /// The same, with the connection's `state` known.
-    public static func checkInputDrained(_ connection: Connection, state: State, who: String) {
+    public static func checkInputDrained(_ connection: Connection, state: Connection.State, who: String) {
         let buffered = connection.bufferedInputCount
         let allowed: Int
         switch state {
@@ -231,14 +231,14 @@ public enum MemoryBounds {
     }
 }
 
-/// What a throwing call must leave unchanged (RFC-independent API contract: a `ConnectionError`
+/// What a throwing call must leave unchanged (RFC-independent API contract: a `Connection.UsageError`
 /// changes nothing).
 public struct Snapshot: Equatable {
-    var state: State
+    var state: Connection.State
     var pendingOutput: Int
     var bufferedInput: Int
     var retained: Int
-    var deadline: Instant?
+    var deadline: Connection.Instant?
 
     public init(_ connection: Connection) {
         state = connection.state

@@ -45,7 +45,7 @@ struct ManInTheMiddle {
         var peer = makePeer()
         var peerSent: [UInt8] = []
         var peerMessageSent = false, ownMessageSent = false, peerFinished = false
-        var generator = SeededGenerator(seed: UInt64(options.splitSeed))
+        var generator = Connection.SeededGenerator(seed: UInt64(options.splitSeed))
         var position = 0          // in the peer's original stream
         var altered = false       // whether an operation changed a delivered byte
         var cut = false           // whether the stream was ended by a truncation

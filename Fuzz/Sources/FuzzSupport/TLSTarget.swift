@@ -116,7 +116,7 @@ public enum TLSTarget {
     }
 
     /// The sizes `bytes` is delivered in.
-    static func pieces(of count: Int, maxPiece: Int, generator: inout SeededGenerator) -> [Range<Int>] {
+    static func pieces(of count: Int, maxPiece: Int, generator: inout Connection.SeededGenerator) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var start = 0
         while start < count {
@@ -131,7 +131,7 @@ public enum TLSTarget {
     static func raw(_ bytes: [UInt8], options: Options, pieces inPieces: Bool) -> TransportLayerStatus {
         var session = options.makeSession()
         if !options.holdOutput { _ = session.takeOutput() }
-        var generator = SeededGenerator(seed: UInt64(options.splitSeed))
+        var generator = Connection.SeededGenerator(seed: UInt64(options.splitSeed))
         let ranges = inPieces ? pieces(of: bytes.count, maxPiece: options.maxPiece, generator: &generator)
             : (bytes.isEmpty ? [] : [0..<bytes.count])
         for range in ranges {

@@ -198,7 +198,7 @@ public struct WireDecoder {
         guard payload.count >= 2 else { broken("a Close frame of 1 byte") }
         let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
         // RFC 6455 §7.4: the codes an endpoint may send.
-        guard CloseCode(code).isValidOnWire else { broken("close code \(code), which may not be sent") }
+        guard Connection.CloseCode(code).isValidOnWire else { broken("close code \(code), which may not be sent") }
         let reason = Array(payload[2...])
         guard String(validating: reason, as: UTF8.self) != nil else { broken("a close reason that is not UTF-8") }
         return .close(code: code, reason: reason)
@@ -299,7 +299,7 @@ public enum WireEncoder {
 }
 
 /// Event equality with payloads compared by `memcmp` (see ``WireItem/==(_:_:)``).
-public func sameEvents(_ a: [Event], _ b: [Event]) -> Bool {
+public func sameEvents(_ a: [Connection.Event], _ b: [Connection.Event]) -> Bool {
     guard a.count == b.count else { return false }
     for (x, y) in zip(a, b) {
         switch (x, y) {

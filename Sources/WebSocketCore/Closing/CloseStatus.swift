@@ -1,40 +1,42 @@
-/// How a connection ended (RFC 6455 §7.1.5, §7.1.6).
-public struct CloseStatus: Sendable, Hashable {
-    /// The peer's close code when it sent one; the code we sent when we failed the connection;
-    /// ``CloseCode/abnormalClosure`` (1006) when the connection was lost without a Close frame.
-    public var code: CloseCode
-    /// The reason that came with ``code``: the peer's, the violation's, or empty.
-    public var reason: String
-    /// `true` when Close frames were exchanged in both directions.
-    public var wasClean: Bool
-    /// Why the connection ended, when not by a normal closing handshake.
-    public var failure: Failure?
+extension Connection {
+    /// How a connection ended (RFC 6455 §7.1.5, §7.1.6).
+    public struct CloseStatus: Sendable, Hashable {
+        /// The peer's close code when it sent one; the code we sent when we failed the connection;
+        /// ``Connection/CloseCode/abnormalClosure`` (1006) when the connection was lost without a Close frame.
+        public var code: Connection.CloseCode
+        /// The reason that came with ``code``: the peer's, the violation's, or empty.
+        public var reason: String
+        /// `true` when Close frames were exchanged in both directions.
+        public var wasClean: Bool
+        /// Why the connection ended, when not by a normal closing handshake.
+        public var failure: Failure?
 
-    /// Why a connection ended other than by a closing handshake (RFC 6455 §7.1.7, "fail the
-    /// WebSocket connection"), or after a timeout.
-    public enum Failure: Sendable, Hashable {
-        /// The peer violated the protocol; we sent the violation's close code.
-        case protocolViolation(ProtocolViolation)
-        /// No pong came back within ``Timeouts/keepaliveTimeout``.
-        case keepaliveTimeout
-        /// The peer did not finish the closing handshake within ``Timeouts/close``.
-        case closeTimeout
-        /// The transport ended before the closing handshake did.
-        case unexpectedEndOfStream
-        /// The caller aborted the connection (``Connection/abort()``).
-        case aborted
-    }
+        /// Why a connection ended other than by a closing handshake (RFC 6455 §7.1.7, "fail the
+        /// WebSocket connection"), or after a timeout.
+        public enum Failure: Sendable, Hashable {
+            /// The peer violated the protocol; we sent the violation's close code.
+            case protocolViolation(Connection.ProtocolViolation)
+            /// No pong came back within ``Connection/Timeouts/keepaliveTimeout``.
+            case keepaliveTimeout
+            /// The peer did not finish the closing handshake within ``Connection/Timeouts/close``.
+            case closeTimeout
+            /// The transport ended before the closing handshake did.
+            case unexpectedEndOfStream
+            /// The caller aborted the connection (``Connection/abort()``).
+            case aborted
+        }
 
-    /// A status as the connection reports it; for tests and for adapters that report a status of
-    /// their own (a transport error, say).
-    public init(code: CloseCode, reason: String, wasClean: Bool, failure: Failure? = nil) {
-        self.code = code
-        self.reason = reason
-        self.wasClean = wasClean
-        self.failure = failure
+        /// A status as the connection reports it; for tests and for adapters that report a status of
+        /// their own (a transport error, say).
+        public init(code: Connection.CloseCode, reason: String, wasClean: Bool, failure: Failure? = nil) {
+            self.code = code
+            self.reason = reason
+            self.wasClean = wasClean
+            self.failure = failure
+        }
     }
 }
-extension CloseStatus: CustomStringConvertible {
+extension Connection.CloseStatus: CustomStringConvertible {
     /// How the connection ended, e.g. `1000 (normal closure)`, `4000 "bye"`,
     /// `1006 (abnormal closure): connection lost without a close frame`.
     public var description: String {

@@ -1,34 +1,38 @@
-/// How received data messages are delivered.
-public enum Delivery: Sendable, Hashable {
-    /// Whole messages: ``Event/text(_:)`` and ``Event/binary(_:)``. The default.
-    case messages
-    /// Payload as it arrives: ``Event/fragment(_:)`` for every piece of payload available, even part of
-    /// a frame, so that large messages never have to be held whole. Text is still validated as UTF-8
-    /// across pieces.
-    case fragments
+extension Connection {
+    /// How received data messages are delivered.
+    public enum Delivery: Sendable, Hashable {
+        /// Whole messages: ``Connection/Event/text(_:)`` and ``Connection/Event/binary(_:)``. The default.
+        case messages
+        /// Payload as it arrives: ``Connection/Event/fragment(_:)`` for every piece of payload available, even part of
+        /// a frame, so that large messages never have to be held whole. Text is still validated as UTF-8
+        /// across pieces.
+        case fragments
+    }
 }
 
-/// Everything that tunes a ``Connection``.
-public struct Configuration: Sendable {
-    /// The bounds on what the peer may make the connection hold: frame, message and header sizes,
-    /// fragments, buffered output. Each is checked before memory is spent.
-    public var limits = Limits()
-    /// The handshake, close, linger and keepalive timers, driven by ``Connection/advanceTime(to:)``.
-    public var timeouts = Timeouts()
-    /// Whole messages (the default) or payload as it arrives.
-    public var delivery = Delivery.messages
-    /// Answer every ping with a pong automatically (RFC 6455 §5.5.2). Default `true`. Pings are
-    /// reported as events either way.
-    public var respondsToPingsAutomatically = true
-    /// Split outgoing messages into frames of at most this many payload bytes. Default `nil` (one frame
-    /// per message).
-    public var fragmentationSize: Int? = nil
-    /// Extensions to negotiate (RFC 6455 §9), such as permessage-deflate from the `WebSocketDeflate`
-    /// module. A client offers them in this order; a server accepts the first acceptable offer of each.
-    /// Default: none.
-    public var extensions: [any WebSocketExtension] = []
+extension Connection {
+    /// Everything that tunes a ``Connection``.
+    public struct Configuration: Sendable {
+        /// The bounds on what the peer may make the connection hold: frame, message and header sizes,
+        /// fragments, buffered output. Each is checked before memory is spent.
+        public var limits = Connection.Limits()
+        /// The handshake, close, linger and keepalive timers, driven by ``Connection/advanceTime(to:)``.
+        public var timeouts = Connection.Timeouts()
+        /// Whole messages (the default) or payload as it arrives.
+        public var delivery = Connection.Delivery.messages
+        /// Answer every ping with a pong automatically (RFC 6455 §5.5.2). Default `true`. Pings are
+        /// reported as events either way.
+        public var respondsToPingsAutomatically = true
+        /// Split outgoing messages into frames of at most this many payload bytes. Default `nil` (one frame
+        /// per message).
+        public var fragmentationSize: Int? = nil
+        /// Extensions to negotiate (RFC 6455 §9), such as permessage-deflate from the `WebSocketDeflate`
+        /// module. A client offers them in this order; a server accepts the first acceptable offer of each.
+        /// Default: none.
+        public var extensions: [any WebSocketExtension] = []
 
-    /// The defaults: the limits and timeouts above, whole messages, automatic pongs, no
-    /// fragmentation, no extensions.
-    public init() {}
+        /// The defaults: the limits and timeouts above, whole messages, automatic pongs, no
+        /// fragmentation, no extensions.
+        public init() {}
+    }
 }

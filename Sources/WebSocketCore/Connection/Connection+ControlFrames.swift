@@ -29,7 +29,7 @@ extension Connection {
 
     mutating func receivedClose() -> Step {
         let payload = takeControlPayload()
-        let frame: CloseFrame
+        let frame: Connection.CloseFrame
         switch parseClosePayload(payload) {
         case .failure(let violation): return fail(violation)
         case .success(let parsed): frame = parsed
@@ -38,24 +38,24 @@ extension Connection {
     }
 
     /// Validates a Close frame's payload (RFC 6455 §5.5.1, §7.4).
-    func parseClosePayload(_ payload: [UInt8]) -> Result<CloseFrame, ProtocolViolation> {
-        if payload.isEmpty { return .success(CloseFrame(code: .noStatusReceived)) }
+    func parseClosePayload(_ payload: [UInt8]) -> Result<Connection.CloseFrame, Connection.ProtocolViolation> {
+        if payload.isEmpty { return .success(Connection.CloseFrame(code: .noStatusReceived)) }
         // RFC 6455 §5.5.1: "If there is a body, the first two bytes of the body MUST be a 2-byte
         // unsigned integer".
-        guard payload.count >= 2 else { return .failure(ProtocolViolation(.invalidClosePayload)) }
-        let code = CloseCode(UInt16(payload[0]) << 8 | UInt16(payload[1]))
-        guard code.isValidOnWire else { return .failure(ProtocolViolation(.invalidCloseCode(code.rawValue))) }
+        guard payload.count >= 2 else { return .failure(Connection.ProtocolViolation(.invalidClosePayload)) }
+        let code = Connection.CloseCode(UInt16(payload[0]) << 8 | UInt16(payload[1]))
+        guard code.isValidOnWire else { return .failure(Connection.ProtocolViolation(.invalidCloseCode(code.rawValue))) }
         var validator = UTF8Validator()
         let reason = payload[2...]
         guard validator.validate(reason), validator.isAtCharacterBoundary else {
-            return .failure(ProtocolViolation(.invalidCloseReason))
+            return .failure(Connection.ProtocolViolation(.invalidCloseReason))
         }
-        return .success(CloseFrame(code: code, reason: String(decoding: reason, as: UTF8.self)))
+        return .success(Connection.CloseFrame(code: code, reason: String(decoding: reason, as: UTF8.self)))
     }
 
     /// Fails the connection for a peer's violation (RFC 6455 §7.1.7): the Close frame with the
     /// violation's code unless ours is already out, then `.protocolViolation` and `.closed`.
-    mutating func fail(_ violation: ProtocolViolation) -> Step {
+    mutating func fail(_ violation: Connection.ProtocolViolation) -> Step {
         progress(.violation(violation))
     }
 }

@@ -5,7 +5,7 @@
 extension Connection {
     /// The next event, parsing buffered input as needed; `nil` when more input (or a handshake
     /// decision) is needed first.
-    public mutating func nextEvent() -> Event? {
+    public mutating func nextEvent() -> Connection.Event? {
         while true {
             if let event = dequeueEvent() { return event }
             switch step() {
@@ -20,9 +20,9 @@ extension Connection {
     }
 
     enum Step {
-        case event(Event)
+        case event(Connection.Event)
         /// (``nextEventView(_:)``) A whole message whose payload stays where it is, lent to the caller.
-        case lent(MessageKind, LentPayload)
+        case lent(Connection.MessageKind, LentPayload)
         /// Something changed (queued events, a new phase); step again.
         case progress
         case needInput
@@ -40,11 +40,11 @@ extension Connection {
         }
     }
 
-    mutating func enqueue(_ event: Event) {
+    mutating func enqueue(_ event: Connection.Event) {
         events.append(event)
     }
 
-    mutating func dequeueEvent() -> Event? {
+    mutating func dequeueEvent() -> Connection.Event? {
         guard eventsStart < events.count else { return nil }
         let event = events[eventsStart]
         eventsStart += 1

@@ -16,7 +16,7 @@ extension Connection {
     /// negotiated extension is not included. For tests and for sizing a server.
     @_spi(Testing) public var bufferCapacity: Int {
         inbox.capacity + spareInbox.capacity + outbox.capacity + queuedOutput.capacity * MemoryLayout<[UInt8]>.stride + messageBuffer.capacity + controlBuffer.capacity
-            + lendScratch.capacity + events.capacity * MemoryLayout<Event>.stride + headParser.retainedByteCount
+            + lendScratch.capacity + events.capacity * MemoryLayout<Connection.Event>.stride + headParser.retainedByteCount
             + bodyReader.body.capacity
     }
 }

@@ -61,7 +61,7 @@ extension Connection {
         return outcome
     }
 
-    private mutating func handleResponse(_ head: HTTPResponseHead, key: String, offered: ClientOptions) -> Step {
+    private mutating func handleResponse(_ head: Connection.HTTPResponseHead, key: String, offered: Connection.ClientOptions) -> Step {
         // A fresh parser releases the stored head (or reads the next one after an interim response).
         headParser = HTTPHeadParser(kind: .response, limits: configuration.limits)
         switch head.status {
@@ -86,7 +86,7 @@ extension Connection {
     }
 
     /// (Server) Answers an invalid request with its HTTP error and fails the handshake.
-    private mutating func rejectInvalidRequest(_ error: HandshakeError) -> Step {
+    private mutating func rejectInvalidRequest(_ error: Connection.HandshakeError) -> Step {
         outbox.append(contentsOf: ServerHandshake.errorResponse(for: error))
         return progress(.handshakeFailed(.invalidRequest(error)))
     }
@@ -101,35 +101,35 @@ extension Connection {
 
     /// The request waiting for ``accept(subprotocol:extensions:headers:)`` or
     /// ``reject(status:headers:body:)``, if any.
-    public var pendingHandshakeRequest: HandshakeRequest? {
+    public var pendingHandshakeRequest: Connection.HandshakeRequest? {
         if case .serverAwaitingDecision(let request, _) = phase { return request.value }
         return nil
     }
 
     /// (Server) Accepts the pending opening handshake request: queues the 101 response and opens the
-    /// connection. A ``Event/handshakeCompleted(_:)`` event follows, and frames that arrived with the
+    /// connection. A ``Connection/Event/handshakeCompleted(_:)`` event follows, and frames that arrived with the
     /// request are read from then on.
     ///
     /// - Parameters:
     ///   - subprotocol: one of the subprotocols the client offered, or `nil` for none.
     ///   - extensions: header-level extensions to list in the response, each one the client offered
-    ///     (RFC 6455 §9.1). The extensions in ``Configuration/extensions`` negotiate by themselves and
+    ///     (RFC 6455 §9.1). The extensions in ``Connection/Configuration/extensions`` negotiate by themselves and
     ///     are added after these.
     ///   - headers: more headers for the response (cookies, for instance).
-    /// - Throws: ``ConnectionError/noPendingHandshakeRequest`` without a pending request;
-    ///   ``ConnectionError/subprotocolNotOffered(_:)``, ``ConnectionError/extensionNotOffered(_:)`` or
-    ///   ``ConnectionError/invalidHeader(_:)`` for a choice the RFC does not allow.
+    /// - Throws: ``Connection/UsageError/noPendingHandshakeRequest`` without a pending request;
+    ///   ``Connection/UsageError/subprotocolNotOffered(_:)``, ``Connection/UsageError/extensionNotOffered(_:)`` or
+    ///   ``Connection/UsageError/invalidHeader(_:)`` for a choice the RFC does not allow.
     ///
     /// RFC 6455 §4.2.2: <https://www.rfc-editor.org/rfc/rfc6455#section-4.2.2>
-    public mutating func accept(subprotocol: String? = nil, extensions: [ExtensionHeader] = [],
-                                headers: HTTPHeaders = [:]) throws(ConnectionError) {
+    public mutating func accept(subprotocol: String? = nil, extensions: [Connection.ExtensionHeader] = [],
+                                headers: Connection.HTTPHeaders = [:]) throws(Connection.UsageError) {
         guard let request = pendingHandshakeRequest else { throw .noPendingHandshakeRequest }
         let negotiated = negotiateExtensions(for: request)
         let inUse = extensions + negotiated.responses
         let response = try ServerHandshake.acceptResponse(for: request, subprotocol: subprotocol,
                                                           extensions: inUse, headers: headers)
         outbox.append(contentsOf: response)
-        transition(.handshakeCompleted(HandshakeResult(subprotocol: subprotocol, extensions: inUse,
+        transition(.handshakeCompleted(Connection.HandshakeResult(subprotocol: subprotocol, extensions: inUse,
                                                        headers: request.head.headers, resource: request.resource),
                                        transform: negotiated.transform))
     }
@@ -137,11 +137,11 @@ extension Connection {
     /// (Server) Refuses the pending opening handshake request with an HTTP response (for example 401,
     /// 403 or 404); the connection closes once it is written.
     ///
-    /// - Throws: ``ConnectionError/noPendingHandshakeRequest``, ``ConnectionError/invalidStatus(_:)`` for
-    ///   101 or a status outside 200-599, ``ConnectionError/invalidHeader(_:)``.
+    /// - Throws: ``Connection/UsageError/noPendingHandshakeRequest``, ``Connection/UsageError/invalidStatus(_:)`` for
+    ///   101 or a status outside 200-599, ``Connection/UsageError/invalidHeader(_:)``.
     ///
     /// RFC 6455 §4.2.2: <https://www.rfc-editor.org/rfc/rfc6455#section-4.2.2>
-    public mutating func reject(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) throws(ConnectionError) {
+    public mutating func reject(status: Int, headers: Connection.HTTPHeaders = [:], body: [UInt8] = []) throws(Connection.UsageError) {
         guard pendingHandshakeRequest != nil else { throw .noPendingHandshakeRequest }
         let response = try ServerHandshake.rejectionResponse(status: status, headers: headers, body: body)
         outbox.append(contentsOf: response)
@@ -153,14 +153,14 @@ extension Connection {
 
 extension Connection {
     /// The client's options with the configured extensions' offers added after the caller's own.
-    static func offeredOptions(_ options: ClientOptions, _ configuration: Configuration) -> ClientOptions {
+    static func offeredOptions(_ options: Connection.ClientOptions, _ configuration: Connection.Configuration) -> Connection.ClientOptions {
         var offered = options
         for ext in configuration.extensions { offered.extensions += ext.makeOffers() }
         return offered
     }
 
     /// (Client) Lets each configured extension accept its element of the server's response.
-    func negotiatedTransform(for result: HandshakeResult, options: ClientOptions) -> Result<(any MessageTransform)?, HandshakeError> {
+    func negotiatedTransform(for result: Connection.HandshakeResult, options: Connection.ClientOptions) -> Result<(any MessageTransform)?, Connection.HandshakeError> {
         var chosen: (any MessageTransform)? = nil
         for element in result.extensions {
             guard let ext = configuration.extensions.first(where: { $0.name.asciiCaseInsensitiveEquals(element.name) }) else {
@@ -177,14 +177,14 @@ extension Connection {
     }
 
     /// (Server) Lets each configured extension pick among the client's offers of its name.
-    func negotiateExtensions(for request: HandshakeRequest) -> (responses: [ExtensionHeader], transform: (any MessageTransform)?) {
+    func negotiateExtensions(for request: Connection.HandshakeRequest) -> (responses: [Connection.ExtensionHeader], transform: (any MessageTransform)?) {
         Self.negotiateExtensions(offers: request.extensions, configuration: configuration)
     }
 
-    /// (Server) ``negotiateExtensions(for:)`` without a connection, for ``HandshakeRequest/answer(configuration:subprotocol:extensions:headers:)``.
-    static func negotiateExtensions(offers offered: [ExtensionHeader],
-                                    configuration: Configuration) -> (responses: [ExtensionHeader], transform: (any MessageTransform)?) {
-        var responses: [ExtensionHeader] = []
+    /// (Server) ``negotiateExtensions(for:)`` without a connection, for ``Connection/HandshakeRequest/answer(configuration:subprotocol:extensions:headers:)``.
+    static func negotiateExtensions(offers offered: [Connection.ExtensionHeader],
+                                    configuration: Connection.Configuration) -> (responses: [Connection.ExtensionHeader], transform: (any MessageTransform)?) {
+        var responses: [Connection.ExtensionHeader] = []
         var chosen: (any MessageTransform)? = nil
         for ext in configuration.extensions where chosen == nil {
             let offers = offered.filter { $0.name.asciiCaseInsensitiveEquals(ext.name) }

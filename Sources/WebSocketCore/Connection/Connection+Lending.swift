@@ -1,15 +1,17 @@
 // Lending payloads: whole messages handed to the caller as pointers into the inbox or the message
 // buffer for the duration of a call, so that steady-state reading allocates nothing.
 
-/// An event whose message payload is lent for the duration of a call, not copied: see
-/// ``Connection/nextEventView(_:)``.
-public enum EventView {
-    /// A whole text message: its bytes, already validated as UTF-8.
-    case text(UnsafeRawBufferPointer)
-    /// A whole binary message.
-    case binary(UnsafeRawBufferPointer)
-    /// Any other event, as ``Connection/nextEvent()`` returns it.
-    case other(Event)
+extension Connection {
+    /// An event whose message payload is lent for the duration of a call, not copied: see
+    /// ``Connection/nextEventView(_:)``.
+    public enum EventView {
+        /// A whole text message: its bytes, already validated as UTF-8.
+        case text(UnsafeRawBufferPointer)
+        /// A whole binary message.
+        case binary(UnsafeRawBufferPointer)
+        /// Any other event, as ``Connection/nextEvent()`` returns it.
+        case other(Connection.Event)
+    }
 }
 
 /// Where a lent payload lies.
@@ -26,15 +28,15 @@ extension Connection {
     /// pointer is valid only during `body`. Returns `false` (without calling `body`) when more input is
     /// needed.
     ///
-    /// Messages arrive as ``EventView/text(_:)`` and ``EventView/binary(_:)``; everything else,
-    /// including fragments in ``Delivery/fragments`` mode, as ``EventView/other(_:)``.
+    /// Messages arrive as ``Connection/EventView/text(_:)`` and ``Connection/EventView/binary(_:)``; everything else,
+    /// including fragments in ``Connection/Delivery/fragments`` mode, as ``Connection/EventView/other(_:)``.
     ///
     /// ```swift
     /// while try connection.nextEventView({ view in
     ///     if case .binary(let bytes) = view { try file.write(bytes) }
     /// }) {}
     /// ```
-    public mutating func nextEventView(_ body: (EventView) throws -> Void) rethrows -> Bool {
+    public mutating func nextEventView(_ body: (Connection.EventView) throws -> Void) rethrows -> Bool {
         lendsPayloads = true
         defer { lendsPayloads = false }
         while true {
@@ -78,7 +80,7 @@ extension Connection {
     }
 
     /// A lent message as an owned event.
-    func ownedEvent(_ kind: MessageKind, _ payload: LentPayload) -> Event {
+    func ownedEvent(_ kind: Connection.MessageKind, _ payload: LentPayload) -> Connection.Event {
         let bytes: [UInt8]
         switch payload {
         case .inbox(let range): bytes = Array(inbox[range])

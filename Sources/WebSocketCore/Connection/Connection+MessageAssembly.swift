@@ -44,13 +44,13 @@ extension Connection {
     }
 
     /// Moves up to `take` payload bytes of a data frame out of the input, unmasked and (text)
-    /// validated: into `messageBuffer` for ``Delivery/messages``, or returned as a piece for
-    /// ``Delivery/fragments``.
-    mutating func readDataPayload(_ inProgress: inout FrameInProgress, _ take: Int) -> Result<[UInt8], ProtocolViolation> {
+    /// validated: into `messageBuffer` for ``Connection/Delivery/messages``, or returned as a piece for
+    /// ``Connection/Delivery/fragments``.
+    mutating func readDataPayload(_ inProgress: inout FrameInProgress, _ take: Int) -> Result<[UInt8], Connection.ProtocolViolation> {
         guard take > 0 else { return .success([]) }
         // A data frame is admitted into a message (`startDataFrame`); without one its bytes have
         // nowhere to go, and the frame is as unexpected as a continuation of nothing.
-        guard case .assembling(var assembly) = incoming else { return .failure(ProtocolViolation(.unexpectedContinuation)) }
+        guard case .assembling(var assembly) = incoming else { return .failure(Connection.ProtocolViolation(.unexpectedContinuation)) }
         let range = inboxStart..<(inboxStart + take)
         inboxStart += take
         inProgress.remaining -= take
@@ -89,7 +89,7 @@ extension Connection {
         // RFC 6455 §8.1: "When an endpoint is to interpret a byte stream as UTF-8 but finds that the
         // byte stream is not, in fact, a valid UTF-8 stream, that endpoint MUST _Fail the WebSocket
         // Connection_." Checked per chunk, so the failure comes at the first invalid byte.
-        return valid ? .success(piece) : .failure(ProtocolViolation(.invalidUTF8))
+        return valid ? .success(piece) : .failure(Connection.ProtocolViolation(.invalidUTF8))
     }
 
     /// Grows the message buffer geometrically from the bytes actually received, never from what a
@@ -104,26 +104,26 @@ extension Connection {
     /// Runs the transform over payload bytes already unmasked in the input buffer (or over nothing, to
     /// end the message), and takes what it decodes: counted against the message limit chunk by chunk
     /// (a decompression bomb stops at the limit plus one chunk), validated as UTF-8 for text, stored
-    /// in the message buffer or, for ``Delivery/fragments``, in `piece`.
+    /// in the message buffer or, for ``Connection/Delivery/fragments``, in `piece`.
     mutating func decodeTransformed(_ range: Range<Int>?, isFinal: Bool, _ assembly: inout MessageAssembly,
-                                            into piece: inout [UInt8]) -> ProtocolViolation? {
+                                            into piece: inout [UInt8]) -> Connection.ProtocolViolation? {
         // The bits that mark a transformed message are admitted only with a transform negotiated.
-        guard var transformer = transform.take() else { return ProtocolViolation(.invalidTransformedData) }
+        guard var transformer = transform.take() else { return Connection.ProtocolViolation(.invalidTransformedData) }
         var buffer: [UInt8] = []
         if configuration.delivery == .messages { swap(&buffer, &messageBuffer) } else { swap(&buffer, &piece) }
         let limit = max(0, configuration.limits.maxMessageSize)
-        var violation: ProtocolViolation? = nil
+        var violation: Connection.ProtocolViolation? = nil
         var state = assembly
         let result = inbox.withUnsafeBytes { raw in
             let input = range.map { UnsafeRawBufferPointer(rebasing: raw[$0]) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
             return transformer.decode(input, isFinal: isFinal) { chunk in
                 guard chunk.count <= limit - state.decodedSize else {
-                    violation = ProtocolViolation(.messageTooLarge)
+                    violation = Connection.ProtocolViolation(.messageTooLarge)
                     return false
                 }
                 state.decodedSize += chunk.count
                 if state.kind == .text && !state.validator.validate(chunk) {
-                    violation = ProtocolViolation(.invalidUTF8)
+                    violation = Connection.ProtocolViolation(.invalidUTF8)
                     return false
                 }
                 let needed = buffer.count + chunk.count
@@ -139,13 +139,13 @@ extension Connection {
         assembly = state
         if configuration.delivery == .messages { swap(&buffer, &messageBuffer) } else { swap(&buffer, &piece) }
         if let violation { return violation }
-        if case .failed = result { return ProtocolViolation(.invalidTransformedData) }
+        if case .failed = result { return Connection.ProtocolViolation(.invalidTransformedData) }
         return nil
     }
 
-    /// (``Delivery/fragments``) Delivers a piece of the current message.
+    /// (``Connection/Delivery/fragments``) Delivers a piece of the current message.
     mutating func deliverPiece(_ piece: [UInt8], isFinal: Bool) -> Step {
-        guard case .assembling(var assembly) = incoming else { return fail(ProtocolViolation(.unexpectedContinuation)) }
+        guard case .assembling(var assembly) = incoming else { return fail(Connection.ProtocolViolation(.unexpectedContinuation)) }
         let isFirst = !assembly.hasDeliveredPiece
         if isFinal {
             incoming = .none
@@ -153,7 +153,7 @@ extension Connection {
             assembly.hasDeliveredPiece = true
             incoming = .assembling(assembly)
         }
-        return .event(.fragment(Fragment(kind: assembly.kind, bytes: piece, isFirst: isFirst, isFinal: isFinal)))
+        return .event(.fragment(Connection.Fragment(kind: assembly.kind, bytes: piece, isFirst: isFirst, isFinal: isFinal)))
     }
 
     /// Acts on a frame whose payload has been read entirely.
@@ -167,7 +167,7 @@ extension Connection {
         case .close:
             return receivedClose()
         case .text, .binary, .continuation:
-            guard case .assembling(var assembly) = incoming else { return fail(ProtocolViolation(.unexpectedContinuation)) }
+            guard case .assembling(var assembly) = incoming else { return fail(Connection.ProtocolViolation(.unexpectedContinuation)) }
             if completed.fin && assembly.isTransformed {
                 if let violation = decodeTransformed(nil, isFinal: true, &assembly, into: &piece) { return fail(violation) }
                 incoming = .assembling(assembly)
@@ -178,7 +178,7 @@ extension Connection {
             }
             // RFC 6455 §8.1: a text message that ends inside a UTF-8 sequence is invalid.
             guard assembly.kind == .binary || assembly.validator.isAtCharacterBoundary else {
-                return fail(ProtocolViolation(.invalidUTF8))
+                return fail(Connection.ProtocolViolation(.invalidUTF8))
             }
             switch configuration.delivery {
             case .fragments:

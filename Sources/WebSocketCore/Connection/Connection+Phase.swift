@@ -15,19 +15,19 @@
 enum Phase: Sendable {
     /// (Client) The request is out and `headParser` reads the response head. The key and the options
     /// offered are what the response is checked against.
-    case clientAwaitingResponse(key: String, offered: Boxed<ClientOptions>, timeout: Timer)
+    case clientAwaitingResponse(key: String, offered: Boxed<Connection.ClientOptions>, timeout: Timer)
     /// (Client) The server refused the upgrade; `bodyReader` reads its response's body for the report.
-    case clientReadingRejection(HTTPResponseHead, timeout: Timer)
+    case clientReadingRejection(Connection.HTTPResponseHead, timeout: Timer)
     /// (Server) `headParser` reads the request head.
     case serverAwaitingRequest(timeout: Timer)
     /// (Server) A valid request waits for `accept` or `reject`.
-    case serverAwaitingDecision(Boxed<HandshakeRequest>, timeout: Timer)
+    case serverAwaitingDecision(Boxed<Connection.HandshakeRequest>, timeout: Timer)
     case open(Keepalive)
     /// We sent this Close frame and wait for the peer's.
-    case closingLocally(sent: CloseFrame, timeout: Timer)
+    case closingLocally(sent: Connection.CloseFrame, timeout: Timer)
     /// The peer sent this Close frame; our reply waits for the end of the message we are sending.
-    case closingRemotely(received: CloseFrame, timeout: Timer)
-    case closed(CloseStatus, transport: TransportDisposition)
+    case closingRemotely(received: Connection.CloseFrame, timeout: Timer)
+    case closed(Connection.CloseStatus, transport: TransportDisposition)
 }
 
 /// The keepalive state of an open connection (RFC 6455 §5.5.2).
@@ -56,33 +56,33 @@ enum TransportDisposition: Sendable, Hashable {
 enum PhaseInput {
     // The opening handshake.
     /// (Server) A valid opening handshake request was read.
-    case requestRead(HandshakeRequest)
+    case requestRead(Connection.HandshakeRequest)
     /// (Client) A final response other than 101 was read; its body follows.
-    case refusalRead(HTTPResponseHead)
+    case refusalRead(Connection.HTTPResponseHead)
     /// (Client) The refusal's body was read to its end.
     case refusalBodyRead
     /// (Client) A valid 101 was read; (server) `accept` queued the 101. `transform` is what the
     /// configured extensions negotiated.
-    case handshakeCompleted(HandshakeResult, transform: (any MessageTransform)?)
+    case handshakeCompleted(Connection.HandshakeResult, transform: (any MessageTransform)?)
     /// The handshake took place outside this connection, which starts open.
     case openedExternally(transform: (any MessageTransform)? = nil)
     /// An invalid request (its HTTP error response already queued) or response.
-    case handshakeFailed(HandshakeFailure)
+    case handshakeFailed(Connection.HandshakeFailure)
     /// (Server) `reject` queued its response.
     case handshakeRejected
 
     // What the peer sent.
-    case closeReceived(CloseFrame)
+    case closeReceived(Connection.CloseFrame)
     case pongReceived
     /// The peer broke the protocol (RFC 6455 §7.1.7).
-    case violation(ProtocolViolation)
+    case violation(Connection.ProtocolViolation)
     /// The reader reached the end of the input: every byte received before the transport ended has
     /// been read.
     case endOfStream
 
     // What the caller did (after ``Connection/checkPermission(_:)``).
     /// `close`: this frame is to go out.
-    case closeCalled(CloseFrame)
+    case closeCalled(Connection.CloseFrame)
     /// The last fragment of our message went out.
     case messageSent
     /// The transport's input ended (`receiveEOF`). Bytes received before it may still wait to be
@@ -91,7 +91,7 @@ enum PhaseInput {
     case aborted
 
     // Time.
-    case timeAdvanced(to: Instant)
+    case timeAdvanced(to: Connection.Instant)
 }
 
 /// What a caller asks to do, for ``Connection/checkPermission(_:)``.

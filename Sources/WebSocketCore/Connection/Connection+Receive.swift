@@ -57,7 +57,7 @@ extension Connection {
         guard inbox.count - start >= length else { return nil }
         let end = start + length
         inboxStart = end
-        let kind: MessageKind = header.opcodeValue == 2 ? .binary : .text
+        let kind: Connection.MessageKind = header.opcodeValue == 2 ? .binary : .text
         guard let key = header.maskingKey else {
             // Unmasked (a client reading a server): the payload is used where it lies.
             return deliverWholeMessage(kind, .inbox(start..<end))
@@ -88,59 +88,59 @@ extension Connection {
         if kind == .binary { return .event(.binary(payload)) }
         var validator = UTF8Validator()
         // RFC 6455 §8.1: invalid UTF-8 fails the connection.
-        guard validator.validate(payload), validator.isAtCharacterBoundary else { return fail(ProtocolViolation(.invalidUTF8)) }
+        guard validator.validate(payload), validator.isAtCharacterBoundary else { return fail(Connection.ProtocolViolation(.invalidUTF8)) }
         return .event(.text(String(decoding: payload, as: UTF8.self)))
     }
 
     /// A whole message whose payload lies unmasked in the input buffer or the scratch buffer: checked
     /// (text), then lent or copied into its event.
     @inline(__always)
-    private mutating func deliverWholeMessage(_ kind: MessageKind, _ payload: LentPayload) -> Step {
+    private mutating func deliverWholeMessage(_ kind: Connection.MessageKind, _ payload: LentPayload) -> Step {
         if kind == .text {
             var validator = UTF8Validator()
             let valid = withLentBytes(payload) { validator.validate($0) } && validator.isAtCharacterBoundary
             // RFC 6455 §8.1: invalid UTF-8 fails the connection.
-            guard valid else { return fail(ProtocolViolation(.invalidUTF8)) }
+            guard valid else { return fail(Connection.ProtocolViolation(.invalidUTF8)) }
         }
         if lendsPayloads { return .lent(kind, payload) }
         return .event(ownedEvent(kind, payload))
     }
 
     /// Checks a frame header against RFC 6455 §5 and the limits, before any payload byte is stored.
-    private func admit(_ header: FrameHeader) -> Result<FrameInProgress, ProtocolViolation> {
+    private func admit(_ header: FrameHeader) -> Result<FrameInProgress, Connection.ProtocolViolation> {
         // RFC 6455 §5.2: "If an unknown opcode is received, the receiving endpoint MUST _Fail the
         // WebSocket Connection_."
         guard let opcode = Opcode(rawValue: header.opcodeValue) else {
-            return .failure(ProtocolViolation(.unknownOpcode(header.opcodeValue)))
+            return .failure(Connection.ProtocolViolation(.unknownOpcode(header.opcodeValue)))
         }
         // RFC 6455 §5.2: "If a nonzero value is received and none of the negotiated extensions defines
         // the meaning of such a nonzero value, the receiving endpoint MUST _Fail the WebSocket Connection_."
         // A transform's bits mark a message's first frame only (RFC 7692 §6: never a continuation or
         // control frame).
         let definedBits: UInt8 = opcode == .text || opcode == .binary ? transformBits : 0
-        guard header.reservedBits & ~definedBits == 0 else { return .failure(ProtocolViolation(.reservedBitsSet)) }
+        guard header.reservedBits & ~definedBits == 0 else { return .failure(Connection.ProtocolViolation(.reservedBitsSet)) }
         // RFC 6455 §5.1: "The server MUST close the connection upon receiving a frame that is not
         // masked." and "A client MUST close a connection if it detects a masked frame."
         if isClient {
-            guard header.maskingKey == nil else { return .failure(ProtocolViolation(.maskedFrame)) }
+            guard header.maskingKey == nil else { return .failure(Connection.ProtocolViolation(.maskedFrame)) }
         } else {
-            guard header.maskingKey != nil else { return .failure(ProtocolViolation(.unmaskedFrame)) }
+            guard header.maskingKey != nil else { return .failure(Connection.ProtocolViolation(.unmaskedFrame)) }
         }
         // RFC 6455 §5.2: "the most significant bit MUST be 0". Checked before any conversion to Int.
-        guard header.payloadLength >> 63 == 0 else { return .failure(ProtocolViolation(.invalidLength)) }
+        guard header.payloadLength >> 63 == 0 else { return .failure(Connection.ProtocolViolation(.invalidLength)) }
 
         if opcode.isControl {
             // RFC 6455 §5.5: "All control frames MUST have a payload length of 125 bytes or less and
             // MUST NOT be fragmented."
-            guard header.fin else { return .failure(ProtocolViolation(.fragmentedControlFrame)) }
-            guard header.payloadLength <= 125 else { return .failure(ProtocolViolation(.controlFrameTooLarge)) }
+            guard header.fin else { return .failure(Connection.ProtocolViolation(.fragmentedControlFrame)) }
+            guard header.payloadLength <= 125 else { return .failure(Connection.ProtocolViolation(.controlFrameTooLarge)) }
             return .success(FrameInProgress(opcode: opcode, fin: true, remaining: Int(header.payloadLength),
                                             maskingKey: header.maskingKey))
         }
 
         let limits = configuration.limits
         guard header.payloadLength <= UInt64(max(0, limits.maxFrameSize)) else {
-            return .failure(ProtocolViolation(.frameTooLarge))
+            return .failure(Connection.ProtocolViolation(.frameTooLarge))
         }
         let length = Int(header.payloadLength)  // fits: at most maxFrameSize
         let announced: Int
@@ -148,22 +148,22 @@ extension Connection {
         switch (opcode, incoming) {
         case (.continuation, .none):
             // RFC 6455 §5.4: a continuation frame continues a message; there is none.
-            return .failure(ProtocolViolation(.unexpectedContinuation))
+            return .failure(Connection.ProtocolViolation(.unexpectedContinuation))
         case (.continuation, .assembling(let assembly)):
             announced = assembly.size
             fragments = assembly.fragments
         case (_, .assembling):
             // RFC 6455 §5.4: the fragments of one message MUST NOT be interleaved with another.
-            return .failure(ProtocolViolation(.expectedContinuation))
+            return .failure(Connection.ProtocolViolation(.expectedContinuation))
         case (_, .none):
             announced = 0
             fragments = 0
         }
         guard length <= max(0, limits.maxMessageSize) - announced else {
-            return .failure(ProtocolViolation(.messageTooLarge))
+            return .failure(Connection.ProtocolViolation(.messageTooLarge))
         }
         guard fragments < max(1, limits.maxFragmentsPerMessage) else {
-            return .failure(ProtocolViolation(.tooManyFragments))
+            return .failure(Connection.ProtocolViolation(.tooManyFragments))
         }
         return .success(FrameInProgress(opcode: opcode, fin: header.fin, reservedBits: header.reservedBits,
                                         remaining: length, maskingKey: header.maskingKey))

@@ -1,33 +1,33 @@
 extension Connection {
-    /// Sends a text message, split into frames of ``Configuration/fragmentationSize`` if set.
+    /// Sends a text message, split into frames of ``Connection/Configuration/fragmentationSize`` if set.
     ///
     /// - Parameters:
     ///   - text: the message; it is UTF-8 by construction, so it is never refused as invalid.
     ///   - compress: whether the negotiated payload transform (permessage-deflate) may apply
     ///   to this message. Default `true`; pass `false` for data that is already compressed or secret
     ///   (compression next to attacker-chosen data leaks it, as CRIME and BREACH showed).
-    /// - Throws: ``ConnectionError/notOpen``, ``ConnectionError/closeAlreadySent``,
-    ///   ``ConnectionError/messageInProgress`` while a fragmented message is being sent,
-    ///   ``ConnectionError/outputBufferFull``.
+    /// - Throws: ``Connection/UsageError/notOpen``, ``Connection/UsageError/closeAlreadySent``,
+    ///   ``Connection/UsageError/messageInProgress`` while a fragmented message is being sent,
+    ///   ``Connection/UsageError/outputBufferFull``.
     ///
     /// RFC 6455 §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
-    public mutating func send(text: String, compress: Bool = true) throws(ConnectionError) {
+    public mutating func send(text: String, compress: Bool = true) throws(Connection.UsageError) {
         var text = text
         let result = text.withUTF8 { bytes in
-            Result { () throws(ConnectionError) in try sendMessage(.text, UnsafeRawBufferPointer(bytes), compress: compress) }
+            Result { () throws(Connection.UsageError) in try sendMessage(.text, UnsafeRawBufferPointer(bytes), compress: compress) }
         }
         try result.get()
     }
 
-    /// Sends a binary message, split into frames of ``Configuration/fragmentationSize`` if set.
+    /// Sends a binary message, split into frames of ``Connection/Configuration/fragmentationSize`` if set.
     ///
     /// - Throws: as ``send(text:compress:)``.
     @inlinable  // specialized where it is called: [UInt8] and slices go straight to their storage
-    public mutating func send(binary: some Collection<UInt8>, compress: Bool = true) throws(ConnectionError) {
+    public mutating func send(binary: some Collection<UInt8>, compress: Bool = true) throws(Connection.UsageError) {
         let result = binary.withContiguousStorageIfAvailable { bytes in
-            Result { () throws(ConnectionError) in try sendMessage(.binary, UnsafeRawBufferPointer(bytes), compress: compress) }
+            Result { () throws(Connection.UsageError) in try sendMessage(.binary, UnsafeRawBufferPointer(bytes), compress: compress) }
         } ?? Array(binary).withUnsafeBytes { bytes in
-            Result { () throws(ConnectionError) in try sendMessage(.binary, bytes, compress: compress) }
+            Result { () throws(Connection.UsageError) in try sendMessage(.binary, bytes, compress: compress) }
         }
         try result.get()
     }
@@ -41,16 +41,16 @@ extension Connection {
     /// as with ``send(text:compress:)`` and `compress: false`. Only a server may send one; the state
     /// checks are those of ``send(text:compress:)``. Throwing leaves the connection unchanged.
     ///
-    /// - Throws: ``ConnectionError/preparedMessageFromClient`` for a client (its frames must be
-    ///   masked, each with a fresh key); ``ConnectionError/notOpen``,
-    ///   ``ConnectionError/closeAlreadySent``, ``ConnectionError/messageInProgress`` while a
-    ///   fragmented message is being sent, ``ConnectionError/outputBufferFull``;
-    ///   ``ConnectionError/preparedFrameTooLarge(_:)`` when ``Configuration/fragmentationSize`` is
+    /// - Throws: ``Connection/UsageError/preparedMessageFromClient`` for a client (its frames must be
+    ///   masked, each with a fresh key); ``Connection/UsageError/notOpen``,
+    ///   ``Connection/UsageError/closeAlreadySent``, ``Connection/UsageError/messageInProgress`` while a
+    ///   fragmented message is being sent, ``Connection/UsageError/outputBufferFull``;
+    ///   ``Connection/UsageError/preparedFrameTooLarge(_:)`` when ``Connection/Configuration/fragmentationSize`` is
     ///   set and one of the message's frames holds more payload than it (prepare the message with
     ///   that `fragmentationSize`).
     ///
     /// RFC 6455 §5.1, §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
-    public mutating func send(_ prepared: PreparedMessage) throws(ConnectionError) {
+    public mutating func send(_ prepared: Connection.PreparedMessage) throws(Connection.UsageError) {
         guard !isClient else { throw .preparedMessageFromClient }
         try checkCanSendMessage()
         if configuration.fragmentationSize != nil, prepared.largestFramePayload > Self.frameSize(configuration.fragmentationSize) {
@@ -60,7 +60,7 @@ extension Connection {
     }
 
     @usableFromInline
-    internal mutating func sendMessage(_ kind: MessageKind, _ payload: UnsafeRawBufferPointer, compress: Bool) throws(ConnectionError) {
+    internal mutating func sendMessage(_ kind: Connection.MessageKind, _ payload: UnsafeRawBufferPointer, compress: Bool) throws(Connection.UsageError) {
         try checkCanSendMessage()
         if compress, var transformer = transform.take() {
             defer { transform = transformer }
@@ -75,8 +75,8 @@ extension Connection {
         writeMessageFrames(kind, payload, reservedBits: 0)
     }
 
-    /// Writes a whole message's payload, split at ``Configuration/fragmentationSize``.
-    private mutating func writeMessageFrames(_ kind: MessageKind, _ payload: UnsafeRawBufferPointer, reservedBits: UInt8) {
+    /// Writes a whole message's payload, split at ``Connection/Configuration/fragmentationSize``.
+    private mutating func writeMessageFrames(_ kind: Connection.MessageKind, _ payload: UnsafeRawBufferPointer, reservedBits: UInt8) {
         let size = Self.frameSize(configuration.fragmentationSize)
         if payload.count <= size {
             writeFrame(kind.opcode, fin: true, reservedBits: reservedBits, payload: payload)
@@ -87,14 +87,14 @@ extension Connection {
         }
     }
 
-    /// The most payload bytes per frame for a ``Configuration/fragmentationSize`` (at least 1).
+    /// The most payload bytes per frame for a ``Connection/Configuration/fragmentationSize`` (at least 1).
     static func frameSize(_ fragmentationSize: Int?) -> Int { max(1, fragmentationSize ?? Int.max) }
 
     /// Cuts a whole message's payload into frames of at most `size` bytes (one frame, possibly empty,
     /// when it fits): calls `body` with each frame's opcode, FIN bit, reserved bits (`reservedBits` on
     /// the first frame only, RFC 7692 §6.1) and payload, in order. Sends and prepared messages both
     /// frame their messages here.
-    static func forEachFrame(of kind: MessageKind, _ payload: UnsafeRawBufferPointer, reservedBits: UInt8, size: Int,
+    static func forEachFrame(of kind: Connection.MessageKind, _ payload: UnsafeRawBufferPointer, reservedBits: UInt8, size: Int,
                              _ body: (Opcode, Bool, UInt8, UnsafeRawBufferPointer) -> Void) {
         if payload.count <= size {
             body(kind.opcode, true, reservedBits, payload)
@@ -114,7 +114,7 @@ extension Connection {
     ///
     /// Text fragments may split UTF-8 sequences, but together they must be valid UTF-8: a fragment that
     /// makes the message invalid (or a final one that leaves a sequence unfinished) throws
-    /// ``ConnectionError/invalidUTF8`` and sends nothing.
+    /// ``Connection/UsageError/invalidUTF8`` and sends nothing.
     ///
     /// - Parameters:
     ///   - bytes: this fragment's payload (it may be empty).
@@ -122,26 +122,26 @@ extension Connection {
     ///   - isFinal: whether this fragment ends the message (the FIN bit, RFC 6455 §5.2).
     ///   - compress: read on the first fragment only: whether the negotiated transform may
     ///   apply to the message; each fragment is then compressed as it is sent.
-    /// - Throws: ``ConnectionError/fragmentKindMismatch`` when `kind` differs from the message's,
-    ///   ``ConnectionError/invalidUTF8``, and the errors of ``send(text:compress:)``.
+    /// - Throws: ``Connection/UsageError/fragmentKindMismatch`` when `kind` differs from the message's,
+    ///   ``Connection/UsageError/invalidUTF8``, and the errors of ``send(text:compress:)``.
     ///
     /// RFC 6455 §5.4: <https://www.rfc-editor.org/rfc/rfc6455#section-5.4>
     @inlinable  // as send(binary:)
-    public mutating func sendFragment(_ bytes: some Collection<UInt8>, kind: MessageKind, isFinal: Bool,
-                                      compress: Bool = true) throws(ConnectionError) {
+    public mutating func sendFragment(_ bytes: some Collection<UInt8>, kind: Connection.MessageKind, isFinal: Bool,
+                                      compress: Bool = true) throws(Connection.UsageError) {
         let result = bytes.withContiguousStorageIfAvailable { raw in
-            Result { () throws(ConnectionError) in
+            Result { () throws(Connection.UsageError) in
                 try sendFragment(UnsafeRawBufferPointer(raw), kind: kind, isFinal: isFinal, compress: compress)
             }
         } ?? Array(bytes).withUnsafeBytes { raw in
-            Result { () throws(ConnectionError) in try sendFragment(raw, kind: kind, isFinal: isFinal, compress: compress) }
+            Result { () throws(Connection.UsageError) in try sendFragment(raw, kind: kind, isFinal: isFinal, compress: compress) }
         }
         try result.get()
     }
 
     @usableFromInline
-    internal mutating func sendFragment(_ payload: UnsafeRawBufferPointer, kind: MessageKind, isFinal: Bool,
-                                        compress: Bool) throws(ConnectionError) {
+    internal mutating func sendFragment(_ payload: UnsafeRawBufferPointer, kind: Connection.MessageKind, isFinal: Bool,
+                                        compress: Bool) throws(Connection.UsageError) {
         var validator: UTF8Validator
         let opcode: Opcode
         let isTransformed: Bool
@@ -175,10 +175,10 @@ extension Connection {
         if isFinal { transition(.messageSent) }
     }
 
-    /// Sends a ping (at most 125 bytes of payload). The pong comes back as ``Event/pong(_:)``.
+    /// Sends a ping (at most 125 bytes of payload). The pong comes back as ``Connection/Event/pong(_:)``.
     ///
     /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
-    public mutating func ping(_ payload: some Collection<UInt8> = [UInt8]()) throws(ConnectionError) {
+    public mutating func ping(_ payload: some Collection<UInt8> = [UInt8]()) throws(Connection.UsageError) {
         try sendControl(.ping, Array(payload))
     }
 
@@ -186,11 +186,11 @@ extension Connection {
     /// (at most 125 bytes of payload).
     ///
     /// RFC 6455 §5.5.3: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.3>
-    public mutating func pong(_ payload: some Collection<UInt8> = [UInt8]()) throws(ConnectionError) {
+    public mutating func pong(_ payload: some Collection<UInt8> = [UInt8]()) throws(Connection.UsageError) {
         try sendControl(.pong, Array(payload))
     }
 
-    private mutating func sendControl(_ opcode: Opcode, _ payload: [UInt8]) throws(ConnectionError) {
+    private mutating func sendControl(_ opcode: Opcode, _ payload: [UInt8]) throws(Connection.UsageError) {
         try checkPermission(.sendControl)
         guard payload.count <= 125 else { throw .controlPayloadTooLarge }
         try checkOutputRoom()
@@ -199,36 +199,36 @@ extension Connection {
 
     /// Starts the closing handshake (or, after the peer's Close, answers it): queues a Close frame
     /// with `code` and `reason`. The connection is closed when the peer's Close frame arrives, or when
-    /// ``Timeouts/close`` runs out.
+    /// ``Connection/Timeouts/close`` runs out.
     ///
     /// - Parameters:
     ///   - code: a code that may be sent (RFC 6455 §7.4); default 1000.
     ///   - reason: at most 123 bytes of UTF-8.
-    /// - Throws: ``ConnectionError/invalidCloseCode(_:)``, ``ConnectionError/closeReasonTooLong``,
-    ///   ``ConnectionError/closeAlreadySent`` for a second close, ``ConnectionError/notOpen`` before the
+    /// - Throws: ``Connection/UsageError/invalidCloseCode(_:)``, ``Connection/UsageError/closeReasonTooLong``,
+    ///   ``Connection/UsageError/closeAlreadySent`` for a second close, ``Connection/UsageError/notOpen`` before the
     ///   handshake completes.
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
-    public mutating func close(code: CloseCode = .normalClosure, reason: String = "") throws(ConnectionError) {
+    public mutating func close(code: Connection.CloseCode = .normalClosure, reason: String = "") throws(Connection.UsageError) {
         guard code.isValidOnWire else { throw .invalidCloseCode(code) }
         guard reason.utf8.count <= 123 else { throw .closeReasonTooLong }
         try checkPermission(.close)
-        transition(.closeCalled(CloseFrame(code: code, reason: reason)))
+        transition(.closeCalled(Connection.CloseFrame(code: code, reason: reason)))
     }
 
     // MARK: Checks
 
     /// The checks before a whole message (a send or a prepared message): the phase allows a message,
     /// there is room for it, and no fragmented message of ours is unfinished.
-    private func checkCanSendMessage() throws(ConnectionError) {
+    private func checkCanSendMessage() throws(Connection.UsageError) {
         try checkPermission(.startMessage)
         try checkOutputRoom()
         guard case .none = outgoing else { throw .messageInProgress }
     }
 
-    /// Sends are refused once the pending output reaches ``Limits/maxBufferedOutput``; memory is then
+    /// Sends are refused once the pending output reaches ``Connection/Limits/maxBufferedOutput``; memory is then
     /// bounded by the limit plus one message.
-    private func checkOutputRoom() throws(ConnectionError) {
+    private func checkOutputRoom() throws(Connection.UsageError) {
         guard pendingOutputCount < max(0, configuration.limits.maxBufferedOutput) else { throw .outputBufferFull }
     }
 
@@ -236,15 +236,15 @@ extension Connection {
 
     /// The reply to the peer's Close frame: RFC 6455 §5.5.1, "the endpoint typically echos the status
     /// code it received". An empty Close is answered with an empty one.
-    mutating func writeCloseReply(to received: CloseFrame) {
+    mutating func writeCloseReply(to received: Connection.CloseFrame) {
         if received.code == .noStatusReceived {
             writeFrame(.close, fin: true, payload: [UInt8]())
         } else {
-            writeClose(CloseFrame(code: received.code))
+            writeClose(Connection.CloseFrame(code: received.code))
         }
     }
 
-    mutating func writeClose(_ frame: CloseFrame) {
+    mutating func writeClose(_ frame: Connection.CloseFrame) {
         var payload: [UInt8] = [UInt8(truncatingIfNeeded: frame.code.rawValue >> 8),
                                 UInt8(truncatingIfNeeded: frame.code.rawValue)]
         payload.append(contentsOf: frame.reason.utf8.prefix(123))

@@ -1,62 +1,66 @@
-/// The lifecycle of a connection, as the caller sees it.
-public enum State: Sendable, Hashable {
-    /// The opening handshake is under way.
-    case connecting
-    /// Messages flow both ways.
-    case open
-    /// One side has sent a Close frame and the closing handshake is not finished: `.local` when we
-    /// sent ours first and await the peer's, `.remote` when the peer's arrived while we were sending a
-    /// fragmented message, and our reply waits for its last fragment (RFC 6455 §5.5.1).
-    case closing(initiatedBy: Side)
-    /// Nothing more can be sent or received.
-    case closed(CloseStatus)
+extension Connection {
+    /// The lifecycle of a connection, as the caller sees it.
+    public enum State: Sendable, Hashable {
+        /// The opening handshake is under way.
+        case connecting
+        /// Messages flow both ways.
+        case open
+        /// One side has sent a Close frame and the closing handshake is not finished: `.local` when we
+        /// sent ours first and await the peer's, `.remote` when the peer's arrived while we were sending a
+        /// fragmented message, and our reply waits for its last fragment (RFC 6455 §5.5.1).
+        case closing(initiatedBy: Side)
+        /// Nothing more can be sent or received.
+        case closed(Connection.CloseStatus)
 
-    /// Which end sent the first Close frame.
-    public enum Side: Sendable, Hashable {
-        /// This connection (``Connection/close(code:reason:)`` or a timeout).
-        case local
-        /// The peer.
-        case remote
+        /// Which end sent the first Close frame.
+        public enum Side: Sendable, Hashable {
+            /// This connection (``Connection/close(code:reason:)`` or a timeout).
+            case local
+            /// The peer.
+            case remote
+        }
     }
 }
 
-/// What to do with the transport under a connection, as ``Connection/transportDirective`` says.
-///
-/// A TCP connection closed while unread bytes wait in its receive buffer is reset, and a reset can
-/// destroy the frames written just before it (the last message, the Close frame) before the peer
-/// reads them. RFC 6455 §7.1.1 therefore has the server close first and the client wait for it;
-/// and an endpoint that closes first should shut down its sending side, then read until the peer
-/// closes too. The connection says which of these applies, so that every adapter closes the same way.
-///
-/// ```swift
-/// switch connection.transportDirective {
-/// case .keepOpen, .awaitPeerClose: break                      // keep reading (and writing)
-/// case .halfCloseAndDrain: if connection.pendingOutputCount == 0 { socket.shutdown(.write) }
-/// case .close: socket.close()
-/// }
-/// ```
-///
-/// RFC 6455 §7.1.1: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.1>
-public enum TransportDirective: Sendable, Hashable {
-    /// The connection is not closed: read, and write the output.
-    case keepOpen
-    /// (Client, after a clean closing handshake) Keep reading: the server closes the TCP connection
-    /// first. What arrives is discarded. The directive becomes ``close`` when the input ends
-    /// (``Connection/receiveEOF()``) or the close timer (``Timeouts/close``) runs out.
-    case awaitPeerClose
-    /// Write the pending output, then shut down the sending side of the transport (a TCP FIN, after
-    /// a TLS close_notify), and keep reading: what arrives is discarded. The directive becomes
-    /// ``close`` when the input ends or at `deadline` (``Timeouts/linger`` after the close; `nil`
-    /// while no time has been reported), when pending output is given up on as well.
-    case halfCloseAndDrain(deadline: Instant?)
-    /// Close the transport now. Pending output may be written first if the transport takes it
-    /// without waiting (a reply to a peer that shut down only its own sending side).
-    case close
+extension Connection {
+    /// What to do with the transport under a connection, as ``Connection/transportDirective`` says.
+    ///
+    /// A TCP connection closed while unread bytes wait in its receive buffer is reset, and a reset can
+    /// destroy the frames written just before it (the last message, the Close frame) before the peer
+    /// reads them. RFC 6455 §7.1.1 therefore has the server close first and the client wait for it;
+    /// and an endpoint that closes first should shut down its sending side, then read until the peer
+    /// closes too. The connection says which of these applies, so that every adapter closes the same way.
+    ///
+    /// ```swift
+    /// switch connection.transportDirective {
+    /// case .keepOpen, .awaitPeerClose: break                      // keep reading (and writing)
+    /// case .halfCloseAndDrain: if connection.pendingOutputCount == 0 { socket.shutdown(.write) }
+    /// case .close: socket.close()
+    /// }
+    /// ```
+    ///
+    /// RFC 6455 §7.1.1: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.1>
+    public enum TransportDirective: Sendable, Hashable {
+        /// The connection is not closed: read, and write the output.
+        case keepOpen
+        /// (Client, after a clean closing handshake) Keep reading: the server closes the TCP connection
+        /// first. What arrives is discarded. The directive becomes ``close`` when the input ends
+        /// (``Connection/receiveEOF()``) or the close timer (``Connection/Timeouts/close``) runs out.
+        case awaitPeerClose
+        /// Write the pending output, then shut down the sending side of the transport (a TCP FIN, after
+        /// a TLS close_notify), and keep reading: what arrives is discarded. The directive becomes
+        /// ``close`` when the input ends or at `deadline` (``Connection/Timeouts/linger`` after the close; `nil`
+        /// while no time has been reported), when pending output is given up on as well.
+        case halfCloseAndDrain(deadline: Connection.Instant?)
+        /// Close the transport now. Pending output may be written first if the transport takes it
+        /// without waiting (a reply to a peer that shut down only its own sending side).
+        case close
+    }
 }
 
 extension Connection {
     /// The connection's lifecycle state.
-    public var state: State {
+    public var state: Connection.State {
         switch phase {
         case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision:
             return .connecting
@@ -68,7 +72,7 @@ extension Connection {
     }
 
     /// Whether the caller should stop using the transport: ``transportDirective`` is
-    /// ``TransportDirective/halfCloseAndDrain(deadline:)`` or ``TransportDirective/close``. A caller
+    /// ``Connection/TransportDirective/halfCloseAndDrain(deadline:)`` or ``Connection/TransportDirective/close``. A caller
     /// that then closes the socket at once is correct, but may lose its last frames to a TCP reset
     /// when the peer still sends; ``transportDirective`` says how to close gracefully.
     public var shouldCloseTransport: Bool {
@@ -80,8 +84,8 @@ extension Connection {
         }
     }
 
-    /// What the caller should do with the transport now (RFC 6455 §7.1.1); see ``TransportDirective``.
-    public var transportDirective: TransportDirective {
+    /// What the caller should do with the transport now (RFC 6455 §7.1.1); see ``Connection/TransportDirective``.
+    public var transportDirective: Connection.TransportDirective {
         switch phase {
         case .closed(_, .closeNow): return .close
         case .closed(_, .awaitPeerClose): return .awaitPeerClose

@@ -23,7 +23,7 @@
 //    transport's input ended, which the reader reaches in order, after the bytes before it), the frame
 //    and message being read, the message being sent, and the output.
 // 3. What the caller may do in each phase is decided in one place, `checkPermission(_:)`. A caller's
-//    misuse throws `ConnectionError` and changes nothing; a permitted call then reports what it did to
+//    misuse throws `Connection.UsageError` and changes nothing; a permitted call then reports what it did to
 //    the transition (`close()` as `.closeCalled`, the last fragment as `.messageSent`).
 // 4. Input is parsed lazily, inside `nextEvent()`: `receive(_:)` only buffers. Automatic replies (pong,
 //    the close reply, an HTTP error response) are therefore queued while events are pulled; a caller
@@ -46,7 +46,7 @@ extension Connection {
     /// knows which phase allows what (the table is in docs/architecture.md). Answering the opening
     /// handshake is allowed only while ``pendingHandshakeRequest`` holds a request.
     @inline(__always)
-    func checkPermission(_ action: LocalAction) throws(ConnectionError) {
+    func checkPermission(_ action: LocalAction) throws(Connection.UsageError) {
         switch phase {
         case .open:
             return
@@ -97,7 +97,7 @@ extension Connection {
         case .refusalBodyRead:
             switch phase {
             case .clientReadingRejection(let head, _):
-                phase = failedHandshake(.rejected(HTTPResponse(head: head, body: bodyReader.body)))
+                phase = failedHandshake(.rejected(Connection.HTTPResponse(head: head, body: bodyReader.body)))
             case .clientAwaitingResponse, .serverAwaitingRequest, .serverAwaitingDecision, .open, .closingLocally,
                  .closingRemotely, .closed:
                 break
@@ -131,7 +131,7 @@ extension Connection {
         case .handshakeRejected:
             switch phase {
             case .serverAwaitingDecision:
-                phase = closedPhase(CloseStatus(code: .abnormalClosure, reason: "opening handshake rejected", wasClean: false))
+                phase = closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "opening handshake rejected", wasClean: false))
             case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .open, .closingLocally,
                  .closingRemotely, .closed:
                 break
@@ -149,13 +149,13 @@ extension Connection {
                     phase = .closingRemotely(received: frame, timeout: closeTimeout())
                 } else {
                     writeCloseReply(to: frame)
-                    phase = closedPhase(CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
+                    phase = closedPhase(Connection.CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
                 }
             case .closingLocally:
                 // The reply to our Close: the closing handshake is complete (RFC 6455 §7.1.5: the close
                 // code is the one in the first Close frame received).
                 enqueue(.closeReceived(frame))
-                phase = closedPhase(CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
+                phase = closedPhase(Connection.CloseStatus(code: frame.code, reason: frame.reason, wasClean: true))
             case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
                  .closingRemotely, .closed:
                 break
@@ -177,7 +177,7 @@ extension Connection {
         case .violation(let violation):
             switch phase {
             case .open:
-                writeClose(CloseFrame(code: violation.closeCode, reason: violation.reason))
+                writeClose(Connection.CloseFrame(code: violation.closeCode, reason: violation.reason))
                 phase = failedConnection(violation)
             case .closingLocally:
                 // Our Close is already out: nothing more is sent.
@@ -194,10 +194,10 @@ extension Connection {
             case .clientReadingRejection(let head, _):
                 // For a body read until close, the end of the transport is its normal end (RFC 9112
                 // §6.3); any other body is reported with what arrived.
-                phase = failedHandshake(.rejected(HTTPResponse(head: head, body: bodyReader.body)))
+                phase = failedHandshake(.rejected(Connection.HTTPResponse(head: head, body: bodyReader.body)))
             case .open, .closingLocally:
                 // RFC 6455 §7.1.5: the transport closed without a closing handshake: 1006.
-                phase = closedPhase(CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
+                phase = closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
                                                 wasClean: false, failure: .unexpectedEndOfStream))
             case .serverAwaitingDecision, .closingRemotely, .closed:
                 // Nothing is read in these phases, so the reader never gets to the end.
@@ -244,7 +244,7 @@ extension Connection {
                 break
             case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
                  .open, .closingLocally, .closingRemotely:
-                phase = closedPhase(CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted),
+                phase = closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted),
                                     aborting: true)
             }
 
@@ -272,8 +272,8 @@ extension Connection {
                     // The peer is gone or stuck: fail the connection (RFC 6455 §7.1.7) with 1011, the
                     // code keepalive timeouts are commonly reported with, and report 1006 locally since
                     // no Close frame came back.
-                    writeClose(CloseFrame(code: .internalError, reason: "keepalive timeout"))
-                    phase = closedPhase(CloseStatus(code: .abnormalClosure, reason: "keepalive timeout", wasClean: false,
+                    writeClose(Connection.CloseFrame(code: .internalError, reason: "keepalive timeout"))
+                    phase = closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "keepalive timeout", wasClean: false,
                                                     failure: .keepaliveTimeout))
                 } else {
                     if keepalive.ping.hasExpired(at: now) { sendKeepalivePing(&keepalive, at: now) }
@@ -282,7 +282,7 @@ extension Connection {
             case .closingLocally(let sent, var timeout):
                 timeout.arm(at: now)
                 phase = timeout.hasExpired(at: now)
-                    ? closedPhase(CloseStatus(code: .abnormalClosure, reason: "close handshake timed out", wasClean: false,
+                    ? closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "close handshake timed out", wasClean: false,
                                               failure: .closeTimeout))
                     : .closingLocally(sent: sent, timeout: timeout)
             case .closingRemotely(let received, var timeout):
@@ -316,32 +316,32 @@ extension Connection {
     }
 
     /// Reports the handshake's failure, then closes.
-    private mutating func failedHandshake(_ failure: HandshakeFailure) -> Phase {
+    private mutating func failedHandshake(_ failure: Connection.HandshakeFailure) -> Phase {
         enqueue(.handshakeFailed(failure))
-        return closedPhase(CloseStatus(code: .abnormalClosure, reason: "opening handshake failed", wasClean: false))
+        return closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "opening handshake failed", wasClean: false))
     }
 
     /// (RFC 6455 §7.1.7) Stops reading the frame in progress, reports the violation, then closes.
-    private mutating func failedConnection(_ violation: ProtocolViolation) -> Phase {
+    private mutating func failedConnection(_ violation: Connection.ProtocolViolation) -> Phase {
         frame = .header
         incoming = .none
         enqueue(.protocolViolation(violation))
-        return closedPhase(CloseStatus(code: violation.closeCode, reason: violation.reason, wasClean: false,
+        return closedPhase(Connection.CloseStatus(code: violation.closeCode, reason: violation.reason, wasClean: false,
                                        failure: .protocolViolation(violation)))
     }
 
     /// Our Close answers the peer's, after (or instead of) the rest of our message: `frame` when the
     /// caller chose one, otherwise the echo of the peer's code. The closing handshake is complete.
-    private mutating func answeredRemoteClose(_ received: CloseFrame, with frame: CloseFrame?) -> Phase {
+    private mutating func answeredRemoteClose(_ received: Connection.CloseFrame, with frame: Connection.CloseFrame?) -> Phase {
         if let frame { writeClose(frame) } else { writeCloseReply(to: received) }
         outgoing = .none
-        return closedPhase(CloseStatus(code: received.code, reason: received.reason, wasClean: true))
+        return closedPhase(Connection.CloseStatus(code: received.code, reason: received.reason, wasClean: true))
     }
 
-    /// The closed phase, choosing what the transport does next (``TransportDirective``): once the
+    /// The closed phase, choosing what the transport does next (``Connection/TransportDirective``): once the
     /// input ended, or when `aborting`, it closes at once; a client that closed cleanly waits for the
     /// server to close it; everything else half-closes and drains. Emits `.closed`.
-    private mutating func closedPhase(_ status: CloseStatus, aborting: Bool = false) -> Phase {
+    private mutating func closedPhase(_ status: Connection.CloseStatus, aborting: Bool = false) -> Phase {
         let disposition: TransportDisposition
         if inputEnded || aborting {
             disposition = .closeNow

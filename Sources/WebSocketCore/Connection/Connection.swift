@@ -25,13 +25,13 @@
 /// "what if" tests and replays cheap to write.
 ///
 /// Randomness (masking keys, `Sec-WebSocket-Key`) comes from the generator you inject; with a
-/// ``SeededGenerator`` and the same inputs, the output bytes are identical from run to run. Time comes
+/// ``Connection/SeededGenerator`` and the same inputs, the output bytes are identical from run to run. Time comes
 /// from ``advanceTime(to:)``; ``nextDeadline`` says when to call it next.
 public struct Connection: Sendable {
     /// This end's role.
-    public let role: Role
+    public let role: Connection.Role
     /// The limits, timeouts and extensions the connection was made with; they do not change after.
-    public let configuration: Configuration
+    public let configuration: Connection.Configuration
     let isClient: Bool
     var random: any RandomNumberGenerator & Sendable
 
@@ -65,7 +65,7 @@ public struct Connection: Sendable {
     var inputEnded = false
     var frame = FrameReadState.header
     var incoming = IncomingMessage.none
-    /// The payload of the data message being assembled (``Delivery/messages``).
+    /// The payload of the data message being assembled (``Connection/Delivery/messages``).
     var messageBuffer: [UInt8] = []
     /// The payload of the control frame being read (at most 125 bytes).
     var controlBuffer: [UInt8] = []
@@ -74,7 +74,7 @@ public struct Connection: Sendable {
     var lendScratch: [UInt8] = []
 
     // Output, in order: the queued arrays (from `queuedHead`, the first from `queuedStart`), then
-    // `outbox`. `outbox` is our own buffer, where frames are written; a ``PreparedMessage``'s array
+    // `outbox`. `outbox` is our own buffer, where frames are written; a ``Connection/PreparedMessage``'s array
     // is queued as it is (shared storage, never written to), after our pending bytes, which move to
     // the queue first (the array moves, no byte is copied). Invariant: `outboxStart` is 0 while
     // anything is queued (output is taken from the front), and `queuedBytes` counts the queued bytes
@@ -86,14 +86,14 @@ public struct Connection: Sendable {
     var queuedStart = 0
     var queuedBytes = 0
     var outgoing = OutgoingMessage.none
-    var events: [Event] = []
+    var events: [Connection.Event] = []
     var eventsStart = 0
     /// Set while ``nextEventView(_:)`` runs: whole messages are lent in place instead of copied.
     var lendsPayloads = false
 
     // Time.
     /// The last time reported; the timers themselves live in the phase's payload.
-    var lastReportedTime: Instant? = nil
+    var lastReportedTime: Connection.Instant? = nil
 
     /// Creates a connection.
     ///
@@ -105,11 +105,11 @@ public struct Connection: Sendable {
     ///   - configuration: limits, timers, delivery; the defaults are safe for the open internet.
     ///   - random: the source of masking keys and the handshake key. Default: the system's
     ///     cryptographically secure generator, which RFC 6455 §10.3 calls for. Inject a
-    ///     ``SeededGenerator`` for reproducible output.
-    /// - Throws: ``ConnectionError/invalidHeader(_:)`` when a client option would put a control
+    ///     ``Connection/SeededGenerator`` for reproducible output.
+    /// - Throws: ``Connection/UsageError/invalidHeader(_:)`` when a client option would put a control
     ///   character or an invalid token into the request.
-    public init(role: Role, configuration: Configuration = Configuration(),
-                random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) throws(ConnectionError) {
+    public init(role: Connection.Role, configuration: Connection.Configuration = Connection.Configuration(),
+                random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) throws(Connection.UsageError) {
         self.role = role
         self.configuration = configuration
         self.random = random
@@ -211,8 +211,8 @@ public struct Connection: Sendable {
 
     /// Ends the connection at once, without a closing handshake: for a transport that failed (a write
     /// error, a reset) or a caller that gives up. Nothing more is sent: pending output is dropped. A
-    /// `.closed` event with 1006 and ``CloseStatus/Failure/aborted`` follows (unless the connection
-    /// was closed already), and ``transportDirective`` becomes ``TransportDirective/close``.
+    /// `.closed` event with 1006 and ``Connection/CloseStatus/Failure/aborted`` follows (unless the connection
+    /// was closed already), and ``transportDirective`` becomes ``Connection/TransportDirective/close``.
     public mutating func abort() {
         outbox = []
         outboxStart = 0

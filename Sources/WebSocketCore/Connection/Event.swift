@@ -1,31 +1,33 @@
-/// Something that happened on a connection, pulled with ``Connection/nextEvent()``.
-public enum Event: Sendable, Hashable {
-    // The handshake cases are indirect: their payloads are large, and the frequent events (messages)
-    // should not pay for moving them around.
+extension Connection {
+    /// Something that happened on a connection, pulled with ``Connection/nextEvent()``.
+    public enum Event: Sendable, Hashable {
+        // The handshake cases are indirect: their payloads are large, and the frequent events (messages)
+        // should not pay for moving them around.
 
-    /// (Server) A valid opening handshake request arrived. Answer it with
-    /// ``Connection/accept(subprotocol:extensions:headers:)`` or ``Connection/reject(status:headers:body:)``;
-    /// no frame is read before then.
-    indirect case handshakeRequest(HandshakeRequest)
-    /// The opening handshake succeeded: the connection is open.
-    indirect case handshakeCompleted(HandshakeResult)
-    /// The opening handshake failed; the connection is closed and the transport should be closed.
-    indirect case handshakeFailed(HandshakeFailure)
-    /// A whole text message (``Delivery/messages``).
-    case text(String)
-    /// A whole binary message (``Delivery/messages``).
-    case binary([UInt8])
-    /// A piece of a message's payload (``Delivery/fragments``).
-    case fragment(Fragment)
-    /// A ping, with its payload. Answered automatically unless turned off.
-    case ping([UInt8])
-    /// A pong, with its payload. Unsolicited pongs are reported too.
-    case pong([UInt8])
-    /// The peer sent a Close frame. A reply has been queued, unless this answers ours.
-    case closeReceived(CloseFrame)
-    /// The peer violated the protocol: the Close frame with ``ProtocolViolation/closeCode`` is queued and
-    /// a ``closed(_:)`` event follows.
-    case protocolViolation(ProtocolViolation)
-    /// The WebSocket connection is closed; nothing more can be sent or received.
-    indirect case closed(CloseStatus)
+        /// (Server) A valid opening handshake request arrived. Answer it with
+        /// ``Connection/accept(subprotocol:extensions:headers:)`` or ``Connection/reject(status:headers:body:)``;
+        /// no frame is read before then.
+        indirect case handshakeRequest(Connection.HandshakeRequest)
+        /// The opening handshake succeeded: the connection is open.
+        indirect case handshakeCompleted(Connection.HandshakeResult)
+        /// The opening handshake failed; the connection is closed and the transport should be closed.
+        indirect case handshakeFailed(Connection.HandshakeFailure)
+        /// A whole text message (``Connection/Delivery/messages``).
+        case text(String)
+        /// A whole binary message (``Connection/Delivery/messages``).
+        case binary([UInt8])
+        /// A piece of a message's payload (``Connection/Delivery/fragments``).
+        case fragment(Connection.Fragment)
+        /// A ping, with its payload. Answered automatically unless turned off.
+        case ping([UInt8])
+        /// A pong, with its payload. Unsolicited pongs are reported too.
+        case pong([UInt8])
+        /// The peer sent a Close frame. A reply has been queued, unless this answers ours.
+        case closeReceived(Connection.CloseFrame)
+        /// The peer violated the protocol: the Close frame with ``Connection/ProtocolViolation/closeCode`` is queued and
+        /// a ``closed(_:)`` event follows.
+        case protocolViolation(Connection.ProtocolViolation)
+        /// The WebSocket connection is closed; nothing more can be sent or received.
+        indirect case closed(Connection.CloseStatus)
+    }
 }

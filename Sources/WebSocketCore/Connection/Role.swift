@@ -1,15 +1,17 @@
-/// Which end of the connection this is.
-public enum Role: Sendable, Hashable {
-    /// The client: it sends the opening handshake request built from these options, masks its frames,
-    /// and waits for the server to close the transport.
-    case client(ClientOptions)
-    /// The server: it reads the request, reports it as ``Event/handshakeRequest(_:)`` and waits for the
-    /// caller to accept or reject it.
-    case server
+extension Connection {
+    /// Which end of the connection this is.
+    public enum Role: Sendable, Hashable {
+        /// The client: it sends the opening handshake request built from these options, masks its frames,
+        /// and waits for the server to close the transport.
+        case client(Connection.ClientOptions)
+        /// The server: it reads the request, reports it as ``Connection/Event/handshakeRequest(_:)`` and waits for the
+        /// caller to accept or reject it.
+        case server
 
-    /// Whether this is the client end.
-    public var isClient: Bool {
-        if case .client = self { return true }
-        return false
+        /// Whether this is the client end.
+        public var isClient: Bool {
+            if case .client = self { return true }
+            return false
+        }
     }
 }

@@ -14,12 +14,12 @@
 /// (`a,,b`) are accepted and ignored ("a recipient MUST parse and ignore a reasonable number of empty
 /// list elements"). Several field lines combine as one list (RFC 9110 §5.3, RFC 6455 §9.1 "may be
 /// split into multiple instances").
-extension ExtensionHeader {
+extension Connection.ExtensionHeader {
     /// Parses every `Sec-WebSocket-Extensions` field line, in order. Returns `[]` when there is no line
     /// and `nil` on a syntax error, including a list with no extension at all (`1#extension`).
     ///
     /// RFC 6455 §9.1: <https://www.rfc-editor.org/rfc/rfc6455#section-9.1>
-    public static func parseList(_ values: [String]) -> [ExtensionHeader]? {
+    public static func parseList(_ values: [String]) -> [Connection.ExtensionHeader]? {
         guard !values.isEmpty else { return [] }
         var parser = ExtensionListParser(values: values)
         guard let list = parser.parse(), !list.isEmpty else { return nil }
@@ -27,7 +27,7 @@ extension ExtensionHeader {
     }
 
     /// The field value for a list of extensions: `a; p=1, b`.
-    public static func headerValue(_ list: [ExtensionHeader]) -> String {
+    public static func headerValue(_ list: [Connection.ExtensionHeader]) -> String {
         list.map(\.headerValue).joined(separator: ", ")
     }
 
@@ -76,8 +76,8 @@ private struct ExtensionListParser {
         bytes = Array(values.joined(separator: ",").utf8)
     }
 
-    mutating func parse() -> [ExtensionHeader]? {
-        var list: [ExtensionHeader] = []
+    mutating func parse() -> [Connection.ExtensionHeader]? {
+        var list: [Connection.ExtensionHeader] = []
         while true {
             skipOWS()
             guard let c = peek() else { return list }
@@ -95,9 +95,9 @@ private struct ExtensionListParser {
     }
 
     /// `extension = token *( ";" extension-param )`, leaving the index at the following `,` or end.
-    private mutating func parseExtension() -> ExtensionHeader? {
+    private mutating func parseExtension() -> Connection.ExtensionHeader? {
         guard let name = parseToken() else { return nil }
-        var element = ExtensionHeader(name: name)
+        var element = Connection.ExtensionHeader(name: name)
         while true {
             skipOWS()
             guard peek() == UInt8(ascii: ";") else { return element }
@@ -117,7 +117,7 @@ private struct ExtensionListParser {
                     value = token
                 }
             }
-            element.parameters.append(ExtensionHeader.Parameter(name: parameterName, value: value))
+            element.parameters.append(Connection.ExtensionHeader.Parameter(name: parameterName, value: value))
         }
     }
 

@@ -9,7 +9,7 @@
 /// RFC 7692 §6: an uncompressed message has RSV1 clear). A transform may therefore never require
 /// every message to be transformed: ``shouldEncode(messageOfSize:)`` may decline any message, and
 /// ``Connection/send(text:compress:)`` with `compress: false` and ``Connection/send(_:)`` (a
-/// ``PreparedMessage``, framed once for many connections) send plain frames whatever was
+/// ``Connection/PreparedMessage``, framed once for many connections) send plain frames whatever was
 /// negotiated. An extension whose protocol forbids plain messages cannot be built on this protocol.
 public protocol MessageTransform: Sendable {
     /// The reserved bits (`0x40` for RSV1, `0x20` RSV2, `0x10` RSV3) that mark a transformed message on
@@ -19,9 +19,9 @@ public protocol MessageTransform: Sendable {
     /// Decodes the next piece of a transformed message's payload; `isFinal` marks the end of the
     /// message (the piece may be empty). Decoded bytes go to `output` in chunks of bounded size as they
     /// are produced; when `output` returns `false` (a limit was reached, the text is invalid), decoding
-    /// stops at once and the call returns ``TransformResult/stopped``.
+    /// stops at once and the call returns ``Connection/TransformResult/stopped``.
     mutating func decode(_ input: UnsafeRawBufferPointer, isFinal: Bool,
-                         output: (UnsafeRawBufferPointer) -> Bool) -> TransformResult
+                         output: (UnsafeRawBufferPointer) -> Bool) -> Connection.TransformResult
 
     /// Whether an outgoing message of `size` bytes should be transformed (a compressor skips tiny and
     /// empty messages, for instance). Called once per message, before its first ``encode(_:isFinal:)``.
@@ -32,12 +32,14 @@ public protocol MessageTransform: Sendable {
     mutating func encode(_ input: UnsafeRawBufferPointer, isFinal: Bool) -> [UInt8]
 }
 
-/// The outcome of ``MessageTransform/decode(_:isFinal:output:)``.
-public enum TransformResult: Sendable, Hashable {
-    /// Every input byte was consumed.
-    case consumed
-    /// The output closure asked to stop.
-    case stopped
-    /// The input is not valid for the transform (corrupt compressed data, for instance).
-    case failed(String)
+extension Connection {
+    /// The outcome of ``MessageTransform/decode(_:isFinal:output:)``.
+    public enum TransformResult: Sendable, Hashable {
+        /// Every input byte was consumed.
+        case consumed
+        /// The output closure asked to stop.
+        case stopped
+        /// The input is not valid for the transform (corrupt compressed data, for instance).
+        case failed(String)
+    }
 }

@@ -27,7 +27,7 @@ enum IncomingMessage: Sendable, Hashable {
 
 /// What is known of the data message being received, its payload aside.
 struct MessageAssembly: Sendable, Hashable {
-    var kind: MessageKind
+    var kind: Connection.MessageKind
     /// Whether the first frame carried the negotiated transform's reserved bits: the payload is then
     /// decoded (decompressed) as it arrives.
     var isTransformed = false
@@ -39,12 +39,12 @@ struct MessageAssembly: Sendable, Hashable {
     /// Validates text as it arrives, so that invalid UTF-8 fails the connection at the first bad byte
     /// (RFC 6455 §8.1), not at the end of the message.
     var validator = UTF8Validator()
-    /// (``Delivery/fragments``) Whether a piece of this message has been delivered.
+    /// (``Connection/Delivery/fragments``) Whether a piece of this message has been delivered.
     var hasDeliveredPiece = false
 }
 
 /// The data message being sent in fragments by the caller.
 enum OutgoingMessage: Sendable, Hashable {
     case none
-    case sending(MessageKind, UTF8Validator, isTransformed: Bool)
+    case sending(Connection.MessageKind, UTF8Validator, isTransformed: Bool)
 }

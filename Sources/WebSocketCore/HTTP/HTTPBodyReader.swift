@@ -23,7 +23,7 @@ struct HTTPBodyReader: Sendable {
         framing = .complete
     }
 
-    init(head: HTTPResponseHead, limit: Int) {
+    init(head: Connection.HTTPResponseHead, limit: Int) {
         self.limit = max(0, limit)
         framing = Self.framing(for: head)
     }
@@ -90,7 +90,7 @@ struct HTTPBodyReader: Sendable {
     }
 
     /// RFC 9112 §6.3, for a response to a GET.
-    private static func framing(for head: HTTPResponseHead) -> Framing {
+    private static func framing(for head: Connection.HTTPResponseHead) -> Framing {
         let headers = head.headers
         // Item 1: "Any response to a HEAD request and any response with a 1xx (Informational), 204 (No
         // Content), or 304 (Not Modified) status code is always terminated by the first empty line after

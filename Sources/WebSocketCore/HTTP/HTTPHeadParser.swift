@@ -7,7 +7,7 @@
 /// state of the current line between calls, and parses each line exactly once when its terminator
 /// arrives; the work is proportional to the size of the head however it is split.
 ///
-/// Why bounded: every limit of ``Limits`` is checked before the byte that would exceed it is stored,
+/// Why bounded: every limit of ``Connection/Limits`` is checked before the byte that would exceed it is stored,
 /// so a 1 MiB header line or 10,000 header fields cost no more memory than the limits allow.
 ///
 /// The parser never consumes past the empty line that ends the head: what follows (the first frames
@@ -18,10 +18,10 @@ struct HTTPHeadParser: Sendable {
     enum Outcome: Sendable, Equatable {
         /// The head is not complete yet; every byte given was consumed.
         case needMore
-        case request(HTTPRequestHead)
-        case response(HTTPResponseHead)
+        case request(Connection.HTTPRequestHead)
+        case response(Connection.HTTPResponseHead)
         /// The head is invalid or exceeds a limit; the connection cannot continue.
-        case failure(HandshakeError)
+        case failure(Connection.HandshakeError)
     }
 
     private enum Phase: Sendable {
@@ -32,7 +32,7 @@ struct HTTPHeadParser: Sendable {
     }
 
     let kind: Kind
-    let limits: Limits
+    let limits: Connection.Limits
 
     private var phase = Phase.leadingEmptyLines
     /// The bytes of the current line so far, without its terminator.
@@ -48,7 +48,7 @@ struct HTTPHeadParser: Sendable {
     static let retainedLineCapacity = 1024
     private var request: HTTPLineParser.RequestLine?
     private var status: HTTPLineParser.StatusLine?
-    private var headers = HTTPHeaders()
+    private var headers = Connection.HTTPHeaders()
     /// The final outcome, once there is one; later calls return it and consume nothing.
     private var result: Outcome?
 
@@ -58,7 +58,7 @@ struct HTTPHeadParser: Sendable {
     /// tests: it grows linearly with the input however the input is split).
     private(set) var workCount = 0
 
-    init(kind: Kind, limits: Limits) {
+    init(kind: Kind, limits: Connection.Limits) {
         self.kind = kind
         self.limits = limits
     }
@@ -121,7 +121,7 @@ struct HTTPHeadParser: Sendable {
     // MARK: - Scanning
 
     /// Stores one byte of the current line after checking the limits that apply to it.
-    private mutating func store(_ byte: UInt8) -> HandshakeError? {
+    private mutating func store(_ byte: UInt8) -> Connection.HandshakeError? {
         if line.isEmpty {
             switch phase {
             case .leadingEmptyLines:
@@ -152,7 +152,7 @@ struct HTTPHeadParser: Sendable {
     }
 
     /// The error for a bare CR on the current line.
-    private var lineError: HandshakeError {
+    private var lineError: Connection.HandshakeError {
         switch phase {
         case .leadingEmptyLines, .startLine: return kind == .request ? .malformedRequestLine : .malformedStatusLine
         case .fields: return .malformedHeader
@@ -211,11 +211,11 @@ struct HTTPHeadParser: Sendable {
 
     private func completeHead() -> Outcome {
         if let request {
-            return .request(HTTPRequestHead(method: request.method, target: request.target,
+            return .request(Connection.HTTPRequestHead(method: request.method, target: request.target,
                                             version: request.version, headers: headers))
         }
         if let status {
-            return .response(HTTPResponseHead(version: status.version, status: status.status,
+            return .response(Connection.HTTPResponseHead(version: status.version, status: status.status,
                                               reason: status.reason, headers: headers))
         }
         // Unreachable: the fields phase starts only after a start line was parsed.
@@ -228,7 +228,7 @@ struct HTTPHeadParser: Sendable {
         return (consumed, outcome)
     }
 
-    private mutating func fail(_ consumed: Int, _ error: HandshakeError) -> (consumed: Int, outcome: Outcome) {
+    private mutating func fail(_ consumed: Int, _ error: Connection.HandshakeError) -> (consumed: Int, outcome: Outcome) {
         finish(consumed, .failure(error))
     }
 }

@@ -13,7 +13,7 @@ struct HTTPHeadWriter {
     /// Appends `name: value` CRLF after checking both: RFC 9110 §5.1 `field-name = token`, and
     /// RFC 9110 §5.5 "Field values containing CR, LF, or NUL characters are invalid and dangerous".
     /// Other control characters are refused too, since `field-vchar` excludes them.
-    mutating func append(name: String, value: String) throws(ConnectionError) {
+    mutating func append(name: String, value: String) throws(Connection.UsageError) {
         guard HTTPTokens.isToken(name) else { throw .invalidHeader(name) }
         guard Self.isValidFieldValue(value) else { throw .invalidHeader(name) }
         appendUnchecked(name: name, value: value)

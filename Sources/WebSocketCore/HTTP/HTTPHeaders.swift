@@ -1,75 +1,77 @@
-/// An ordered list of HTTP header fields, as they appeared on the wire.
-///
-/// Names compare case-insensitively (RFC 9110 §5.1); order and duplicates are kept, because the
-/// handshake must tell one `Sec-WebSocket-Key` field from two.
-public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
-    /// One `name: value` header field.
-    public struct Field: Sendable, Hashable {
-        /// The field name as written (compare it case-insensitively).
-        public var name: String
-        /// The field value, without the surrounding whitespace.
-        public var value: String
-        /// A field. Nothing is checked here: the handshake writer throws
-        /// ``ConnectionError/invalidHeader(_:)`` for a name that is not a token or a value with CR,
-        /// LF or NUL (RFC 9110 §5.1, §5.5).
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
+extension Connection {
+    /// An ordered list of HTTP header fields, as they appeared on the wire.
+    ///
+    /// Names compare case-insensitively (RFC 9110 §5.1); order and duplicates are kept, because the
+    /// handshake must tell one `Sec-WebSocket-Key` field from two.
+    public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+        /// One `name: value` header field.
+        public struct Field: Sendable, Hashable {
+            /// The field name as written (compare it case-insensitively).
+            public var name: String
+            /// The field value, without the surrounding whitespace.
+            public var value: String
+            /// A field. Nothing is checked here: the handshake writer throws
+            /// ``Connection/UsageError/invalidHeader(_:)`` for a name that is not a token or a value with CR,
+            /// LF or NUL (RFC 9110 §5.1, §5.5).
+            public init(name: String, value: String) {
+                self.name = name
+                self.value = value
+            }
         }
+
+        /// The fields in order, duplicates included.
+        public private(set) var fields: [Field] = []
+
+        /// No fields.
+        public init() {}
+
+        /// The fields of `pairs`, (name, value) each, in order.
+        public init(_ pairs: [(String, String)]) {
+            fields = pairs.map { Field(name: $0.0, value: $0.1) }
+        }
+
+        /// The fields of a literal such as `["Origin": "https://example.com"]`, in order.
+        public init(dictionaryLiteral elements: (String, String)...) {
+            self.init(elements)
+        }
+
+        /// The number of fields, duplicates included.
+        public var count: Int { fields.count }
+        /// Whether there are no fields.
+        public var isEmpty: Bool { fields.isEmpty }
+
+        /// Adds a field after the others, keeping any with the same name.
+        public mutating func append(name: String, value: String) {
+            fields.append(Field(name: name, value: value))
+        }
+
+        /// Removes every field with this name.
+        public mutating func remove(name: String) {
+            fields.removeAll { $0.name.asciiCaseInsensitiveEquals(name) }
+        }
+
+        /// Replaces every field with this name by one field with `value`.
+        public mutating func replaceOrAdd(name: String, value: String) {
+            remove(name: name)
+            append(name: name, value: value)
+        }
+
+        /// The value of the first field with this name.
+        public subscript(name: String) -> String? {
+            fields.first { $0.name.asciiCaseInsensitiveEquals(name) }?.value
+        }
+
+        /// The values of every field with this name, in order.
+        public func values(for name: String) -> [String] {
+            fields.lazy.filter { $0.name.asciiCaseInsensitiveEquals(name) }.map(\.value)
+        }
+
+        /// Whether any field has this name.
+        public func contains(name: String) -> Bool { self[name] != nil }
+
+        /// The fields in order.
+        public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
     }
-
-    /// The fields in order, duplicates included.
-    public private(set) var fields: [Field] = []
-
-    /// No fields.
-    public init() {}
-
-    /// The fields of `pairs`, (name, value) each, in order.
-    public init(_ pairs: [(String, String)]) {
-        fields = pairs.map { Field(name: $0.0, value: $0.1) }
-    }
-
-    /// The fields of a literal such as `["Origin": "https://example.com"]`, in order.
-    public init(dictionaryLiteral elements: (String, String)...) {
-        self.init(elements)
-    }
-
-    /// The number of fields, duplicates included.
-    public var count: Int { fields.count }
-    /// Whether there are no fields.
-    public var isEmpty: Bool { fields.isEmpty }
-
-    /// Adds a field after the others, keeping any with the same name.
-    public mutating func append(name: String, value: String) {
-        fields.append(Field(name: name, value: value))
-    }
-
-    /// Removes every field with this name.
-    public mutating func remove(name: String) {
-        fields.removeAll { $0.name.asciiCaseInsensitiveEquals(name) }
-    }
-
-    /// Replaces every field with this name by one field with `value`.
-    public mutating func replaceOrAdd(name: String, value: String) {
-        remove(name: name)
-        append(name: name, value: value)
-    }
-
-    /// The value of the first field with this name.
-    public subscript(name: String) -> String? {
-        fields.first { $0.name.asciiCaseInsensitiveEquals(name) }?.value
-    }
-
-    /// The values of every field with this name, in order.
-    public func values(for name: String) -> [String] {
-        fields.lazy.filter { $0.name.asciiCaseInsensitiveEquals(name) }.map(\.value)
-    }
-
-    /// Whether any field has this name.
-    public func contains(name: String) -> Bool { self[name] != nil }
-
-    /// The fields in order.
-    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 }
 
 extension StringProtocol {

@@ -5,11 +5,11 @@ enum HTTPLineParser {
     struct RequestLine: Sendable, Hashable {
         var method: String
         var target: String
-        var version: HTTPVersion
+        var version: Connection.HTTPVersion
     }
 
     struct StatusLine: Sendable, Hashable {
-        var version: HTTPVersion
+        var version: Connection.HTTPVersion
         var status: Int
         var reason: String
     }
@@ -17,7 +17,7 @@ enum HTTPLineParser {
     private static let space = UInt8(ascii: " ")
 
     /// RFC 9112 §3: `request-line = method SP request-target SP HTTP-version`, with single spaces.
-    static func requestLine(_ line: ArraySlice<UInt8>) -> Result<RequestLine, HandshakeError> {
+    static func requestLine(_ line: ArraySlice<UInt8>) -> Result<RequestLine, Connection.HandshakeError> {
         guard let firstSpace = line.firstIndex(of: space) else { return .failure(.malformedRequestLine) }
         let afterMethod = line[(firstSpace + 1)...]
         guard let secondSpace = afterMethod.firstIndex(of: space) else { return .failure(.malformedRequestLine) }
@@ -43,7 +43,7 @@ enum HTTPLineParser {
 
     /// RFC 9112 §4: `status-line = HTTP-version SP status-code SP [ reason-phrase ]`. The SP after the
     /// code is accepted missing too, since some servers omit it along with an empty reason.
-    static func statusLine(_ line: ArraySlice<UInt8>) -> Result<StatusLine, HandshakeError> {
+    static func statusLine(_ line: ArraySlice<UInt8>) -> Result<StatusLine, Connection.HandshakeError> {
         let start = line.startIndex
         guard line.count >= 12, line[start + 8] == space else { return .failure(.malformedStatusLine) }
         guard let version = parseVersion(line[start..<(start + 8)]) else { return .failure(.malformedStatusLine) }
@@ -68,7 +68,7 @@ enum HTTPLineParser {
     }
 
     /// RFC 9112 §5: `field-line = field-name ":" OWS field-value OWS`.
-    static func field(_ line: ArraySlice<UInt8>) -> Result<HTTPHeaders.Field, HandshakeError> {
+    static func field(_ line: ArraySlice<UInt8>) -> Result<Connection.HTTPHeaders.Field, Connection.HandshakeError> {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .failure(.malformedHeader) }
         let name = line[..<colon]
         // RFC 9112 §5.1: "No whitespace is allowed between the field name and colon. ... A server MUST
@@ -82,17 +82,17 @@ enum HTTPLineParser {
         // SP". We reject them, and every other control character but HTAB, which `field-vchar` excludes.
         // obs-text (0x80-0xFF) is allowed and decoded as UTF-8 with repair.
         guard value.allSatisfy(HTTPHeadWriter.isFieldValueByte) else { return .failure(.malformedHeader) }
-        return .success(HTTPHeaders.Field(name: ascii(name), value: String(decoding: value, as: UTF8.self)))
+        return .success(Connection.HTTPHeaders.Field(name: ascii(name), value: String(decoding: value, as: UTF8.self)))
     }
 
     /// RFC 9112 §2.3: `HTTP-version = HTTP-name "/" DIGIT "." DIGIT`, with `HTTP-name` case-sensitive.
-    static func parseVersion(_ bytes: ArraySlice<UInt8>) -> HTTPVersion? {
+    static func parseVersion(_ bytes: ArraySlice<UInt8>) -> Connection.HTTPVersion? {
         guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8) else { return nil }
         let start = bytes.startIndex
         guard bytes[start + 6] == UInt8(ascii: "."),
               let major = decimalDigit(bytes[start + 5]),
               let minor = decimalDigit(bytes[start + 7]) else { return nil }
-        return HTTPVersion(major: major, minor: minor)
+        return Connection.HTTPVersion(major: major, minor: minor)
     }
 
     @inline(__always)

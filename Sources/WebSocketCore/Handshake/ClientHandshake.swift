@@ -1,8 +1,8 @@
 /// The client's side of the opening handshake (RFC 6455 §4.1): the key, the request, and the checks
 /// on the server's 101 response.
 enum ClientHandshake {
-    /// Header fields the request builds from ``ClientOptions`` and that a caller may not add again
-    /// through ``ClientOptions/headers``: a second copy would make the server refuse the request
+    /// Header fields the request builds from ``Connection/ClientOptions`` and that a caller may not add again
+    /// through ``Connection/ClientOptions/headers``: a second copy would make the server refuse the request
     /// (`Sec-WebSocket-Key`, `Sec-WebSocket-Version`) or make the response checks wrong
     /// (`Sec-WebSocket-Protocol`, `Sec-WebSocket-Extensions` offered behind the checks' back).
     static let reservedHeaderNames = [
@@ -29,14 +29,14 @@ enum ClientHandshake {
     /// The request bytes (RFC 6455 §4.1 items 1-12), in a fixed order: the request line, `Host`,
     /// `Upgrade`, `Connection`, `Sec-WebSocket-Key`, `Sec-WebSocket-Version`, then `Origin`,
     /// `Sec-WebSocket-Protocol`, `Sec-WebSocket-Extensions`, `Authorization`, `Cookie` when there is
-    /// something to send, then ``ClientOptions/headers`` in their order, then the empty line.
+    /// something to send, then ``Connection/ClientOptions/headers`` in their order, then the empty line.
     ///
-    /// `Host`, `Origin`, `Authorization` and `Cookie` given in ``ClientOptions/headers`` replace the
-    /// ones the options would produce. Throws ``ConnectionError/invalidHeader(_:)`` for anything that
+    /// `Host`, `Origin`, `Authorization` and `Cookie` given in ``Connection/ClientOptions/headers`` replace the
+    /// ones the options would produce. Throws ``Connection/UsageError/invalidHeader(_:)`` for anything that
     /// cannot be written safely: a header name that is not a token, a value with control characters
     /// (no header injection), a subprotocol that is not a token, a cookie with `;`, or a handshake
     /// header listed in ``reservedHeaderNames``.
-    static func request(options: ClientOptions, key: String) throws(ConnectionError) -> [UInt8] {
+    static func request(options: Connection.ClientOptions, key: String) throws(Connection.UsageError) -> [UInt8] {
         let url = options.url
         let userHeaders = options.headers
         for field in userHeaders {
@@ -86,7 +86,7 @@ enum ClientHandshake {
         // Item 11: the extensions the client would like to use (RFC 6455 §9.1 grammar).
         if !options.extensions.isEmpty {
             guard options.extensions.allSatisfy(\.isWritable) else { throw .invalidHeader("Sec-WebSocket-Extensions") }
-            head.appendUnchecked(name: "Sec-WebSocket-Extensions", value: ExtensionHeader.headerValue(options.extensions))
+            head.appendUnchecked(name: "Sec-WebSocket-Extensions", value: Connection.ExtensionHeader.headerValue(options.extensions))
         }
         // Item 12: other fields, such as credentials (RFC 7617 Basic, from the URI's userinfo) and
         // cookies (RFC 6265 §5.4: one Cookie field, pairs separated by "; ").
@@ -115,7 +115,7 @@ enum ClientHandshake {
 
     /// The request target: the resource, `/` when empty. Control characters and spaces cannot be sent
     /// (they would break the request line); other non-ASCII bytes are percent-encoded (RFC 3986 §2.1).
-    private static func requestTarget(_ resource: String) throws(ConnectionError) -> String {
+    private static func requestTarget(_ resource: String) throws(Connection.UsageError) -> String {
         guard !resource.isEmpty else { return "/" }
         guard !resource.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { throw .invalidHeader("Request-Target") }
         return String(decoding: PercentEncoding.encode(resource.utf8) { $0 < 0x80 }, as: UTF8.self)
@@ -123,9 +123,9 @@ enum ClientHandshake {
 
     /// Validates a 101 response head (RFC 6455 §4.1, the client's checks 1-6). Statuses other than 101
     /// are the caller's business (a refusal, read with ``HTTPBodyReader``); given one anyway, this
-    /// returns ``HandshakeError/unexpectedStatus(_:)``.
-    static func validate(response: HTTPResponseHead, key: String,
-                         options: ClientOptions) -> Result<HandshakeResult, HandshakeError> {
+    /// returns ``Connection/HandshakeError/unexpectedStatus(_:)``.
+    static func validate(response: Connection.HTTPResponseHead, key: String,
+                         options: Connection.ClientOptions) -> Result<Connection.HandshakeResult, Connection.HandshakeError> {
         // Check 1: "If the status code received from the server is not 101, the client handles the
         // response per HTTP [RFC2616] procedures."
         guard response.status == 101 else { return .failure(.unexpectedStatus(response.status)) }
@@ -160,7 +160,7 @@ enum ClientHandshake {
         // field indicates the use of an extension that was not present in the client's handshake (the
         // server has indicated an extension not requested by the client), the client MUST _Fail the
         // WebSocket Connection_."
-        guard let extensions = ExtensionHeader.parseList(headers.values(for: "Sec-WebSocket-Extensions")) else {
+        guard let extensions = Connection.ExtensionHeader.parseList(headers.values(for: "Sec-WebSocket-Extensions")) else {
             return .failure(.invalidExtensionsHeader)
         }
         let unoffered = extensions.first { accepted in
@@ -181,7 +181,7 @@ enum ClientHandshake {
             }
             subprotocol = chosen
         }
-        return .success(HandshakeResult(subprotocol: subprotocol, extensions: extensions, headers: headers,
+        return .success(Connection.HandshakeResult(subprotocol: subprotocol, extensions: extensions, headers: headers,
                                         resource: options.url.resource))
     }
 }

@@ -1,19 +1,21 @@
-/// A server's answer to an opening handshake request (RFC 6455 §4.2.2), as the adapters' `handshake`
-/// callbacks return it, applied with ``Connection/respond(to:)``.
-///
-/// ```swift
-/// { request in
-///     guard request.resource == "/chat" else { return .reject(status: 404, body: Array("no such endpoint\n".utf8)) }
-///     return .accept(subprotocol: request.subprotocols.first { $0 == "chat.v1" })
-/// }
-/// ```
-public enum HandshakeDecision: Sendable, Hashable {
-    /// Accept: answer 101 with this subprotocol (one the client offered, or `nil`), these extensions
-    /// (each one the client offered) and these extra headers.
-    case accept(subprotocol: String? = nil, extensions: [ExtensionHeader] = [], headers: HTTPHeaders = [:])
-    /// Refuse with this HTTP status (200-599, not 101), headers and body; the client reports them as
-    /// ``HandshakeFailure/rejected(_:)`` and the connection then closes.
-    case reject(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [])
+extension Connection {
+    /// A server's answer to an opening handshake request (RFC 6455 §4.2.2), as the adapters' `handshake`
+    /// callbacks return it, applied with ``Connection/respond(to:)``.
+    ///
+    /// ```swift
+    /// { request in
+    ///     guard request.resource == "/chat" else { return .reject(status: 404, body: Array("no such endpoint\n".utf8)) }
+    ///     return .accept(subprotocol: request.subprotocols.first { $0 == "chat.v1" })
+    /// }
+    /// ```
+    public enum HandshakeDecision: Sendable, Hashable {
+        /// Accept: answer 101 with this subprotocol (one the client offered, or `nil`), these extensions
+        /// (each one the client offered) and these extra headers.
+        case accept(subprotocol: String? = nil, extensions: [Connection.ExtensionHeader] = [], headers: Connection.HTTPHeaders = [:])
+        /// Refuse with this HTTP status (200-599, not 101), headers and body; the client reports them as
+        /// ``Connection/HandshakeFailure/rejected(_:)`` and the connection then closes.
+        case reject(status: Int, headers: Connection.HTTPHeaders = [:], body: [UInt8] = [])
+    }
 }
 
 extension Connection {
@@ -22,11 +24,11 @@ extension Connection {
     /// subprotocol the client did not offer, an invalid status or header) is the application's error,
     /// not the client's: the request is then refused with 500, so the handshake still ends.
     ///
-    /// - Throws: ``ConnectionError/noPendingHandshakeRequest`` when no request waits for an answer
+    /// - Throws: ``Connection/UsageError/noPendingHandshakeRequest`` when no request waits for an answer
     ///   (it timed out meanwhile, say); nothing changes then.
-    public mutating func respond(to decision: HandshakeDecision) throws(ConnectionError) {
+    public mutating func respond(to decision: Connection.HandshakeDecision) throws(Connection.UsageError) {
         guard pendingHandshakeRequest != nil else { throw .noPendingHandshakeRequest }
-        do throws(ConnectionError) {
+        do throws(Connection.UsageError) {
             switch decision {
             case .accept(let subprotocol, let extensions, let headers):
                 try accept(subprotocol: subprotocol, extensions: extensions, headers: headers)

@@ -1,110 +1,112 @@
-/// Why an opening handshake is invalid, for either role. A server answers each with ``httpStatus``.
-public enum HandshakeError: Error, Sendable, Hashable {
-    // HTTP syntax and limits (both roles).
-    /// The request line is not `METHOD SP target SP HTTP/x.y`.
-    case malformedRequestLine
-    /// The status line is not `HTTP/x.y SP 3DIGIT SP reason`.
-    case malformedStatusLine
-    /// A header line is not `name: value` with a token name, or holds forbidden characters.
-    case malformedHeader
-    /// A header line starts with whitespace (obsolete line folding, rejected per RFC 9112 §5.2).
-    case obsoleteLineFolding
-    /// The request line is longer than ``Limits/maxRequestLineLength``.
-    case requestLineTooLong
-    /// The head is larger than ``Limits/maxHeaderBytes``.
-    case headTooLarge
-    /// More header fields than ``Limits/maxHeaderCount``.
-    case tooManyHeaders
-    /// Not HTTP/1.1 or later.
-    case unsupportedHTTPVersion
+extension Connection {
+    /// Why an opening handshake is invalid, for either role. A server answers each with ``httpStatus``.
+    public enum HandshakeError: Error, Sendable, Hashable {
+        // HTTP syntax and limits (both roles).
+        /// The request line is not `METHOD SP target SP HTTP/x.y`.
+        case malformedRequestLine
+        /// The status line is not `HTTP/x.y SP 3DIGIT SP reason`.
+        case malformedStatusLine
+        /// A header line is not `name: value` with a token name, or holds forbidden characters.
+        case malformedHeader
+        /// A header line starts with whitespace (obsolete line folding, rejected per RFC 9112 §5.2).
+        case obsoleteLineFolding
+        /// The request line is longer than ``Connection/Limits/maxRequestLineLength``.
+        case requestLineTooLong
+        /// The head is larger than ``Connection/Limits/maxHeaderBytes``.
+        case headTooLarge
+        /// More header fields than ``Connection/Limits/maxHeaderCount``.
+        case tooManyHeaders
+        /// Not HTTP/1.1 or later.
+        case unsupportedHTTPVersion
 
-    // Request checks (server, RFC 6455 §4.2.1).
-    /// The method is not GET.
-    case methodNotAllowed(String)
-    /// No `Host` header, or more than one.
-    case invalidHost
-    /// `Upgrade` does not list `websocket`.
-    case missingUpgrade
-    /// `Connection` does not list `upgrade`.
-    case missingConnectionUpgrade
-    /// No `Sec-WebSocket-Key`, more than one, or not base64 of exactly 16 bytes.
-    case invalidKey
-    /// `Sec-WebSocket-Version` is missing or not 13.
-    case unsupportedWebSocketVersion(String?)
-    /// The request announces a body (`Content-Length` other than 0, or `Transfer-Encoding`).
-    case unexpectedBody
-    /// `Sec-WebSocket-Protocol` is not a list of tokens.
-    case invalidSubprotocolHeader
-    /// `Sec-WebSocket-Extensions` does not follow RFC 6455 §9.1.
-    case invalidExtensionsHeader
+        // Request checks (server, RFC 6455 §4.2.1).
+        /// The method is not GET.
+        case methodNotAllowed(String)
+        /// No `Host` header, or more than one.
+        case invalidHost
+        /// `Upgrade` does not list `websocket`.
+        case missingUpgrade
+        /// `Connection` does not list `upgrade`.
+        case missingConnectionUpgrade
+        /// No `Sec-WebSocket-Key`, more than one, or not base64 of exactly 16 bytes.
+        case invalidKey
+        /// `Sec-WebSocket-Version` is missing or not 13.
+        case unsupportedWebSocketVersion(String?)
+        /// The request announces a body (`Content-Length` other than 0, or `Transfer-Encoding`).
+        case unexpectedBody
+        /// `Sec-WebSocket-Protocol` is not a list of tokens.
+        case invalidSubprotocolHeader
+        /// `Sec-WebSocket-Extensions` does not follow RFC 6455 §9.1.
+        case invalidExtensionsHeader
 
-    // Response checks (client, RFC 6455 §4.1).
-    /// `Upgrade` in the 101 response is not `websocket`.
-    case responseMissingUpgrade
-    /// `Connection` in the 101 response does not list `upgrade`.
-    case responseMissingConnectionUpgrade
-    /// `Sec-WebSocket-Accept` is missing, repeated, or not the value the key calls for.
-    case invalidAccept
-    /// The server chose a subprotocol the client did not offer, or more than one.
-    case unexpectedSubprotocol(String)
-    /// The server accepted an extension the client did not offer.
-    case unexpectedExtension(String)
-    /// The server's response for an offered extension has parameters the extension cannot accept
-    /// (RFC 7692 §7: unknown, repeated or out-of-range parameters, or more than one element).
-    case invalidExtensionResponse(String)
-    /// The response given to the 101 checks has another status (the caller reads refusals as such).
-    case unexpectedStatus(Int)
+        // Response checks (client, RFC 6455 §4.1).
+        /// `Upgrade` in the 101 response is not `websocket`.
+        case responseMissingUpgrade
+        /// `Connection` in the 101 response does not list `upgrade`.
+        case responseMissingConnectionUpgrade
+        /// `Sec-WebSocket-Accept` is missing, repeated, or not the value the key calls for.
+        case invalidAccept
+        /// The server chose a subprotocol the client did not offer, or more than one.
+        case unexpectedSubprotocol(String)
+        /// The server accepted an extension the client did not offer.
+        case unexpectedExtension(String)
+        /// The server's response for an offered extension has parameters the extension cannot accept
+        /// (RFC 7692 §7: unknown, repeated or out-of-range parameters, or more than one element).
+        case invalidExtensionResponse(String)
+        /// The response given to the 101 checks has another status (the caller reads refusals as such).
+        case unexpectedStatus(Int)
 
-    /// The status a server answers with: 405 for a method other than GET, 414 for a long request line,
-    /// 431 for too large a head, 426 (with `Sec-WebSocket-Version: 13`) for another WebSocket version,
-    /// 426 (with `Upgrade: websocket`) for a request that is no upgrade at all, 505 for an HTTP version
-    /// before 1.1, 400 for everything else.
-    public var httpStatus: Int {
-        switch self {
-        case .methodNotAllowed: return 405
-        case .requestLineTooLong: return 414
-        case .headTooLarge, .tooManyHeaders: return 431
-        case .unsupportedWebSocketVersion, .missingUpgrade: return 426
-        case .unsupportedHTTPVersion: return 505
-        case .malformedRequestLine, .malformedStatusLine, .malformedHeader, .obsoleteLineFolding, .invalidHost,
-             .missingConnectionUpgrade, .invalidKey, .unexpectedBody, .invalidSubprotocolHeader,
-             .invalidExtensionsHeader, .responseMissingUpgrade, .responseMissingConnectionUpgrade, .invalidAccept,
-             .unexpectedSubprotocol, .unexpectedExtension, .unexpectedStatus, .invalidExtensionResponse:
-            return 400
+        /// The status a server answers with: 405 for a method other than GET, 414 for a long request line,
+        /// 431 for too large a head, 426 (with `Sec-WebSocket-Version: 13`) for another WebSocket version,
+        /// 426 (with `Upgrade: websocket`) for a request that is no upgrade at all, 505 for an HTTP version
+        /// before 1.1, 400 for everything else.
+        public var httpStatus: Int {
+            switch self {
+            case .methodNotAllowed: return 405
+            case .requestLineTooLong: return 414
+            case .headTooLarge, .tooManyHeaders: return 431
+            case .unsupportedWebSocketVersion, .missingUpgrade: return 426
+            case .unsupportedHTTPVersion: return 505
+            case .malformedRequestLine, .malformedStatusLine, .malformedHeader, .obsoleteLineFolding, .invalidHost,
+                 .missingConnectionUpgrade, .invalidKey, .unexpectedBody, .invalidSubprotocolHeader,
+                 .invalidExtensionsHeader, .responseMissingUpgrade, .responseMissingConnectionUpgrade, .invalidAccept,
+                 .unexpectedSubprotocol, .unexpectedExtension, .unexpectedStatus, .invalidExtensionResponse:
+                return 400
+            }
         }
-    }
 
-    /// A one-line explanation, sent as the body of a server's error response.
-    public var reason: String {
-        switch self {
-        case .malformedRequestLine: return "malformed request line"
-        case .malformedStatusLine: return "malformed status line"
-        case .malformedHeader: return "malformed header field"
-        case .obsoleteLineFolding: return "obsolete line folding is not accepted"
-        case .requestLineTooLong: return "request line too long"
-        case .headTooLarge: return "request header fields too large"
-        case .tooManyHeaders: return "too many header fields"
-        case .unsupportedHTTPVersion: return "HTTP/1.1 or later required"
-        case .methodNotAllowed(let m): return "method \(m) not allowed: the opening handshake is a GET"
-        case .invalidHost: return "exactly one Host header required"
-        case .missingUpgrade: return "Upgrade: websocket required"
-        case .missingConnectionUpgrade: return "Connection: Upgrade required"
-        case .invalidKey: return "Sec-WebSocket-Key must be base64 of 16 bytes, sent once"
-        case .unsupportedWebSocketVersion: return "Sec-WebSocket-Version: 13 required"
-        case .unexpectedBody: return "the opening handshake carries no body"
-        case .invalidSubprotocolHeader: return "invalid Sec-WebSocket-Protocol"
-        case .invalidExtensionsHeader: return "invalid Sec-WebSocket-Extensions"
-        case .responseMissingUpgrade: return "response lacks Upgrade: websocket"
-        case .responseMissingConnectionUpgrade: return "response lacks Connection: Upgrade"
-        case .invalidAccept: return "wrong or missing Sec-WebSocket-Accept"
-        case .unexpectedSubprotocol(let p): return "server chose subprotocol \(p), which was not offered"
-        case .unexpectedExtension(let e): return "server accepted extension \(e), which was not offered"
-        case .invalidExtensionResponse(let why): return "unacceptable extension response: \(why)"
-        case .unexpectedStatus(let s): return "expected status 101 Switching Protocols, got \(s)"
+        /// A one-line explanation, sent as the body of a server's error response.
+        public var reason: String {
+            switch self {
+            case .malformedRequestLine: return "malformed request line"
+            case .malformedStatusLine: return "malformed status line"
+            case .malformedHeader: return "malformed header field"
+            case .obsoleteLineFolding: return "obsolete line folding is not accepted"
+            case .requestLineTooLong: return "request line too long"
+            case .headTooLarge: return "request header fields too large"
+            case .tooManyHeaders: return "too many header fields"
+            case .unsupportedHTTPVersion: return "HTTP/1.1 or later required"
+            case .methodNotAllowed(let m): return "method \(m) not allowed: the opening handshake is a GET"
+            case .invalidHost: return "exactly one Host header required"
+            case .missingUpgrade: return "Upgrade: websocket required"
+            case .missingConnectionUpgrade: return "Connection: Upgrade required"
+            case .invalidKey: return "Sec-WebSocket-Key must be base64 of 16 bytes, sent once"
+            case .unsupportedWebSocketVersion: return "Sec-WebSocket-Version: 13 required"
+            case .unexpectedBody: return "the opening handshake carries no body"
+            case .invalidSubprotocolHeader: return "invalid Sec-WebSocket-Protocol"
+            case .invalidExtensionsHeader: return "invalid Sec-WebSocket-Extensions"
+            case .responseMissingUpgrade: return "response lacks Upgrade: websocket"
+            case .responseMissingConnectionUpgrade: return "response lacks Connection: Upgrade"
+            case .invalidAccept: return "wrong or missing Sec-WebSocket-Accept"
+            case .unexpectedSubprotocol(let p): return "server chose subprotocol \(p), which was not offered"
+            case .unexpectedExtension(let e): return "server accepted extension \(e), which was not offered"
+            case .invalidExtensionResponse(let why): return "unacceptable extension response: \(why)"
+            case .unexpectedStatus(let s): return "expected status 101 Switching Protocols, got \(s)"
+            }
         }
     }
 }
-extension HandshakeError: CustomStringConvertible {
+extension Connection.HandshakeError: CustomStringConvertible {
     /// The ``reason``.
     public var description: String { reason }
 }

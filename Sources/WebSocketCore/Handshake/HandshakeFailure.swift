@@ -1,18 +1,20 @@
-/// Why an opening handshake failed.
-public enum HandshakeFailure: Error, Sendable, Hashable {
-    /// (Client) The server answered with a status other than 101; its status, headers and body.
-    case rejected(HTTPResponse)
-    /// (Client) The server's response was malformed or did not complete the handshake correctly.
-    case invalidResponse(HandshakeError)
-    /// (Server) The request was not a valid opening handshake; the response with ``HandshakeError/httpStatus``
-    /// has been queued.
-    case invalidRequest(HandshakeError)
-    /// The handshake did not finish within ``Timeouts/handshake``.
-    case timedOut
-    /// The transport ended before the handshake finished.
-    case endOfStream
+extension Connection {
+    /// Why an opening handshake failed.
+    public enum HandshakeFailure: Error, Sendable, Hashable {
+        /// (Client) The server answered with a status other than 101; its status, headers and body.
+        case rejected(Connection.HTTPResponse)
+        /// (Client) The server's response was malformed or did not complete the handshake correctly.
+        case invalidResponse(Connection.HandshakeError)
+        /// (Server) The request was not a valid opening handshake; the response with ``Connection/HandshakeError/httpStatus``
+        /// has been queued.
+        case invalidRequest(Connection.HandshakeError)
+        /// The handshake did not finish within ``Connection/Timeouts/handshake``.
+        case timedOut
+        /// The transport ended before the handshake finished.
+        case endOfStream
+    }
 }
-extension HandshakeFailure: CustomStringConvertible {
+extension Connection.HandshakeFailure: CustomStringConvertible {
     /// Why the opening handshake failed, e.g. "handshake rejected: HTTP 403 Forbidden: no token".
     /// A refusal shows its status, its reason phrase and the first line of its body (printable
     /// characters only, at most 200 bytes of it).

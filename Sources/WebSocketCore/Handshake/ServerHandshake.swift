@@ -4,7 +4,7 @@ enum ServerHandshake {
     /// Checks a request head against RFC 6455 §4.2.1, reporting the most specific problem first: the
     /// method, the HTTP version, the request target, `Upgrade`, `Connection`, `Sec-WebSocket-Version`,
     /// `Sec-WebSocket-Key`, `Host`, then the body and the optional fields.
-    static func validate(request head: HTTPRequestHead) -> Result<HandshakeRequest, HandshakeError> {
+    static func validate(request head: Connection.HTTPRequestHead) -> Result<Connection.HandshakeRequest, Connection.HandshakeError> {
         let headers = head.headers
         // Item 1: "An HTTP/1.1 or higher GET request, including a "Request-URI"". Methods are
         // case-sensitive (RFC 9110 §9.1).
@@ -53,10 +53,10 @@ enum ServerHandshake {
             return .failure(.invalidSubprotocolHeader)
         }
         // Item 9 (optional): `Sec-WebSocket-Extensions`, RFC 6455 §9.1.
-        guard let extensions = ExtensionHeader.parseList(headers.values(for: "Sec-WebSocket-Extensions")) else {
+        guard let extensions = Connection.ExtensionHeader.parseList(headers.values(for: "Sec-WebSocket-Extensions")) else {
             return .failure(.invalidExtensionsHeader)
         }
-        return .success(HandshakeRequest(head: head, resource: resource, host: host, origin: headers["Origin"],
+        return .success(Connection.HandshakeRequest(head: head, resource: resource, host: host, origin: headers["Origin"],
                                          key: key, subprotocols: subprotocols, extensions: extensions))
     }
 
@@ -94,8 +94,8 @@ enum ServerHandshake {
 
     /// The 101 response (RFC 6455 §4.2.2 step 5): status line, `Upgrade`, `Connection`,
     /// `Sec-WebSocket-Accept`, the chosen subprotocol and extensions if any, then `headers`.
-    static func acceptResponse(for request: HandshakeRequest, subprotocol: String?, extensions: [ExtensionHeader],
-                               headers: HTTPHeaders) throws(ConnectionError) -> [UInt8] {
+    static func acceptResponse(for request: Connection.HandshakeRequest, subprotocol: String?, extensions: [Connection.ExtensionHeader],
+                               headers: Connection.HTTPHeaders) throws(Connection.UsageError) -> [UInt8] {
         var head = HTTPHeadWriter(startLine: "HTTP/1.1 101 Switching Protocols")
         // Step 5.2: "An |Upgrade| header field with value "websocket" as per RFC 2616".
         head.appendUnchecked(name: "Upgrade", value: "websocket")
@@ -121,7 +121,7 @@ enum ServerHandshake {
                 }
                 guard accepted.isWritable else { throw .invalidHeader("Sec-WebSocket-Extensions") }
             }
-            head.appendUnchecked(name: "Sec-WebSocket-Extensions", value: ExtensionHeader.headerValue(extensions))
+            head.appendUnchecked(name: "Sec-WebSocket-Extensions", value: Connection.ExtensionHeader.headerValue(extensions))
         }
         for field in headers {
             guard !reservedAcceptHeaderNames.contains(where: { $0.asciiCaseInsensitiveEquals(field.name) }) else {
@@ -139,7 +139,7 @@ enum ServerHandshake {
     /// The caller's `Content-Length` and `Connection` fields are replaced by the computed ones; a
     /// `Transfer-Encoding` would contradict the framing and throws. For 204 and 304, which RFC 9110
     /// §15.3.5 and §15.4.5 say end at the header section, no `Content-Length` and no body are sent.
-    static func rejectionResponse(status: Int, headers: HTTPHeaders, body: [UInt8]) throws(ConnectionError) -> [UInt8] {
+    static func rejectionResponse(status: Int, headers: Connection.HTTPHeaders, body: [UInt8]) throws(Connection.UsageError) -> [UInt8] {
         guard (200...599).contains(status) else { throw .invalidStatus(status) }
         var head = HTTPHeadWriter(startLine: "HTTP/1.1 \(status) \(HTTPReasonPhrase.phrase(for: status))")
         for field in headers {
@@ -166,7 +166,7 @@ enum ServerHandshake {
     /// "When Upgrade is sent, the sender MUST also send a Connection header field ... that contains an
     /// "upgrade" connection option", hence `Connection: Upgrade, close` on a 426. RFC 9110 §15.5.6: "The
     /// origin server MUST generate an Allow header field in a 405 response".
-    static func errorResponse(for error: HandshakeError) -> [UInt8] {
+    static func errorResponse(for error: Connection.HandshakeError) -> [UInt8] {
         let status = error.httpStatus
         let body = Array((error.reason + "\n").utf8)
         var head = HTTPHeadWriter(startLine: "HTTP/1.1 \(status) \(HTTPReasonPhrase.phrase(for: status))")

@@ -1,9 +1,11 @@
-/// The kind of a data message.
-public enum MessageKind: Sendable, Hashable {
-    /// UTF-8 text (opcode 0x1), validated before delivery (RFC 6455 §8.1).
-    case text
-    /// Arbitrary bytes (opcode 0x2).
-    case binary
+extension Connection {
+    /// The kind of a data message.
+    public enum MessageKind: Sendable, Hashable {
+        /// UTF-8 text (opcode 0x1), validated before delivery (RFC 6455 §8.1).
+        case text
+        /// Arbitrary bytes (opcode 0x2).
+        case binary
 
-    var opcode: Opcode { self == .text ? .text : .binary }
+        var opcode: Opcode { self == .text ? .text : .binary }
+    }
 }

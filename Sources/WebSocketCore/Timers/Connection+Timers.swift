@@ -1,7 +1,7 @@
 extension Connection {
     /// The earliest instant at which ``advanceTime(to:)`` has something to do, or `nil` when no timer
     /// is armed. Timers start at the first reported time, so report one when the connection starts.
-    public var nextDeadline: Instant? {
+    public var nextDeadline: Connection.Instant? {
         // Each timer lives in the payload of its phase: only that phase's timers can be armed.
         // Adapters ask after every read and write, and this must not allocate.
         switch phase {
@@ -19,7 +19,7 @@ extension Connection {
 
     /// The earlier of two deadlines, `nil` standing for none.
     @inline(__always)
-    private static func earlier(_ a: Instant?, _ b: Instant?) -> Instant? {
+    private static func earlier(_ a: Connection.Instant?, _ b: Connection.Instant?) -> Connection.Instant? {
         guard let a else { return b }
         guard let b else { return a }
         return b < a ? b : a
@@ -29,7 +29,7 @@ extension Connection {
     /// that expired: the opening handshake timeout, keepalive pings and their pong timeout, and the
     /// closing handshake timeout. Their events are pulled with ``nextEvent()`` and their frames taken
     /// with the output. Time never runs backwards here: an earlier instant than the last is ignored.
-    public mutating func advanceTime(to now: Instant) {
+    public mutating func advanceTime(to now: Connection.Instant) {
         if let last = lastReportedTime, now < last { return }
         lastReportedTime = now
         transition(.timeAdvanced(to: now))
@@ -37,7 +37,7 @@ extension Connection {
 
     /// (Open, the ping timer expired) Sends the next keepalive ping and waits for its pong, or, without
     /// a pong timeout, schedules the next ping.
-    mutating func sendKeepalivePing(_ keepalive: inout Keepalive, at now: Instant) {
+    mutating func sendKeepalivePing(_ keepalive: inout Keepalive, at now: Connection.Instant) {
         keepalive.count &+= 1
         // The payload is the counter, big-endian, lent from the stack: no array per ping.
         let counter = keepalive.count.bigEndian

@@ -7,12 +7,12 @@ import WebSocketTransport
 /// deadline moves earlier adds an entry. So each connection has a bounded number of entries, and no
 /// operation needs to find one.
 struct DeadlineHeap {
-    private var entries: [(deadline: Instant, token: UInt64)] = []
+    private var entries: [(deadline: Connection.Instant, token: UInt64)] = []
 
-    var earliest: Instant? { entries.first?.deadline }
+    var earliest: Connection.Instant? { entries.first?.deadline }
     var count: Int { entries.count }
 
-    mutating func push(_ deadline: Instant, token: UInt64) {
+    mutating func push(_ deadline: Connection.Instant, token: UInt64) {
         entries.append((deadline, token))
         var child = entries.count - 1
         while child > 0 {
@@ -24,7 +24,7 @@ struct DeadlineHeap {
     }
 
     /// Removes and returns the token of the earliest entry due at `now`, if any.
-    mutating func popDue(now: Instant) -> UInt64? {
+    mutating func popDue(now: Connection.Instant) -> UInt64? {
         guard let first = entries.first, first.deadline <= now else { return nil }
         let last = entries.removeLast()
         guard !entries.isEmpty else { return first.token }

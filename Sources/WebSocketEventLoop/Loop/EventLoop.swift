@@ -104,7 +104,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// parsed yet, in its own (small) input buffer.
     let readBuffer: UnsafeMutableRawBufferPointer
     /// The time of this turn, read once after waking.
-    @exclusivity(unchecked) private(set) var now: Instant
+    @exclusivity(unchecked) private(set) var now: Connection.Instant
 
     static let readBufferSize = 64 << 10
 
@@ -241,7 +241,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     /// Calls `socket.timerFired()` at `deadline` or soon after (or not, if the socket has gone).
-    func schedule(_ socket: EventLoopWebSocket, at deadline: Instant) {
+    func schedule(_ socket: EventLoopWebSocket, at deadline: Connection.Instant) {
         timers.push(deadline, token: socket.token)
     }
 

@@ -73,8 +73,8 @@ public final class EventLoopServer: Sendable {
     ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)``, ``WebSocketTransport/WebSocketError/tls(_:)`` for a TLS configuration that
     ///   cannot serve, ``WebSocketTransport/WebSocketError/transport(_:)`` when the loops cannot start.
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024, loops: Int? = nil,
-                            configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
-                            handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
+                            configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
+                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() },
                             handler: @escaping EventLoopWebSocket.EventHandler) throws(WebSocketError) {
         try self.init(addresses: Socket.listenAddresses(host: host, port: port), unixSocketPath: nil, backlog: backlog,
                       loops: loops, configuration: configuration, options: options, handshake: handshake,
@@ -99,8 +99,8 @@ public final class EventLoopServer: Sendable {
     /// - Throws: as the other initializer.
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024, loops: Int? = nil,
                             maxPendingConnections: Int = 128,
-                            configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
-                            handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() })
+                            configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
+                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() })
         throws(WebSocketError) {
         try self.init(addresses: Socket.listenAddresses(host: host, port: port), unixSocketPath: nil, backlog: backlog,
                       loops: loops, configuration: configuration, options: options, handshake: handshake,
@@ -114,8 +114,8 @@ public final class EventLoopServer: Sendable {
     /// - Throws: ``WebSocketTransport/WebSocketError/invalidArgument(_:)`` for a path too long for `sun_path`,
     ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)`` (a live server there, no permission…).
     public convenience init(unixSocketPath path: String, backlog: Int32 = 1024, loops: Int? = nil,
-                            configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
-                            handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() },
+                            configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
+                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() },
                             handler: @escaping EventLoopWebSocket.EventHandler) throws(WebSocketError) {
         try self.init(addresses: [SocketAddress.unixSocket(path: path)], unixSocketPath: path, backlog: backlog,
                       loops: loops, configuration: configuration, options: options, handshake: handshake,
@@ -126,8 +126,8 @@ public final class EventLoopServer: Sendable {
     /// ``connections``.
     public convenience init(unixSocketPath path: String, backlog: Int32 = 1024, loops: Int? = nil,
                             maxPendingConnections: Int = 128,
-                            configuration: Configuration = Configuration(), options: TransportOptions = TransportOptions(),
-                            handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() })
+                            configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
+                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() })
         throws(WebSocketError) {
         try self.init(addresses: [SocketAddress.unixSocket(path: path)], unixSocketPath: path, backlog: backlog,
                       loops: loops, configuration: configuration, options: options, handshake: handshake,
@@ -135,8 +135,8 @@ public final class EventLoopServer: Sendable {
     }
 
     init(addresses: [SocketAddress], unixSocketPath: String?, backlog: Int32, loops requested: Int?,
-         configuration: Configuration, options: TransportOptions,
-         handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision, face: ServerCore.Face,
+         configuration: Connection.Configuration, options: TransportOptions,
+         handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision, face: ServerCore.Face,
          system: SystemCalls = .live) throws(WebSocketError) {
         let all: [EventLoop]
         switch EventLoop.shared {
@@ -185,13 +185,13 @@ public final class EventLoopServer: Sendable {
 
     /// Stops accepting, and starts the closing handshake of every connection with `code` (1001
     /// "going away" for a server shutting down). Wait for them with ``waitUntilIdle(timeout:)``.
-    public func stop(closing code: CloseCode, reason: String = "") {
+    public func stop(closing code: Connection.CloseCode, reason: String = "") {
         stopAccepting()
         let core = self.core
         for loop in loops {
             loop.execute {
                 for socket in loop.sockets(of: core) {
-                    try? socket.sendNow(.close(CloseFrame(code: code, reason: reason)))
+                    try? socket.sendNow(.close(Connection.CloseFrame(code: code, reason: reason)))
                     socket.markDirty()
                 }
             }
@@ -199,9 +199,9 @@ public final class EventLoopServer: Sendable {
     }
 
     /// Sends one message to every open connection of the server, framed once: every connection
-    /// shares the bytes (``WebSocketCore/PreparedMessage``). Each loop queues it to its own connections in its
+    /// shares the bytes (``WebSocketCore/Connection/PreparedMessage``). Each loop queues it to its own connections in its
     /// next turn; a connection at its high-water mark, or closing, is skipped. Returns at once.
-    public func broadcast(_ message: PreparedMessage) {
+    public func broadcast(_ message: Connection.PreparedMessage) {
         let core = self.core
         for loop in loops {
             loop.execute {
@@ -215,12 +215,12 @@ public final class EventLoopServer: Sendable {
 
     /// Sends a text message to every open connection; see ``broadcast(_:)``.
     public func broadcast(text: String) {
-        broadcast(PreparedMessage(text: text, fragmentationSize: core.configuration.fragmentationSize))
+        broadcast(Connection.PreparedMessage(text: text, fragmentationSize: core.configuration.fragmentationSize))
     }
 
     /// Sends a binary message to every open connection; see ``broadcast(_:)``.
     public func broadcast(binary: [UInt8]) {
-        broadcast(PreparedMessage(binary: binary, fragmentationSize: core.configuration.fragmentationSize))
+        broadcast(Connection.PreparedMessage(binary: binary, fragmentationSize: core.configuration.fragmentationSize))
     }
 
     private func stopAccepting() {

@@ -7,9 +7,9 @@ import WebSocketTransport
 ///
 /// `@unchecked Sendable`: constants, and `counts` behind its lock.
 final class ServerCore: @unchecked Sendable {
-    let configuration: Configuration
+    let configuration: Connection.Configuration
     let options: TransportOptions
-    let decide: @Sendable (HandshakeRequest) -> HandshakeDecision
+    let decide: @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision
     let face: Face
     /// Sends are refused (async ones wait) once this much output is buffered.
     let highWaterMark: Int
@@ -27,8 +27,8 @@ final class ServerCore: @unchecked Sendable {
     }
     private let counts = Locked(Counts())
 
-    init(configuration: Configuration, options: TransportOptions, isUnixSocket: Bool,
-         decide: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision, face: Face) {
+    init(configuration: Connection.Configuration, options: TransportOptions, isUnixSocket: Bool,
+         decide: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision, face: Face) {
         self.configuration = configuration
         self.options = options
         self.isUnixSocket = isUnixSocket
@@ -90,7 +90,7 @@ final class ServerCore: @unchecked Sendable {
     /// server has stopped, is closed with 1001.
     func opened(_ socket: EventLoopWebSocket) {
         guard case .stream(let queue) = face else { return }
-        if !queue.push(socket) { try? socket.sendNow(.close(CloseFrame(code: .goingAway, reason: "server stopped"))) }
+        if !queue.push(socket) { try? socket.sendNow(.close(Connection.CloseFrame(code: .goingAway, reason: "server stopped"))) }
     }
 
     func endedBeforeOpening() {
@@ -116,7 +116,7 @@ final class ServerCore: @unchecked Sendable {
     var liveConnections: Int { counts.withLock { $0.live } }
 
     /// Waits until no connection is left, or `deadline`.
-    func waitUntilIdle(deadline: Instant?, now: () -> Instant) -> Bool {
+    func waitUntilIdle(deadline: Connection.Instant?, now: () -> Connection.Instant) -> Bool {
         counts.wait(until: { $0.live == 0 }, deadline: deadline, now: now)
     }
 }

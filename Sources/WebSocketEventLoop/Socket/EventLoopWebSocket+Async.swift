@@ -5,7 +5,7 @@ extension EventLoopWebSocket {
     // MARK: Receiving (async face)
 
     /// The connection's messages, for sockets of a server without an event handler (the async
-    /// face): whole messages (or fragments, with ``WebSocketCore/Delivery/fragments``), and pings, pongs and the
+    /// face): whole messages (or fragments, with ``WebSocketCore/Connection/Delivery/fragments``), and pings, pongs and the
     /// peer's Close frame when ``WebSocketTransport/TransportOptions/receivesControlFrames`` is on. The sequence ends
     /// after a clean close and throws ``WebSocketTransport/WebSocketError/closed(_:)`` when the connection ended
     /// otherwise.
@@ -93,7 +93,7 @@ extension EventLoopWebSocket {
     // MARK: Sending (async face)
 
     /// Queues `message`, waiting first while the output buffer is at the high-water mark
-    /// (``WebSocketCore/Limits/maxBufferedOutput``) until it falls to ``WebSocketTransport/TransportOptions/lowWaterMark``. Returns
+    /// (``WebSocketCore/Connection/Limits/maxBufferedOutput``) until it falls to ``WebSocketTransport/TransportOptions/lowWaterMark``. Returns
     /// once the message is in the output buffer; it is written with everything else the connection
     /// sends in answer to the same read (or at the end of the loop's turn). From a task on the
     /// connection's loop (see ``executor``) nothing hops between threads.
@@ -143,15 +143,15 @@ extension EventLoopWebSocket {
     /// Starts the closing handshake (unless it has started) and returns how the connection ended,
     /// once its socket is closed.
     @discardableResult
-    public nonisolated(nonsending) func close(code: CloseCode = .normalClosure, reason: String = "") async -> CloseStatus {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<CloseStatus, Never>) in
+    public nonisolated(nonsending) func close(code: Connection.CloseCode = .normalClosure, reason: String = "") async -> Connection.CloseStatus {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Connection.CloseStatus, Never>) in
             let start: @Sendable () -> Void = { [self] in
                 if case .finished(let status) = phase {
                     continuation.resume(returning: status)
                     return
                 }
                 closeWaiters.append(continuation)
-                try? sendNow(.close(CloseFrame(code: code, reason: reason)))
+                try? sendNow(.close(Connection.CloseFrame(code: code, reason: reason)))
                 markDirty()
             }
             if loop.inLoop { start() } else { loop.execute(start) }

@@ -86,7 +86,7 @@ extension EventLoopWebSocket {
     /// lending call returns, since acting (a send) changes the connection.
     func deliverEvents() {
         pipeline.advanceTime(to: loop.now)
-        var pulled: Event? = nil
+        var pulled: Connection.Event? = nil
         while pipeline.connection.nextEventView({ view in
             switch view {
             case .text(let bytes): pulled = .text(String(decoding: bytes, as: UTF8.self))
@@ -99,11 +99,11 @@ extension EventLoopWebSocket {
         if case .open(.batches(let batches)) = phase { batches.publish() }
     }
 
-    private func act(on event: Event) {
+    private func act(on event: Connection.Event) {
         switch event {
         case .handshakeRequest(let request):
             let decision = server.decide(request)
-            do throws(ConnectionError) {
+            do throws(Connection.UsageError) {
                 try pipeline.connection.respond(to: decision)
             } catch {
                 // An answer the core refuses (a subprotocol the client did not offer…).
@@ -124,7 +124,7 @@ extension EventLoopWebSocket {
         }
     }
 
-    private func opened(_ result: HandshakeResult) {
+    private func opened(_ result: Connection.HandshakeResult) {
         let consumer = server.consumer(for: self)
         shared.withLock { shared in
             shared.handshake = result

@@ -53,7 +53,7 @@ public final class EventLoopWebSocket: @unchecked Sendable {
         /// Open: its events go to a handler, or to an async face's batches.
         case open(Consumer)
         /// The socket is closed.
-        case finished(CloseStatus)
+        case finished(Connection.CloseStatus)
     }
 
     enum Consumer {
@@ -69,21 +69,21 @@ public final class EventLoopWebSocket: @unchecked Sendable {
     /// In the loop's dirty list for this turn.
     @exclusivity(unchecked) var isDirty = false
     /// The earliest deadline the loop's timers hold for this connection.
-    @exclusivity(unchecked) var scheduledDeadline: Instant? = nil
+    @exclusivity(unchecked) var scheduledDeadline: Connection.Instant? = nil
     /// Output waits for room, since this instant plus the write timeout.
-    @exclusivity(unchecked) var writeStallDeadline: Instant? = nil
+    @exclusivity(unchecked) var writeStallDeadline: Connection.Instant? = nil
     /// A send was refused, or the buffer reached the high-water mark: report (or resume senders)
     /// once it falls to the low-water mark.
     @exclusivity(unchecked) var awaitingDrain = false
     /// Async sends waiting for room, in order.
     @exclusivity(unchecked) var waitingSends: [(message: WebSocketMessage, continuation: UnsafeContinuation<Result<Void, WebSocketError>, Never>)] = []
     /// Async closes waiting for the end.
-    var closeWaiters: [UnsafeContinuation<CloseStatus, Never>] = []
+    var closeWaiters: [UnsafeContinuation<Connection.CloseStatus, Never>] = []
 
     /// What other threads may read.
     struct Shared {
-        var handshake: HandshakeResult? = nil
-        var closeStatus: CloseStatus? = nil
+        var handshake: Connection.HandshakeResult? = nil
+        var closeStatus: Connection.CloseStatus? = nil
         /// The async face's messages, once open.
         var batches: MessageBatches? = nil
         var remoteAddress: SocketAddress?? = nil
@@ -109,13 +109,13 @@ public final class EventLoopWebSocket: @unchecked Sendable {
 
     /// The opening handshake's outcome: the subprotocol and extensions agreed, the request's
     /// resource and headers. Set before the socket reaches you.
-    public var handshake: HandshakeResult? { shared.withLock { $0.handshake } }
+    public var handshake: Connection.HandshakeResult? { shared.withLock { $0.handshake } }
 
     /// The subprotocol agreed in the opening handshake, if any.
     public var subprotocol: String? { handshake?.subprotocol }
 
     /// How the connection ended, once its socket is closed; `nil` before.
-    public var closeStatus: CloseStatus? { shared.withLock { $0.closeStatus } }
+    public var closeStatus: Connection.CloseStatus? { shared.withLock { $0.closeStatus } }
 
     /// The connection's loop, as an executor: a task that prefers it
     /// (`Task(executorPreference: socket.executor)`) runs beside the connection's I/O, and its sends
@@ -155,8 +155,8 @@ public final class EventLoopWebSocket: @unchecked Sendable {
 
     /// Starts the closing handshake; the socket closes once the peer answers (or the close timeout
     /// passes), and ``WebSocketTransport/WebSocketEvent/closed(_:)`` follows. See ``send(text:)``.
-    public func sendClose(code: CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
-        try perform(.close(CloseFrame(code: code, reason: reason)))
+    public func sendClose(code: Connection.CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
+        try perform(.close(Connection.CloseFrame(code: code, reason: reason)))
     }
 
     /// Runs `message` on the loop: now when called there, queued otherwise.
@@ -168,14 +168,14 @@ public final class EventLoopWebSocket: @unchecked Sendable {
         }
     }
 
-    /// Queues a message framed once for many connections (``WebSocketCore/PreparedMessage``): the connection's
+    /// Queues a message framed once for many connections (``WebSocketCore/Connection/PreparedMessage``): the connection's
     /// output adopts the prepared bytes when it is empty, with no copy. See ``send(text:)``;
     /// ``EventLoopServer/broadcast(_:)`` sends one to every open connection.
     ///
     /// - Throws: as ``send(text:)``, and ``WebSocketTransport/WebSocketError/connection(_:)`` with
-    ///   ``WebSocketCore/ConnectionError/preparedFrameTooLarge(_:)`` for frames larger than the connection's
-    ///   ``WebSocketCore/Configuration/fragmentationSize`` (prepare with the same size).
-    public func send(_ prepared: PreparedMessage) throws(WebSocketError) {
+    ///   ``WebSocketCore/Connection/UsageError/preparedFrameTooLarge(_:)`` for frames larger than the connection's
+    ///   ``WebSocketCore/Connection/Configuration/fragmentationSize`` (prepare with the same size).
+    public func send(_ prepared: Connection.PreparedMessage) throws(WebSocketError) {
         if loop.inLoop {
             try sendNow(prepared)
         } else {
@@ -185,21 +185,21 @@ public final class EventLoopWebSocket: @unchecked Sendable {
 
     /// (On the loop) Puts `message` into the connection; it is written once the current read's events have been handled, or at the end of the turn.
     func sendNow(_ message: WebSocketMessage) throws(WebSocketError) {
-        try queue(isData: message.isData) { (connection: inout Connection) throws(ConnectionError) in
+        try queue(isData: message.isData) { (connection: inout Connection) throws(Connection.UsageError) in
             try connection.send(message)
         }
     }
 
     /// (On the loop) Puts a prepared message into the connection.
-    func sendNow(_ prepared: PreparedMessage) throws(WebSocketError) {
-        try queue(isData: true) { (connection: inout Connection) throws(ConnectionError) in
+    func sendNow(_ prepared: Connection.PreparedMessage) throws(WebSocketError) {
+        try queue(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
             try connection.send(prepared)
         }
     }
 
     /// (On the loop) One call into the core that queues output, with the time reported first (so
     /// that a close timer starts now), and the refusals and high-water mark of both faces.
-    private func queue(isData: Bool, _ body: (inout Connection) throws(ConnectionError) -> Void) throws(WebSocketError) {
+    private func queue(isData: Bool, _ body: (inout Connection) throws(Connection.UsageError) -> Void) throws(WebSocketError) {
         if case .finished(let status) = phase { throw .closed(status) }
         if let failure = peek({ $0.failure }) { throw failure }
         if isData, !waitingSends.isEmpty {
@@ -207,7 +207,7 @@ public final class EventLoopWebSocket: @unchecked Sendable {
             throw .bufferFull(bufferedAmount: peek({ $0.pendingOutputCount }))
         }
         pipeline.advanceTime(to: loop.now)
-        do throws(ConnectionError) {
+        do throws(Connection.UsageError) {
             try body(&pipeline.connection)
         } catch .outputBufferFull {
             awaitingDrain = true

@@ -1,6 +1,6 @@
 /// How an adapter runs a connection's transport: the socket, TLS, and what the adapter buffers. The
 /// protocol's own limits and timers (opening handshake, keepalive, closing handshake, linger) are
-/// not here: they are the connection's ``WebSocketCore/Configuration``.
+/// not here: they are the connection's ``WebSocketCore/Connection/Configuration``.
 ///
 /// One type for both adapters; the few options that only one of them uses say so.
 ///
@@ -12,7 +12,7 @@
 public struct TransportOptions: Sendable {
     /// (Client) How long connecting may take, over every address the host resolves to in turn.
     /// Default 10 seconds; `nil` waits as long as the kernel does. The opening handshake's own
-    /// timeout (``WebSocketCore/Timeouts/handshake``) covers what comes after: TLS and the HTTP upgrade.
+    /// timeout (``WebSocketCore/Connection/Timeouts/handshake``) covers what comes after: TLS and the HTTP upgrade.
     public var connectTimeout: Duration? = .seconds(10)
     /// How long pending output may wait for the peer to accept a byte. Default 30 seconds; `nil` waits
     /// forever. A peer that reads, however slowly, never trips it; one that stops reading altogether
@@ -37,7 +37,7 @@ public struct TransportOptions: Sendable {
     /// (Dispatch) The most bytes of received messages handed to you and not yet consumed (a handler
     /// still running, messages not yet taken from the async face) before the socket stops reading,
     /// which lets TCP flow control slow the peer down. Default 4 MiB; one message larger than this
-    /// still arrives whole (``WebSocketCore/Limits/maxMessageSize`` bounds it).
+    /// still arrives whole (``WebSocketCore/Connection/Limits/maxMessageSize`` bounds it).
     public var maxUndeliveredBytes = 4 << 20
     /// TLS: for a client, required by `wss://` URLs (which fail with ``WebSocketError/tlsUnavailable``
     /// without it, never falling back to `ws://`); for a server, every connection speaks TLS. Default

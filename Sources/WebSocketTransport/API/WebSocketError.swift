@@ -8,7 +8,7 @@
 /// | ``proxy(_:)`` | a proxy could not be used: a bad proxy URL, a tunnel refused (HTTP status, SOCKS reply), a proxy that does not speak its protocol |
 /// | ``tls(_:)`` | the TLS session failed: an untrusted or mismatched certificate, a pin, a peer that does not speak TLS |
 /// | ``handshakeFailed(_:)`` | the opening handshake failed: refused (status, headers, body), invalid, timed out |
-/// | ``connection(_:)`` | the connection refused the call in its state (``WebSocketCore/ConnectionError``) |
+/// | ``connection(_:)`` | the connection refused the call in its state (``WebSocketCore/Connection/UsageError``) |
 /// | ``bufferFull(bufferedAmount:)`` | a send met the output buffer's high-water mark |
 /// | ``timedOut(_:)`` (`.receive`, `.write`, `.ping`) | a wait ran out |
 /// | ``transport(_:)`` | a system call on the socket failed (the connection was reset) |
@@ -50,21 +50,21 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A proxy could not be used: its URL, the tunnel's setup, or the proxy's answer
     /// (``ProxyError/code`` says which).
     case proxy(ProxyError)
-    /// The opening handshake failed: the server refused it (``WebSocketCore/HandshakeFailure/rejected(_:)`` carries
+    /// The opening handshake failed: the server refused it (``WebSocketCore/Connection/HandshakeFailure/rejected(_:)`` carries
     /// the status, headers and body), answered invalidly, did not answer within
-    /// ``WebSocketCore/Timeouts/handshake``, or closed the connection.
-    case handshakeFailed(HandshakeFailure)
+    /// ``WebSocketCore/Connection/Timeouts/handshake``, or closed the connection.
+    case handshakeFailed(Connection.HandshakeFailure)
     /// A system call on the socket failed (the connection was reset, say).
     case transport(Errno)
     /// The connection refused the call in its current state: sending after a close, a close code that
     /// may not be sent, a control payload over 125 bytes…
-    case connection(ConnectionError)
-    /// The output buffer has reached its high-water mark (``WebSocketCore/Limits/maxBufferedOutput``); nothing was
+    case connection(Connection.UsageError)
+    /// The output buffer has reached its high-water mark (``WebSocketCore/Connection/Limits/maxBufferedOutput``); nothing was
     /// queued. Send again once it drains.
     case bufferFull(bufferedAmount: Int)
     /// The connection ended (with this status) before the call could complete: a send waiting for
     /// room, a ping waiting for its pong, a message sequence whose connection was not closed cleanly.
-    case closed(CloseStatus)
+    case closed(Connection.CloseStatus)
     /// The socket was cancelled before its connection opened; or (an event-loop socket's
     /// messages) the task waiting for a message was cancelled, and the connection stays open.
     case cancelled

@@ -7,26 +7,26 @@
 /// connection opened, ``failed(_:)`` if it never did. The last event comes after the socket is closed.
 public enum WebSocketEvent: Sendable, Hashable {
     /// The opening handshake succeeded: the subprotocol and extensions agreed, the peer's headers.
-    case open(HandshakeResult)
-    /// A whole text message (``WebSocketCore/Delivery/messages``, the default).
+    case open(Connection.HandshakeResult)
+    /// A whole text message (``WebSocketCore/Connection/Delivery/messages``, the default).
     case text(String)
-    /// A whole binary message (``WebSocketCore/Delivery/messages``, the default).
+    /// A whole binary message (``WebSocketCore/Connection/Delivery/messages``, the default).
     case binary([UInt8])
-    /// A piece of a message, as it arrived (``WebSocketCore/Delivery/fragments``).
-    case fragment(Fragment)
+    /// A piece of a message, as it arrived (``WebSocketCore/Connection/Delivery/fragments``).
+    case fragment(Connection.Fragment)
     /// A ping; the pong has been sent already, unless automatic pongs are off.
     case ping([UInt8])
     /// A pong (the answer to a ping sent, or an unsolicited one).
     case pong([UInt8])
     /// The peer sent a Close frame; the reply has been queued unless this answers ours.
-    case closeReceived(CloseFrame)
+    case closeReceived(Connection.CloseFrame)
     /// The buffered output fell to ``TransportOptions/lowWaterMark`` or below after a send was refused
     /// with ``WebSocketError/bufferFull(bufferedAmount:)`` or the buffer reached the high-water mark:
     /// send again.
     case drained(bufferedAmount: Int)
     /// The connection ended after it had opened, and the socket is closed. Check
-    /// ``WebSocketCore/CloseStatus/wasClean`` and ``WebSocketCore/CloseStatus/failure``: 1006 means the connection was lost.
-    case closed(CloseStatus)
+    /// ``WebSocketCore/Connection/CloseStatus/wasClean`` and ``WebSocketCore/Connection/CloseStatus/failure``: 1006 means the connection was lost.
+    case closed(Connection.CloseStatus)
     /// The connection never opened (resolution, TCP connect, TLS, opening handshake), and the socket
     /// is closed.
     case failed(WebSocketError)

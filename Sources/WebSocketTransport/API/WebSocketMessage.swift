@@ -13,10 +13,10 @@ public enum WebSocketMessage: Sendable, Hashable {
     case text(String)
     /// A whole binary message.
     case binary([UInt8])
-    /// A piece of a message, when ``WebSocketCore/Configuration/delivery`` is ``WebSocketCore/Delivery/fragments``.
-    case fragment(Fragment)
+    /// A piece of a message, when ``WebSocketCore/Connection/Configuration/delivery`` is ``WebSocketCore/Connection/Delivery/fragments``.
+    case fragment(Connection.Fragment)
     /// A ping and its payload, when ``TransportOptions/receivesControlFrames`` is on. It has been
-    /// answered already, unless ``WebSocketCore/Configuration/respondsToPingsAutomatically`` is off. Sent, a ping.
+    /// answered already, unless ``WebSocketCore/Connection/Configuration/respondsToPingsAutomatically`` is off. Sent, a ping.
     case ping([UInt8])
     /// A pong and its payload, when ``TransportOptions/receivesControlFrames`` is on. Sent, an
     /// unsolicited pong (or the answer to a ping, when automatic pongs are off).
@@ -24,10 +24,10 @@ public enum WebSocketMessage: Sendable, Hashable {
     /// The peer's Close frame, when ``TransportOptions/receivesControlFrames`` is on: the closing
     /// handshake has begun, and the reply is queued unless it answers ours. Sent, the start of the
     /// closing handshake with this code and reason.
-    case close(CloseFrame)
+    case close(Connection.CloseFrame)
 
     /// The message an event carries, if it is one the caller asked for.
-    package init?(_ event: Event, receivesControlFrames: Bool) {
+    package init?(_ event: Connection.Event, receivesControlFrames: Bool) {
         switch event {
         case .text(let text): self = .text(text)
         case .binary(let bytes): self = .binary(bytes)
@@ -58,7 +58,7 @@ extension Connection {
     ///
     /// - Throws: what the matching call throws (``send(text:compress:)``, ``sendFragment(_:kind:isFinal:compress:)``,
     ///   ``ping(_:)``, ``pong(_:)``, ``close(code:reason:)``).
-    package mutating func send(_ message: WebSocketMessage) throws(ConnectionError) {
+    package mutating func send(_ message: WebSocketMessage) throws(Connection.UsageError) {
         switch message {
         case .text(let text): try send(text: text)
         case .binary(let bytes): try send(binary: bytes)

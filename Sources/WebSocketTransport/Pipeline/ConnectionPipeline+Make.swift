@@ -5,14 +5,14 @@ extension ConnectionPipeline {
     /// - Throws: ``WebSocketError/tlsUnavailable`` for `wss` without ``TransportOptions/tls``;
     ///   ``WebSocketError/connection(_:)`` for options the request cannot carry (a header with a
     ///   control character); the TLS factory's error.
-    package static func client(_ options: ClientOptions, configuration: Configuration,
+    package static func client(_ options: Connection.ClientOptions, configuration: Connection.Configuration,
                                transport: TransportOptions) throws(WebSocketError) -> ConnectionPipeline {
         var layers: [any TransportLayer] = []
         if options.url.isSecure {
             guard let tls = transport.tls else { throw .tlsUnavailable }
             layers.append(try tls.makeClientLayer(serverName: options.url.tlsServerName))
         }
-        do throws(ConnectionError) {
+        do throws(Connection.UsageError) {
             let connection = try Connection(role: .client(options), configuration: configuration, random: SystemRandomPool())
             return ConnectionPipeline(connection: connection, layers: layers)
         } catch {
@@ -21,12 +21,12 @@ extension ConnectionPipeline {
     }
 
     /// A server connection's pipeline, with a TLS layer when ``TransportOptions/tls`` is set.
-    package static func server(configuration: Configuration, transport: TransportOptions) throws(WebSocketError)
+    package static func server(configuration: Connection.Configuration, transport: TransportOptions) throws(WebSocketError)
         -> ConnectionPipeline
     {
         var layers: [any TransportLayer] = []
         if let tls = transport.tls { layers.append(try tls.makeServerLayer()) }
-        do throws(ConnectionError) {
+        do throws(Connection.UsageError) {
             // A server connection has no client options to refuse.
             let connection = try Connection(role: .server, configuration: configuration, random: SystemRandomPool())
             return ConnectionPipeline(connection: connection, layers: layers)

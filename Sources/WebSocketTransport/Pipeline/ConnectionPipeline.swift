@@ -32,7 +32,7 @@ package struct ConnectionPipeline: Sendable {
         case shutDownWrite
         /// The sending side is shut down: keep reading (what arrives is discarded) until the end of
         /// the stream or `deadline`, when the directive becomes ``close``.
-        case drain(deadline: Instant?)
+        case drain(deadline: Connection.Instant?)
         /// Close the socket, after writing what the socket takes without waiting.
         case close
     }
@@ -303,10 +303,10 @@ package struct ConnectionPipeline: Sendable {
     // MARK: Time
 
     /// The earliest instant at which ``advanceTime(to:)`` has something to do.
-    package var nextDeadline: Instant? { connection.nextDeadline }
+    package var nextDeadline: Connection.Instant? { connection.nextDeadline }
 
     /// Reports the time to the connection's timers.
-    package mutating func advanceTime(to now: Instant) {
+    package mutating func advanceTime(to now: Connection.Instant) {
         connection.advanceTime(to: now)
     }
 
@@ -314,9 +314,9 @@ package struct ConnectionPipeline: Sendable {
 
     /// How the connection ended: its status once closed; otherwise (the transport was closed under
     /// a connection that is not, which the adapters never do) a lost connection.
-    package var closeStatus: CloseStatus {
+    package var closeStatus: Connection.CloseStatus {
         if case .closed(let status) = connection.state { return status }
-        return CloseStatus(code: .abnormalClosure, reason: "connection lost", wasClean: false, failure: .aborted)
+        return Connection.CloseStatus(code: .abnormalClosure, reason: "connection lost", wasClean: false, failure: .aborted)
     }
 }
 

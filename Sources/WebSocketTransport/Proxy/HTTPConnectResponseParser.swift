@@ -33,7 +33,7 @@ struct HTTPConnectResponseParser: Sendable {
     private var headBytes = 0
     /// The status of the head being read, once its status line was parsed.
     private var status: Int?
-    private var headers = HTTPHeaders()
+    private var headers = Connection.HTTPHeaders()
     private var fieldCount = 0
     private var result: Outcome?
 
@@ -126,7 +126,7 @@ struct HTTPConnectResponseParser: Sendable {
         case 100...199 where status != 101:
             // An interim response (RFC 9110 §15.2): the final one follows. Its bytes still count.
             self.status = nil
-            headers = HTTPHeaders()
+            headers = Connection.HTTPHeaders()
             fieldCount = 0
             return nil
         case 407:
@@ -139,7 +139,7 @@ struct HTTPConnectResponseParser: Sendable {
     private mutating func finish(_ consumed: Int, _ outcome: Outcome) -> (consumed: Int, outcome: Outcome) {
         result = outcome
         line = []
-        headers = HTTPHeaders()
+        headers = Connection.HTTPHeaders()
         return (consumed, outcome)
     }
 

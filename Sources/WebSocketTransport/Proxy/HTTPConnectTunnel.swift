@@ -65,7 +65,7 @@ public struct HTTPConnectTunnel: TransportLayer {
     ///   would reach the proxy as another user and password) or a control character in either part;
     ///   ``ProxyError/Code/invalidHeader`` for a header field that cannot be sent, or that the tunnel
     ///   writes itself.
-    public init(host: String, port: UInt16, credentials: ProxyCredentials? = nil, headers: HTTPHeaders = HTTPHeaders(),
+    public init(host: String, port: UInt16, credentials: ProxyCredentials? = nil, headers: Connection.HTTPHeaders = Connection.HTTPHeaders(),
                 limits: ProxyLimits = ProxyLimits()) throws(ProxyError) {
         let request = try Self.request(target: TunnelTarget(host: host), port: port, credentials: credentials,
                                        headers: headers)
@@ -158,7 +158,7 @@ public struct HTTPConnectTunnel: TransportLayer {
 
     /// The `CONNECT` request head (RFC 9110 §9.3.6, RFC 9112 §3.2.3).
     static func request(target: TunnelTarget, port: UInt16, credentials: ProxyCredentials?,
-                        headers: HTTPHeaders) throws(ProxyError) -> [UInt8] {
+                        headers: Connection.HTTPHeaders) throws(ProxyError) -> [UInt8] {
         let authority = target.authority(port: port)
         var head = "CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n"
         if let credentials {

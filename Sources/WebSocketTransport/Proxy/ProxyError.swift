@@ -92,12 +92,12 @@ public struct ProxyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// HTTP proxy; otherwise `nil`.
     public var status: Int?
     /// The HTTP proxy's response header fields, with ``status``; otherwise empty.
-    public var headers: HTTPHeaders
+    public var headers: Connection.HTTPHeaders
     /// The SOCKS5 proxy's reply, for ``Code/refused`` from a SOCKS5 proxy; otherwise `nil`.
     public var socksReply: SOCKS5ReplyCode?
 
     /// An error of the given kind; the other details default to none.
-    public init(_ code: Code, reason: String = "", status: Int? = nil, headers: HTTPHeaders = HTTPHeaders(),
+    public init(_ code: Code, reason: String = "", status: Int? = nil, headers: Connection.HTTPHeaders = Connection.HTTPHeaders(),
                 socksReply: SOCKS5ReplyCode? = nil) {
         self.code = code
         self.reason = reason

@@ -9,7 +9,7 @@ import WebSocketCore
 package enum Poller {
     /// Polls `fds` until one is ready or `deadline` passes (`nil`: no limit). `EINTR` is retried with
     /// the time that remains. Returns the number of ready descriptors, 0 at the deadline.
-    package static func poll(_ fds: inout [pollfd], deadline: Instant?, system: SystemCalls) throws(Errno) -> Int {
+    package static func poll(_ fds: inout [pollfd], deadline: Connection.Instant?, system: SystemCalls) throws(Errno) -> Int {
         while true {
             let timeout = milliseconds(until: deadline, now: system.monotonicNow())
             let result = fds.withUnsafeMutableBufferPointer { buffer in
@@ -27,7 +27,7 @@ package enum Poller {
 
     /// The poll timeout for `deadline`: -1 for none, otherwise the remaining milliseconds rounded
     /// up (so that a wait never ends before its deadline and spins), at least 0, at most `Int32.max`.
-    package static func milliseconds(until deadline: Instant?, now: Instant) -> Int32 {
+    package static func milliseconds(until deadline: Connection.Instant?, now: Connection.Instant) -> Int32 {
         guard let deadline else { return -1 }
         let remaining = deadline - now
         guard remaining > .zero else { return 0 }

@@ -16,7 +16,7 @@ extension Socket {
 
     /// Connects to the first of `addresses` that accepts, trying each in turn (the order
     /// `getaddrinfo` gave, which prefers what this host can reach). All attempts share `deadline`.
-    package static func connect(to addresses: [SocketAddress], deadline: Instant?, system: SystemCalls)
+    package static func connect(to addresses: [SocketAddress], deadline: Connection.Instant?, system: SystemCalls)
         -> Result<Socket, ConnectFailure>
     {
         var lastFailure = ConnectFailure.timedOut
@@ -35,7 +35,7 @@ extension Socket {
 
     /// A non-blocking connect to one address, waited for with `poll`: `nil` when the deadline passes
     /// first.
-    package static func connect(to address: SocketAddress, deadline: Instant?, system: SystemCalls) throws(Errno) -> Socket? {
+    package static func connect(to address: SocketAddress, deadline: Connection.Instant?, system: SystemCalls) throws(Errno) -> Socket? {
         let (socket, isConnected) = try startConnect(to: address, system: system)
         if isConnected { return socket }
         guard try socket.wait(for: Int16(POLLOUT), deadline: deadline) else { return nil }

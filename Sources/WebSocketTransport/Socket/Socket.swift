@@ -153,7 +153,7 @@ package final class Socket: Sendable {
 
     /// Waits until bytes arrive or `deadline` passes (`nil`: no limit), then reads them. A readiness
     /// that turns out spurious (`EAGAIN`) waits again; reaching the deadline gives ``ReadOutcome/nothing``.
-    package func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Instant?) throws(Errno) -> ReadOutcome {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, deadline: Connection.Instant?) throws(Errno) -> ReadOutcome {
         while true {
             let outcome = try read(into: buffer)
             guard outcome == .nothing else { return outcome }
@@ -208,7 +208,7 @@ package final class Socket: Sendable {
     package func write(_ bytes: UnsafeRawBufferPointer, idleTimeout: Duration?) throws(Errno) -> WriteOutcome {
         var written = 0
         // Set when a wait for room starts; cleared by progress.
-        var idleDeadline: Instant? = nil
+        var idleDeadline: Connection.Instant? = nil
         while written < bytes.count {
             let count = try writeSome(UnsafeRawBufferPointer(rebasing: bytes[written...]))
             if count > 0 {
@@ -228,7 +228,7 @@ package final class Socket: Sendable {
 
     /// Waits until the socket is ready for `events` (`POLLIN`, `POLLOUT`) or reports an error or
     /// hang-up, or until `deadline`. Returns `false` at the deadline.
-    package func wait(for events: Int16, deadline: Instant?) throws(Errno) -> Bool {
+    package func wait(for events: Int16, deadline: Connection.Instant?) throws(Errno) -> Bool {
         var fds = [pollfd(fd: descriptor, events: events, revents: 0)]
         return try Poller.poll(&fds, deadline: deadline, system: system) > 0
     }

@@ -43,8 +43,8 @@ package struct SystemCalls: Sendable {
     package var fcntl: @Sendable (_ fd: Int32, _ command: Int32, _ argument: Int32) -> Int32
     package var pipe: @Sendable (_ fds: UnsafeMutablePointer<Int32>) -> Int32
     package var unlink: @Sendable (_ path: UnsafePointer<CChar>) -> Int32
-    /// `clock_gettime(CLOCK_MONOTONIC)`, as an ``Instant`` since the clock's origin.
-    package var monotonicNow: @Sendable () -> Instant
+    /// `clock_gettime(CLOCK_MONOTONIC)`, as an ``Connection/Instant`` since the clock's origin.
+    package var monotonicNow: @Sendable () -> Connection.Instant
 
     /// The C library's functions.
     package static let live = SystemCalls(
@@ -72,7 +72,7 @@ package struct SystemCalls: Sendable {
             var now = timespec()
             // CLOCK_MONOTONIC cannot fail with a valid pointer; it never jumps with the wall clock.
             _ = clock_gettime(CLOCK_MONOTONIC, &now)
-            return Instant(sinceOrigin: .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec))
+            return Connection.Instant(sinceOrigin: .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec))
         }
     )
 

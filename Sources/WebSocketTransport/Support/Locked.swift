@@ -60,7 +60,7 @@ package final class Locked<Value> {
 
     /// Waits until `isDone(value)` holds or the monotonic clock reaches `deadline` (`nil`: no limit).
     /// Returns whether `isDone` held.
-    package func wait(until isDone: (Value) -> Bool, deadline: Instant?, now: () -> Instant) -> Bool {
+    package func wait(until isDone: (Value) -> Bool, deadline: Connection.Instant?, now: () -> Connection.Instant) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !isDone(value) {

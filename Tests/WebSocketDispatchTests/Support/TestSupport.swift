@@ -146,10 +146,10 @@ enum Loopback {
 
 /// An echo server of the delegate-queue face: text, binary and pings are echoed; the peer's Close is
 /// answered by the core.
-func makeEchoServer(host: String = "127.0.0.1", configuration: Configuration = Configuration(),
+func makeEchoServer(host: String = "127.0.0.1", configuration: Connection.Configuration = Connection.Configuration(),
                     options: TransportOptions = TransportOptions(), queue: DispatchQueue = DispatchQueue(label: "echo"),
                     log: EventLog? = nil,
-                    handshake: @escaping @Sendable (HandshakeRequest) -> HandshakeDecision = { _ in .accept() })
+                    handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() })
     throws -> WebSocketServer {
     try WebSocketServer(host: host, configuration: configuration, options: options, queue: queue,
                         handshake: handshake) { socket, event in
@@ -163,7 +163,7 @@ func makeEchoServer(host: String = "127.0.0.1", configuration: Configuration = C
 }
 
 /// A client of the delegate-queue face whose events go to `log`.
-func connectClient(_ url: String, subprotocols: [String] = [], configuration: Configuration = Configuration(),
+func connectClient(_ url: String, subprotocols: [String] = [], configuration: Connection.Configuration = Connection.Configuration(),
                    options: TransportOptions = TransportOptions(), queue: DispatchQueue = DispatchQueue(label: "client"),
                    log: EventLog) throws -> WebSocket {
     try WebSocket.connect(to: url, subprotocols: subprotocols, configuration: configuration, options: options,
@@ -171,13 +171,13 @@ func connectClient(_ url: String, subprotocols: [String] = [], configuration: Co
 }
 
 /// A client of `server` on 127.0.0.1, once its first event (the opening) has arrived in `log`.
-func openClient(to server: WebSocketServer, configuration: Configuration = Configuration(), log: EventLog) async throws -> WebSocket {
+func openClient(to server: WebSocketServer, configuration: Connection.Configuration = Connection.Configuration(), log: EventLog) async throws -> WebSocket {
     let client = try connectClient(Loopback.url("127.0.0.1", server.port), configuration: configuration, log: log)
     try await log.wait(for: "open") { !$0.isEmpty }
     return client
 }
 
 /// Starts the closing handshake without waiting for its end.
-func startClose(_ socket: WebSocket, code: CloseCode = .normalClosure, reason: String = "") throws {
+func startClose(_ socket: WebSocket, code: Connection.CloseCode = .normalClosure, reason: String = "") throws {
     try socket.sendClose(code: code, reason: reason)
 }

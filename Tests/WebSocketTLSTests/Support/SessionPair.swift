@@ -33,13 +33,13 @@ struct SessionPair {
     var clientWrote: [UInt8] = []
     var serverWrote: [UInt8] = []
     let split: Split
-    var generator: SeededGenerator
+    var generator: Connection.SeededGenerator
 
     init(client: TLSSession, server: TLSSession, split: Split = .whole) {
         self.client = client
         self.server = server
         self.split = split
-        if case .random(let seed) = split { generator = SeededGenerator(seed: seed) } else { generator = SeededGenerator(seed: 0) }
+        if case .random(let seed) = split { generator = Connection.SeededGenerator(seed: seed) } else { generator = Connection.SeededGenerator(seed: 0) }
     }
 
     /// Made from two configurations, the client verifying the server as `serverName`.
@@ -80,7 +80,7 @@ struct SessionPair {
     /// `bytes` into `session` in pieces cut as `split` says, reading after each piece as a pipeline
     /// does.
     static func deliver(_ bytes: [UInt8], to session: inout TLSSession, read: inout [UInt8], split: Split,
-                        generator: inout SeededGenerator) {
+                        generator: inout Connection.SeededGenerator) {
         var start = 0
         while start < bytes.count {
             let size: Int

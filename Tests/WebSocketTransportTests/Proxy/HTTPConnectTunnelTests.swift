@@ -188,7 +188,7 @@ import WebSocketCore
     // MARK: The request
 
     static func request(host: String, port: UInt16 = 443, credentials: ProxyCredentials? = nil,
-                        headers: HTTPHeaders = HTTPHeaders()) throws(ProxyError) -> String {
+                        headers: Connection.HTTPHeaders = Connection.HTTPHeaders()) throws(ProxyError) -> String {
         var layer = try HTTPConnectTunnel(host: host, port: port, credentials: credentials, headers: headers)
         return String(decoding: layer.takeOutput(), as: UTF8.self)
     }
@@ -243,7 +243,7 @@ import WebSocketCore
     @Test func extraHeaders() throws {
         #expect(try Self.request(host: "h", port: 1, headers: ["User-Agent": "test/1", "Proxy-Authorization": "Negotiate abc"])
                 == "CONNECT h:1 HTTP/1.1\r\nHost: h:1\r\nUser-Agent: test/1\r\nProxy-Authorization: Negotiate abc\r\n\r\n")
-        let refused: [(HTTPHeaders, ProxyCredentials?)] = [
+        let refused: [(Connection.HTTPHeaders, ProxyCredentials?)] = [
             (["Bad Name": "x"], nil), (["X": "a\r\nInjected: 1"], nil), (["X": "a\u{0}"], nil), (["host": "other"], nil),
             (["Proxy-Authorization": "Basic x"], ProxyCredentials(user: "u", password: "p")), (["": "x"], nil),
         ]

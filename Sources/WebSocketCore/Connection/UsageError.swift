@@ -1,0 +1,69 @@
+extension Connection {
+    /// A misuse of the connection by its caller: a send or a decision that the current state does not
+    /// allow. Throwing it leaves the connection unchanged.
+    public enum UsageError: Error, Sendable, Hashable {
+        /// Data, pings and closes need an open connection (or a closing one, for pongs and closes).
+        case notOpen
+        /// A Close frame was already sent: RFC 6455 §5.5.1 forbids any data frame after it.
+        case closeAlreadySent
+        /// A whole message or a control frame of another kind was sent while a fragmented message sent with
+        /// ``Connection/sendFragment(_:kind:isFinal:compress:)`` is unfinished.
+        case messageInProgress
+        /// A fragment continued a message of the other kind.
+        case fragmentKindMismatch
+        /// Control frame payloads are limited to 125 bytes (RFC 6455 §5.5).
+        case controlPayloadTooLarge
+        /// The close code may not be sent (RFC 6455 §7.4: 1005, 1006, 1015 and unassigned ranges).
+        case invalidCloseCode(Connection.CloseCode)
+        /// A close reason longer than 123 bytes of UTF-8 does not fit a control frame.
+        case closeReasonTooLong
+        /// Text fragments must be valid UTF-8 when joined.
+        case invalidUTF8
+        /// The output buffer holds more than ``Connection/Limits/maxBufferedOutput``: write it out first.
+        case outputBufferFull
+        /// Only a server accepts or rejects handshakes, and only while a request waits for a decision.
+        case noPendingHandshakeRequest
+        /// The chosen subprotocol was not among those the client offered.
+        case subprotocolNotOffered(String)
+        /// The accepted extension was not among those the client offered.
+        case extensionNotOffered(String)
+        /// A header name or value that cannot be written safely (a CR, LF or other control character).
+        case invalidHeader(String)
+        /// A rejection status must be an HTTP status from 200 to 599 other than 101.
+        case invalidStatus(Int)
+        /// Only a server sends a ``Connection/PreparedMessage``: a client masks every frame with a fresh key
+        /// (RFC 6455 §5.3), so its frames cannot be prepared once for many connections.
+        case preparedMessageFromClient
+        /// A ``Connection/PreparedMessage`` frame holds this many payload bytes, more than the connection's
+        /// ``Connection/Configuration/fragmentationSize``: prepare it with that size.
+        case preparedFrameTooLarge(Int)
+        /// (``Connection/init(openedAs:configuration:subprotocol:extensions:random:)``) A configured
+        /// extension cannot run the agreed element (invalid or contradictory parameters, one the role
+        /// cannot have agreed to, an extension agreed twice): the reason, naming the extension.
+        case invalidExtensionAgreement(String)
+    }
+}
+extension Connection.UsageError: CustomStringConvertible {
+    /// What the connection refused, e.g. "close code 1006 may not be sent".
+    public var description: String {
+        switch self {
+        case .notOpen: return "the connection is not open"
+        case .closeAlreadySent: return "the connection is closing: a Close frame was sent"
+        case .messageInProgress: return "a fragmented message is being sent"
+        case .fragmentKindMismatch: return "a fragment continues a message of the other kind"
+        case .controlPayloadTooLarge: return "control frame payloads are limited to 125 bytes"
+        case .invalidCloseCode(let code): return "close code \(code) may not be sent"
+        case .closeReasonTooLong: return "close reasons are limited to 123 bytes"
+        case .invalidUTF8: return "text fragments must be valid UTF-8"
+        case .outputBufferFull: return "the output buffer is full"
+        case .noPendingHandshakeRequest: return "no handshake request is waiting for a decision"
+        case .subprotocolNotOffered(let p): return "subprotocol \(String(reflecting: p)) was not offered"
+        case .extensionNotOffered(let e): return "extension \(String(reflecting: e)) was not offered"
+        case .invalidHeader(let name): return "invalid header \(String(reflecting: name))"
+        case .invalidStatus(let status): return "invalid rejection status \(status)"
+        case .preparedMessageFromClient: return "only a server sends prepared messages: a client masks each frame"
+        case .preparedFrameTooLarge(let size): return "a prepared frame of \(size) bytes exceeds the fragmentation size"
+        case .invalidExtensionAgreement(let reason): return "invalid extension agreement: \(printable(reason))"
+        }
+    }
+}
