@@ -1,4 +1,4 @@
-@_spi(Benchmarks) import WebSocketCore
+import WebSocketCore
 import WebSocketDeflate
 
 /// A named workload: it prints one line, `NAME: <ours>, baseline <what> <theirs>, ratio <ours/baseline>`.

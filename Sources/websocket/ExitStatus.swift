@@ -23,7 +23,7 @@ enum ExitStatus: Int32 {
 
     /// The status for how a connection ended.
     init(_ status: Connection.CloseStatus) {
-        if case .protocolViolation? = status.failure {
+        if status.failure?.protocolViolation != nil {
             self = .protocolError
         } else if status.failure != nil || !status.wasClean || status.code == .abnormalClosure {
             self = .abnormalClosure

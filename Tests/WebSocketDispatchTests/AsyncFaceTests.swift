@@ -32,8 +32,8 @@ struct AsyncFaceTests {
                 if received.count == 2 { break }
             }
             #expect(received == [.text("hello"), .binary([1, 2, 3])])
-            let status = try await socket.close(code: Connection.CloseCode(4000), reason: "done")
-            #expect(status == Connection.CloseStatus(code: Connection.CloseCode(4000), reason: "", wasClean: true))
+            let status = try await socket.close(code: Connection.CloseCode(rawValue: 4000), reason: "done")
+            #expect(status == Connection.CloseStatus(code: Connection.CloseCode(rawValue: 4000), reason: "", wasClean: true))
             // The sequence has ended: a clean close ends it without an error.
             var iterator = socket.messages.makeAsyncIterator()
             #expect(try await iterator.next() == nil)
@@ -42,7 +42,7 @@ struct AsyncFaceTests {
         }
         let statuses = try await withTimeout { try await serverTask.value }
         #expect(statuses.count == 1)
-        #expect(statuses.first?.code == Connection.CloseCode(4000))
+        #expect(statuses.first?.code == Connection.CloseCode(rawValue: 4000))
         #expect(statuses.first?.wasClean == true)
     }
 
@@ -111,7 +111,8 @@ struct AsyncFaceTests {
         do {
             _ = try await withTimeout { try await WebSocket.connect(to: Loopback.url("127.0.0.1", server.port)) }
             Issue.record("connected")
-        } catch WebSocketError.handshakeFailed(.rejected(let response)) {
+        } catch WebSocketError.handshakeFailed(let failure) {
+            let response = try #require(failure.rejected)
             #expect(response.status == 401)
             #expect(response.headers["WWW-Authenticate"] == "Basic")
             #expect(response.body == Array("who?".utf8))

@@ -132,7 +132,7 @@ struct AsyncFaceWholeTests {
         try connection.ping(Array("p".utf8))
         try connection.pong(Array("q".utf8))
         try connection.send(text: "between")
-        try connection.close(code: Connection.CloseCode(4000), reason: "bye")
+        try connection.close(code: Connection.CloseCode(rawValue: 4000), reason: "bye")
         peer.write(connection.takeOutput())
         // The peer reads the answers, then closes TCP as a server does after the closing handshake.
         let peerSide = Task {
@@ -146,11 +146,11 @@ struct AsyncFaceWholeTests {
             return all
         }
         #expect(seen == [.ping(Array("p".utf8)), .pong(Array("q".utf8)), .text("between"),
-                         .close(Connection.CloseFrame(code: Connection.CloseCode(4000), reason: "bye"))])
+                         .close(Connection.CloseFrame(code: Connection.CloseCode(rawValue: 4000), reason: "bye"))])
         // The ping was answered and the Close replied to, as always.
         let events = await peerSide.value
         #expect(events.contains(.pong(Array("p".utf8))))
-        #expect(events.contains(.closeReceived(Connection.CloseFrame(code: Connection.CloseCode(4000)))))
+        #expect(events.contains(.closeReceived(Connection.CloseFrame(code: Connection.CloseCode(rawValue: 4000)))))
     }
 
     @Test("receive(timeout:) times out without harm, then returns the next message")

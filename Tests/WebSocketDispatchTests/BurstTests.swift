@@ -44,8 +44,8 @@ func runBurst(clients: Int, port: UInt16, system: SystemCalls, timeout: Duration
                 outcome = nil
             case .closed(let status):
                 outcome = echoed.withLock { $0 } && status.wasClean ? .echoed : .broken("closed \(status)")
-            case .failed(.handshakeFailed(.rejected(let response))):
-                outcome = .refused(response.status)
+            case .failed(.handshakeFailed(let failure)) where failure.rejected != nil:
+                outcome = .refused(failure.rejected?.status ?? 0)
             case .failed(let error):
                 outcome = .broken("failed: \(error)")
             default:

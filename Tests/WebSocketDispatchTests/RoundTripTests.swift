@@ -141,15 +141,15 @@ struct RoundTripTests {
         defer { server.stop() }
         let log = EventLog()
         let client = try await openClient(to: server, log: log)
-        try startClose(client, code: Connection.CloseCode(4001), reason: "done here")
+        try startClose(client, code: Connection.CloseCode(rawValue: 4001), reason: "done here")
         let end = try await log.waitForEnd()
         // RFC 6455 §7.1.5: the close code is the one of the first Close frame received: the server
         // echoes ours.
-        #expect(end == .closed(Connection.CloseStatus(code: Connection.CloseCode(4001), reason: "", wasClean: true)))
+        #expect(end == .closed(Connection.CloseStatus(code: Connection.CloseCode(rawValue: 4001), reason: "", wasClean: true)))
         try await serverLog.wait(for: "the server's end") { $0.contains { $0.isLast } }
         let serverEvents = serverLog.all
-        #expect(serverEvents.contains(.closeReceived(Connection.CloseFrame(code: Connection.CloseCode(4001), reason: "done here"))))
-        #expect(serverEvents.last == .closed(Connection.CloseStatus(code: Connection.CloseCode(4001), reason: "done here", wasClean: true)))
+        #expect(serverEvents.contains(.closeReceived(Connection.CloseFrame(code: Connection.CloseCode(rawValue: 4001), reason: "done here"))))
+        #expect(serverEvents.last == .closed(Connection.CloseStatus(code: Connection.CloseCode(rawValue: 4001), reason: "done here", wasClean: true)))
     }
 
     @Test("Close codes: the server closes with 1001")
@@ -200,7 +200,7 @@ struct RoundTripTests {
         let log = EventLog()
         _ = try connectClient(Loopback.url("127.0.0.1", server.port, "/private"), log: log)
         let end = try await log.waitForEnd()
-        guard case .failed(.handshakeFailed(.rejected(let response))) = end else {
+        guard case .failed(.handshakeFailed(let failure)) = end, let response = failure.rejected else {
             throw TestFailure("expected a refusal, got \(end.brief)")
         }
         #expect(response.status == 403)
@@ -216,7 +216,7 @@ struct RoundTripTests {
         let log = EventLog()
         _ = try connectClient(Loopback.url("127.0.0.1", server.port), log: log)
         let end = try await log.waitForEnd()
-        guard case .failed(.handshakeFailed(.rejected(let response))) = end else {
+        guard case .failed(.handshakeFailed(let failure)) = end, let response = failure.rejected else {
             throw TestFailure("expected a refusal, got \(end.brief)")
         }
         #expect(response.status == 500)

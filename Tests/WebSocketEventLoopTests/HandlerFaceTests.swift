@@ -62,7 +62,7 @@ import TransportTestSupport
                 _ = try BlockingWebSocket.connect(to: "ws://127.0.0.1:\(server.port)/private", options: clientOptions())
                 Issue.record("connected")
             } catch {
-                guard case .handshakeFailed(.rejected(let response)) = error else { throw TestFailure("\(error)") }
+                guard case .handshakeFailed(let failure) = error, let response = failure.rejected else { throw TestFailure("\(error)") }
                 #expect(response.status == 403)
             }
             #expect(server.waitUntilIdle(timeout: .seconds(30)))

@@ -247,13 +247,13 @@ struct LoopbackTests {
     }
 
     @Test("Close codes from the client", arguments: [
-        Connection.CloseFrame(code: .normalClosure), Connection.CloseFrame(code: .goingAway), Connection.CloseFrame(code: Connection.CloseCode(4000), reason: "app-specific"),
+        Connection.CloseFrame(code: .normalClosure), Connection.CloseFrame(code: .goingAway), Connection.CloseFrame(code: Connection.CloseCode(rawValue: 4000), reason: "app-specific"),
     ])
     func clientCloses(frame: Connection.CloseFrame) throws {
         let serverStatus = Mailbox<Connection.CloseStatus>()
         try withServer(handler: { socket in
             while (try? socket.receive()) != nil {}
-            serverStatus.put(socket.closeStatus ?? Connection.CloseStatus(code: Connection.CloseCode(0), reason: "none", wasClean: false))
+            serverStatus.put(socket.closeStatus ?? Connection.CloseStatus(code: Connection.CloseCode(rawValue: 0), reason: "none", wasClean: false))
         }) { server in
             let client = try BlockingWebSocket.connect(to: server.url(), options: testOptions())
             let status = try client.close(code: frame.code, reason: frame.reason)
@@ -265,7 +265,7 @@ struct LoopbackTests {
     }
 
     @Test("Close codes from the server", arguments: [
-        Connection.CloseFrame(code: .normalClosure), Connection.CloseFrame(code: .goingAway), Connection.CloseFrame(code: Connection.CloseCode(4000), reason: "app-specific"),
+        Connection.CloseFrame(code: .normalClosure), Connection.CloseFrame(code: .goingAway), Connection.CloseFrame(code: Connection.CloseCode(rawValue: 4000), reason: "app-specific"),
     ])
     func serverCloses(frame: Connection.CloseFrame) throws {
         let serverStatus = Mailbox<Connection.CloseStatus>()

@@ -122,8 +122,9 @@ func error<Value>(_ body: () throws -> Value,
 /// The refusing response a connect reports; `nil` (and a recorded issue) for anything else.
 func rejection(_ body: () throws -> BlockingWebSocket,
                sourceLocation: SourceLocation = #_sourceLocation) -> Connection.HTTPResponse? {
-    switch error(body, sourceLocation: sourceLocation) {
-    case .handshakeFailed(.rejected(let response))?: return response
+    let thrown = error(body, sourceLocation: sourceLocation)
+    switch thrown {
+    case .handshakeFailed(let failure)? where failure.rejected != nil: return failure.rejected
     case let other:
         Issue.record("expected a rejection, got \(String(describing: other))", sourceLocation: sourceLocation)
         return nil

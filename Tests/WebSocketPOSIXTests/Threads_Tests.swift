@@ -89,13 +89,13 @@ struct ThreadsTests {
         }) { server in
             let client = try BlockingWebSocket.connect(to: server.url(), options: testOptions())
             try client.send(text: "reply")
-            try client.sendClose(code: Connection.CloseCode(4001), reason: "done")
+            try client.sendClose(code: Connection.CloseCode(rawValue: 4001), reason: "done")
             #expect(client.state == .closing(initiatedBy: .local))
             #expect(throws: WebSocketError.connection(.closeAlreadySent)) { try client.send(text: "late") }
             #expect(try client.receive() == .text("reply 1"))
             #expect(try client.receive() == .text("reply 2"))
             #expect(try client.receive() == nil)
-            #expect(client.closeStatus == Connection.CloseStatus(code: Connection.CloseCode(4001), reason: "", wasClean: true))
+            #expect(client.closeStatus == Connection.CloseStatus(code: Connection.CloseCode(rawValue: 4001), reason: "", wasClean: true))
         }
     }
 

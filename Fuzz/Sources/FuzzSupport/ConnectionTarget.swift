@@ -443,7 +443,7 @@ struct Session {
         case 6:
             let code = Self.closeCodes[Int(input.byte()) % 14]  // the valid ones
             let reason = input.take(Int(input.byte()) % 40)
-            if sends { try? peer.connection.close(code: Connection.CloseCode(code), reason: String(decoding: reason, as: UTF8.self)) }
+            if sends { try? peer.connection.close(code: Connection.CloseCode(rawValue: code), reason: String(decoding: reason, as: UTF8.self)) }
         default:
             let bytes = input.take(Int(input.byte()))
             if sends { try? peer.connection.sendFragment(bytes, kind: what & 0x80 != 0 ? .text : .binary, isFinal: what & 0x40 != 0) }

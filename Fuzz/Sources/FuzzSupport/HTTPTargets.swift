@@ -108,7 +108,8 @@ public enum HTTPRequestTarget {
         let output = run.output
         for event in run.events {
             switch event {
-            case .handshakeFailed(.invalidRequest(let error)):
+            case .handshakeFailed(let failure) where failure.invalidRequest != nil:
+                let error = failure.invalidRequest!
                 expectStatusLine(output, "HTTP/1.1 \(error.httpStatus) ", for: "\(error)")
                 return
             case .handshakeFailed(let failure):
@@ -190,7 +191,8 @@ public enum HTTPResponseTarget {
         var opened = false
         for event in whole.events {
             switch event {
-            case .handshakeFailed(.rejected(let response)):
+            case .handshakeFailed(let failure) where failure.rejected != nil:
+                let response = failure.rejected!
                 guard (200...599).contains(response.status), response.body.count <= limits.maxRejectionBodySize,
                       response.headers.count <= limits.maxHeaderCount else {
                     fuzzFailure("client: a refusal beyond the limits: status \(response.status), \(response.headers.count) headers, body \(response.body.count) bytes")

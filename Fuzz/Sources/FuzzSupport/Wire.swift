@@ -198,7 +198,7 @@ public struct WireDecoder {
         guard payload.count >= 2 else { broken("a Close frame of 1 byte") }
         let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
         // RFC 6455 §7.4: the codes an endpoint may send.
-        guard Connection.CloseCode(code).isValidOnWire else { broken("close code \(code), which may not be sent") }
+        guard Connection.CloseCode(rawValue: code).isValidOnWire else { broken("close code \(code), which may not be sent") }
         let reason = Array(payload[2...])
         guard String(validating: reason, as: UTF8.self) != nil else { broken("a close reason that is not UTF-8") }
         return .close(code: code, reason: reason)

@@ -7,43 +7,41 @@ extension Connection {
         /// The code as it appears on the wire, the first two bytes of a Close frame's payload
         /// (big-endian, RFC 6455 §5.5.1).
         public var rawValue: UInt16
-        /// A code from its numeric value; any value is accepted, ``isValidOnWire`` says whether it may
-        /// be sent.
+        /// A code from its numeric value, as in `CloseCode(rawValue: 4000)` for an application's own
+        /// code (4000-4999 are for private use, RFC 6455 §7.4.2); any value is accepted,
+        /// ``isValidOnWire`` says whether it may be sent.
         public init(rawValue: UInt16) { self.rawValue = rawValue }
-        /// A code from its numeric value, as in `CloseCode(4000)` for an application's own code
-        /// (4000-4999 are for private use, RFC 6455 §7.4.2).
-        public init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
         /// 1000: the purpose for which the connection was established has been fulfilled.
-        public static let normalClosure = Connection.CloseCode(1000)
+        public static let normalClosure = Connection.CloseCode(rawValue: 1000)
         /// 1001: an endpoint is going away (server shutdown, page navigation).
-        public static let goingAway = Connection.CloseCode(1001)
+        public static let goingAway = Connection.CloseCode(rawValue: 1001)
         /// 1002: the peer violated the protocol.
-        public static let protocolError = Connection.CloseCode(1002)
+        public static let protocolError = Connection.CloseCode(rawValue: 1002)
         /// 1003: a data type the endpoint cannot accept.
-        public static let unsupportedData = Connection.CloseCode(1003)
+        public static let unsupportedData = Connection.CloseCode(rawValue: 1003)
         /// 1005: reserved; reports a Close frame without a status code. Never sent.
-        public static let noStatusReceived = Connection.CloseCode(1005)
+        public static let noStatusReceived = Connection.CloseCode(rawValue: 1005)
         /// 1006: reserved; reports a connection lost without a Close frame. Never sent.
-        public static let abnormalClosure = Connection.CloseCode(1006)
+        public static let abnormalClosure = Connection.CloseCode(rawValue: 1006)
         /// 1007: data inconsistent with the message type (invalid UTF-8 in a text message).
-        public static let invalidPayloadData = Connection.CloseCode(1007)
+        public static let invalidPayloadData = Connection.CloseCode(rawValue: 1007)
         /// 1008: a message violates the endpoint's policy.
-        public static let policyViolation = Connection.CloseCode(1008)
+        public static let policyViolation = Connection.CloseCode(rawValue: 1008)
         /// 1009: a message too big to process.
-        public static let messageTooBig = Connection.CloseCode(1009)
+        public static let messageTooBig = Connection.CloseCode(rawValue: 1009)
         /// 1010: (client) the server did not negotiate an extension the client requires.
-        public static let mandatoryExtension = Connection.CloseCode(1010)
+        public static let mandatoryExtension = Connection.CloseCode(rawValue: 1010)
         /// 1011: the server met an unexpected condition.
-        public static let internalError = Connection.CloseCode(1011)
+        public static let internalError = Connection.CloseCode(rawValue: 1011)
         /// 1012: the service is restarting (IANA registry).
-        public static let serviceRestart = Connection.CloseCode(1012)
+        public static let serviceRestart = Connection.CloseCode(rawValue: 1012)
         /// 1013: try again later (IANA registry).
-        public static let tryAgainLater = Connection.CloseCode(1013)
+        public static let tryAgainLater = Connection.CloseCode(rawValue: 1013)
         /// 1014: a gateway received an invalid response (IANA registry).
-        public static let badGateway = Connection.CloseCode(1014)
+        public static let badGateway = Connection.CloseCode(rawValue: 1014)
         /// 1015: reserved; reports a TLS handshake failure. Never sent.
-        public static let tlsHandshakeFailure = Connection.CloseCode(1015)
+        public static let tlsHandshakeFailure = Connection.CloseCode(rawValue: 1015)
 
         /// Whether the code may be carried by a Close frame (RFC 6455 §7.4.1, §7.4.2 and the IANA registry):
         /// 1000-1003, 1007-1014 and 3000-4999. Codes below 1000, 1004-1006, 1015, 1016-2999 and 5000 and up

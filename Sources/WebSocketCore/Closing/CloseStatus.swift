@@ -13,17 +13,48 @@ extension Connection {
 
         /// Why a connection ended other than by a closing handshake (RFC 6455 §7.1.7, "fail the
         /// WebSocket connection"), or after a timeout.
-        public enum Failure: Sendable, Hashable {
+        public struct Failure: Sendable, Hashable {
+            // A struct over an internal enum, so that a new case breaks no user's exhaustive switch: the
+            // static members below build and match errors (`error == .x`, `case .x:` with a `default`,
+            // `catch Failure.x`), and a property per case reads what it carries.
+            enum Base: Sendable, Hashable {
+                /// The peer violated the protocol; we sent the violation's close code.
+                case protocolViolation(Connection.ProtocolViolation)
+                /// No pong came back within ``Connection/Timeouts/keepaliveTimeout``.
+                case keepaliveTimeout
+                /// The peer did not finish the closing handshake within ``Connection/Timeouts/close``.
+                case closeTimeout
+                /// The transport ended before the closing handshake did.
+                case unexpectedEndOfStream
+                /// The caller aborted the connection (``Connection/abort()``).
+                case aborted
+            }
+
+            /// Which error this is, with what it carries.
+            let base: Base
+
+            init(_ base: Base) { self.base = base }
+
             /// The peer violated the protocol; we sent the violation's close code.
-            case protocolViolation(Connection.ProtocolViolation)
+            public static func protocolViolation(_ value: Connection.ProtocolViolation) -> Failure { Failure(.protocolViolation(value)) }
+
+            /// What ``protocolViolation(_:)`` carries; `nil` for any other error.
+            public var protocolViolation: Connection.ProtocolViolation? {
+                if case .protocolViolation(let value) = base { return value }
+                return nil
+            }
+
             /// No pong came back within ``Connection/Timeouts/keepaliveTimeout``.
-            case keepaliveTimeout
+            public static let keepaliveTimeout = Failure(.keepaliveTimeout)
+
             /// The peer did not finish the closing handshake within ``Connection/Timeouts/close``.
-            case closeTimeout
+            public static let closeTimeout = Failure(.closeTimeout)
+
             /// The transport ended before the closing handshake did.
-            case unexpectedEndOfStream
+            public static let unexpectedEndOfStream = Failure(.unexpectedEndOfStream)
+
             /// The caller aborted the connection (``Connection/abort()``).
-            case aborted
+            public static let aborted = Failure(.aborted)
         }
 
         /// A status as the connection reports it; for tests and for adapters that report a status of
@@ -44,7 +75,7 @@ extension Connection.CloseStatus: CustomStringConvertible {
         if let name = code.name { text += " (\(name))" }
         // The peer's reason; a failure's own reason is said by the failure's text.
         if failure == nil, !reason.isEmpty { text += " " + String(reflecting: printable(reason)) }
-        switch failure {
+        switch failure?.base {
         case .protocolViolation(let violation)?: text += ": peer violated the protocol: \(violation.reason)"
         case .keepaliveTimeout?: text += ": keepalive timeout"
         case .closeTimeout?: text += ": closing handshake timed out"

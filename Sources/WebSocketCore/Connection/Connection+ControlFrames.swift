@@ -43,7 +43,7 @@ extension Connection {
         // RFC 6455 §5.5.1: "If there is a body, the first two bytes of the body MUST be a 2-byte
         // unsigned integer".
         guard payload.count >= 2 else { return .failure(Connection.ProtocolViolation(.invalidClosePayload)) }
-        let code = Connection.CloseCode(UInt16(payload[0]) << 8 | UInt16(payload[1]))
+        let code = Connection.CloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
         guard code.isValidOnWire else { return .failure(Connection.ProtocolViolation(.invalidCloseCode(code.rawValue))) }
         var validator = UTF8Validator()
         let reason = payload[2...]

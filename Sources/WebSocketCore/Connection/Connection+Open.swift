@@ -78,10 +78,8 @@ extension Connection {
             let result = Connection.HandshakeResult(subprotocol: subprotocol, extensions: extensions, headers: [:],
                                          resource: options.url.resource)
             switch negotiatedTransform(for: result, options: offered) {
-            case .failure(.invalidExtensionResponse(let reason)):
-                throw .invalidExtensionAgreement(reason)
             case .failure(let error):
-                throw .invalidExtensionAgreement(error.reason)
+                throw .invalidExtensionAgreement(error.invalidExtensionResponse ?? error.reason)
             case .success(let negotiated):
                 agreed = negotiated
             }

@@ -123,8 +123,9 @@ extension Connection {
         consumeOutput(written)
     }
 
-    /// Removes the first `count` bytes of pending output, after the caller wrote them.
-    public mutating func consumeOutput(_ count: Int) {
+    /// Removes the first `count` bytes of pending output, after the caller wrote them: only the
+    /// lending calls above, which know what was written, may drop output.
+    mutating func consumeOutput(_ count: Int) {
         var remaining = min(max(count, 0), pendingOutputCount)
         while remaining > 0, queuedBytes > 0 {
             let headLeft = queuedOutput[queuedHead].count - queuedStart

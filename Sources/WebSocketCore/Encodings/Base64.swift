@@ -1,9 +1,9 @@
 /// Base64 with the standard alphabet and padding (RFC 4648 §4), as the opening handshake uses it.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Encodes bytes as padded base64.
-    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         let input = Array(bytes)
         var out: [UInt8] = []
         out.reserveCapacity((input.count + 2) / 3 * 4)
@@ -38,7 +38,7 @@ public enum Base64 {
     /// Decodes strict padded base64: the length is a multiple of 4, padding only at the end, no
     /// whitespace, and the unused bits of the last symbol are zero (RFC 4648 §3.5 canonical encoding).
     /// Returns `nil` for anything else.
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let input = Array(text.utf8)
         guard input.count % 4 == 0 else { return nil }
         var out: [UInt8] = []

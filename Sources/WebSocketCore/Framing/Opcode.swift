@@ -1,6 +1,6 @@
 /// A frame opcode (RFC 6455 §5.2). Only the six defined opcodes are representable: any other value on
 /// the wire is a protocol error.
-public enum Opcode: UInt8, Sendable, Hashable {
+enum Opcode: UInt8, Sendable, Hashable {
     /// 0x0: a further frame of a fragmented message (§5.4).
     case continuation = 0x0
     /// 0x1: the first frame of a text message, UTF-8 (§5.6).
@@ -16,5 +16,5 @@ public enum Opcode: UInt8, Sendable, Hashable {
 
     /// RFC 6455 §5.5: opcodes with the most significant bit set are control frames.
     @inline(__always)
-    public var isControl: Bool { rawValue & 0x8 != 0 }
+    var isControl: Bool { rawValue & 0x8 != 0 }
 }

@@ -52,11 +52,15 @@ struct HTTPHeadParser: Sendable {
     /// The final outcome, once there is one; later calls return it and consume nothing.
     private var result: Outcome?
 
+    #if DEBUG
+    // Counters that only the tests read, so only debug builds (where `swift test` runs) keep them:
+    // a release build carries nothing test-only.
     /// The number of bytes ever stored in the line buffer (for tests: it stays within the limits).
     private(set) var storedByteCount = 0
     /// Work done so far, in bytes examined by the scanner plus bytes handed to the line parser (for
     /// tests: it grows linearly with the input however the input is split).
     private(set) var workCount = 0
+    #endif
 
     init(kind: Kind, limits: Connection.Limits) {
         self.kind = kind
@@ -79,7 +83,9 @@ struct HTTPHeadParser: Sendable {
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
+            #if DEBUG
             workCount += 1
+            #endif
 
             // Limits.maxHeaderBytes counts every byte of the head, decided before the byte is stored.
             guard headBytes < limits.maxHeaderBytes else { return fail(index, .headTooLarge) }
@@ -147,7 +153,9 @@ struct HTTPHeadParser: Sendable {
             line.reserveCapacity(min(max(64, 2 * line.capacity), max(line.count + 1, limits.maxHeaderBytes)))
         }
         line.append(byte)
+        #if DEBUG
         storedByteCount += 1
+        #endif
         return nil
     }
 
@@ -166,7 +174,9 @@ struct HTTPHeadParser: Sendable {
             // the parser holds stays near maxHeaderBytes (the fields) rather than twice it.
             if line.capacity > Self.retainedLineCapacity { line = [] } else { line.removeAll(keepingCapacity: true) }
         }
+        #if DEBUG
         workCount += line.count
+        #endif
         switch phase {
         case .leadingEmptyLines:
             // RFC 9112 §2.2: "a server that is expecting to receive and parse a request-line SHOULD ignore

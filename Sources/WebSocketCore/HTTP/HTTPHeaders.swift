@@ -50,12 +50,6 @@ extension Connection {
             fields.removeAll { $0.name.asciiCaseInsensitiveEquals(name) }
         }
 
-        /// Replaces every field with this name by one field with `value`.
-        public mutating func replaceOrAdd(name: String, value: String) {
-            remove(name: name)
-            append(name: name, value: value)
-        }
-
         /// The value of the first field with this name.
         public subscript(name: String) -> String? {
             fields.first { $0.name.asciiCaseInsensitiveEquals(name) }?.value

@@ -1,67 +1,189 @@
 extension Connection {
     /// Why an opening handshake is invalid, for either role. A server answers each with ``httpStatus``.
-    public enum HandshakeError: Error, Sendable, Hashable {
-        // HTTP syntax and limits (both roles).
+    public struct HandshakeError: Error, Sendable, Hashable {
+        // A struct over an internal enum, so that a new case breaks no user's exhaustive switch: the
+        // static members below build and match errors (`error == .x`, `case .x:` with a `default`,
+        // `catch HandshakeError.x`), and a property per case reads what it carries.
+        enum Base: Sendable, Hashable {
+            // HTTP syntax and limits (both roles).
+            /// The request line is not `METHOD SP target SP HTTP/x.y`.
+            case malformedRequestLine
+            /// The status line is not `HTTP/x.y SP 3DIGIT SP reason`.
+            case malformedStatusLine
+            /// A header line is not `name: value` with a token name, or holds forbidden characters.
+            case malformedHeader
+            /// A header line starts with whitespace (obsolete line folding, rejected per RFC 9112 §5.2).
+            case obsoleteLineFolding
+            /// The request line is longer than ``Connection/Limits/maxRequestLineLength``.
+            case requestLineTooLong
+            /// The head is larger than ``Connection/Limits/maxHeaderBytes``.
+            case headTooLarge
+            /// More header fields than ``Connection/Limits/maxHeaderCount``.
+            case tooManyHeaders
+            /// Not HTTP/1.1 or later.
+            case unsupportedHTTPVersion
+
+            // Request checks (server, RFC 6455 §4.2.1).
+            /// The method is not GET.
+            case methodNotAllowed(String)
+            /// No `Host` header, or more than one.
+            case invalidHost
+            /// `Upgrade` does not list `websocket`.
+            case missingUpgrade
+            /// `Connection` does not list `upgrade`.
+            case missingConnectionUpgrade
+            /// No `Sec-WebSocket-Key`, more than one, or not base64 of exactly 16 bytes.
+            case invalidKey
+            /// `Sec-WebSocket-Version` is missing or not 13.
+            case unsupportedWebSocketVersion(String?)
+            /// The request announces a body (`Content-Length` other than 0, or `Transfer-Encoding`).
+            case unexpectedBody
+            /// `Sec-WebSocket-Protocol` is not a list of tokens.
+            case invalidSubprotocolHeader
+            /// `Sec-WebSocket-Extensions` does not follow RFC 6455 §9.1.
+            case invalidExtensionsHeader
+
+            // Response checks (client, RFC 6455 §4.1).
+            /// `Upgrade` in the 101 response is not `websocket`.
+            case responseMissingUpgrade
+            /// `Connection` in the 101 response does not list `upgrade`.
+            case responseMissingConnectionUpgrade
+            /// `Sec-WebSocket-Accept` is missing, repeated, or not the value the key calls for.
+            case invalidAccept
+            /// The server chose a subprotocol the client did not offer, or more than one.
+            case unexpectedSubprotocol(String)
+            /// The server accepted an extension the client did not offer.
+            case unexpectedExtension(String)
+            /// The server's response for an offered extension has parameters the extension cannot accept
+            /// (RFC 7692 §7: unknown, repeated or out-of-range parameters, or more than one element).
+            case invalidExtensionResponse(String)
+            /// The response given to the 101 checks has another status (the caller reads refusals as such).
+            case unexpectedStatus(Int)
+        }
+
+        /// Which error this is, with what it carries.
+        let base: Base
+
+        init(_ base: Base) { self.base = base }
+
         /// The request line is not `METHOD SP target SP HTTP/x.y`.
-        case malformedRequestLine
+        public static let malformedRequestLine = HandshakeError(.malformedRequestLine)
+
         /// The status line is not `HTTP/x.y SP 3DIGIT SP reason`.
-        case malformedStatusLine
+        public static let malformedStatusLine = HandshakeError(.malformedStatusLine)
+
         /// A header line is not `name: value` with a token name, or holds forbidden characters.
-        case malformedHeader
+        public static let malformedHeader = HandshakeError(.malformedHeader)
+
         /// A header line starts with whitespace (obsolete line folding, rejected per RFC 9112 §5.2).
-        case obsoleteLineFolding
+        public static let obsoleteLineFolding = HandshakeError(.obsoleteLineFolding)
+
         /// The request line is longer than ``Connection/Limits/maxRequestLineLength``.
-        case requestLineTooLong
+        public static let requestLineTooLong = HandshakeError(.requestLineTooLong)
+
         /// The head is larger than ``Connection/Limits/maxHeaderBytes``.
-        case headTooLarge
+        public static let headTooLarge = HandshakeError(.headTooLarge)
+
         /// More header fields than ``Connection/Limits/maxHeaderCount``.
-        case tooManyHeaders
+        public static let tooManyHeaders = HandshakeError(.tooManyHeaders)
+
         /// Not HTTP/1.1 or later.
-        case unsupportedHTTPVersion
+        public static let unsupportedHTTPVersion = HandshakeError(.unsupportedHTTPVersion)
 
-        // Request checks (server, RFC 6455 §4.2.1).
         /// The method is not GET.
-        case methodNotAllowed(String)
-        /// No `Host` header, or more than one.
-        case invalidHost
-        /// `Upgrade` does not list `websocket`.
-        case missingUpgrade
-        /// `Connection` does not list `upgrade`.
-        case missingConnectionUpgrade
-        /// No `Sec-WebSocket-Key`, more than one, or not base64 of exactly 16 bytes.
-        case invalidKey
-        /// `Sec-WebSocket-Version` is missing or not 13.
-        case unsupportedWebSocketVersion(String?)
-        /// The request announces a body (`Content-Length` other than 0, or `Transfer-Encoding`).
-        case unexpectedBody
-        /// `Sec-WebSocket-Protocol` is not a list of tokens.
-        case invalidSubprotocolHeader
-        /// `Sec-WebSocket-Extensions` does not follow RFC 6455 §9.1.
-        case invalidExtensionsHeader
+        public static func methodNotAllowed(_ value: String) -> HandshakeError { HandshakeError(.methodNotAllowed(value)) }
 
-        // Response checks (client, RFC 6455 §4.1).
+        /// What ``methodNotAllowed(_:)`` carries; `nil` for any other error.
+        public var methodNotAllowed: String? {
+            if case .methodNotAllowed(let value) = base { return value }
+            return nil
+        }
+
+        /// No `Host` header, or more than one.
+        public static let invalidHost = HandshakeError(.invalidHost)
+
+        /// `Upgrade` does not list `websocket`.
+        public static let missingUpgrade = HandshakeError(.missingUpgrade)
+
+        /// `Connection` does not list `upgrade`.
+        public static let missingConnectionUpgrade = HandshakeError(.missingConnectionUpgrade)
+
+        /// No `Sec-WebSocket-Key`, more than one, or not base64 of exactly 16 bytes.
+        public static let invalidKey = HandshakeError(.invalidKey)
+
+        /// `Sec-WebSocket-Version` is missing or not 13.
+        public static func unsupportedWebSocketVersion(_ value: String?) -> HandshakeError { HandshakeError(.unsupportedWebSocketVersion(value)) }
+
+        /// What ``unsupportedWebSocketVersion(_:)`` carries; `nil` for any other error.
+        public var unsupportedWebSocketVersion: String?? {
+            if case .unsupportedWebSocketVersion(let value) = base { return value }
+            return nil
+        }
+
+        /// The request announces a body (`Content-Length` other than 0, or `Transfer-Encoding`).
+        public static let unexpectedBody = HandshakeError(.unexpectedBody)
+
+        /// `Sec-WebSocket-Protocol` is not a list of tokens.
+        public static let invalidSubprotocolHeader = HandshakeError(.invalidSubprotocolHeader)
+
+        /// `Sec-WebSocket-Extensions` does not follow RFC 6455 §9.1.
+        public static let invalidExtensionsHeader = HandshakeError(.invalidExtensionsHeader)
+
         /// `Upgrade` in the 101 response is not `websocket`.
-        case responseMissingUpgrade
+        public static let responseMissingUpgrade = HandshakeError(.responseMissingUpgrade)
+
         /// `Connection` in the 101 response does not list `upgrade`.
-        case responseMissingConnectionUpgrade
+        public static let responseMissingConnectionUpgrade = HandshakeError(.responseMissingConnectionUpgrade)
+
         /// `Sec-WebSocket-Accept` is missing, repeated, or not the value the key calls for.
-        case invalidAccept
+        public static let invalidAccept = HandshakeError(.invalidAccept)
+
         /// The server chose a subprotocol the client did not offer, or more than one.
-        case unexpectedSubprotocol(String)
+        public static func unexpectedSubprotocol(_ value: String) -> HandshakeError { HandshakeError(.unexpectedSubprotocol(value)) }
+
+        /// What ``unexpectedSubprotocol(_:)`` carries; `nil` for any other error.
+        public var unexpectedSubprotocol: String? {
+            if case .unexpectedSubprotocol(let value) = base { return value }
+            return nil
+        }
+
         /// The server accepted an extension the client did not offer.
-        case unexpectedExtension(String)
+        public static func unexpectedExtension(_ value: String) -> HandshakeError { HandshakeError(.unexpectedExtension(value)) }
+
+        /// What ``unexpectedExtension(_:)`` carries; `nil` for any other error.
+        public var unexpectedExtension: String? {
+            if case .unexpectedExtension(let value) = base { return value }
+            return nil
+        }
+
         /// The server's response for an offered extension has parameters the extension cannot accept
         /// (RFC 7692 §7: unknown, repeated or out-of-range parameters, or more than one element).
-        case invalidExtensionResponse(String)
+        public static func invalidExtensionResponse(_ value: String) -> HandshakeError { HandshakeError(.invalidExtensionResponse(value)) }
+
+        /// What ``invalidExtensionResponse(_:)`` carries; `nil` for any other error.
+        public var invalidExtensionResponse: String? {
+            if case .invalidExtensionResponse(let value) = base { return value }
+            return nil
+        }
+
         /// The response given to the 101 checks has another status (the caller reads refusals as such).
-        case unexpectedStatus(Int)
+        public static func unexpectedStatus(_ value: Int) -> HandshakeError { HandshakeError(.unexpectedStatus(value)) }
+
+        /// What ``unexpectedStatus(_:)`` carries; `nil` for any other error.
+        public var unexpectedStatus: Int? {
+            if case .unexpectedStatus(let value) = base { return value }
+            return nil
+        }
+
+        /// Whether `value` is this HandshakeError: lets `catch HandshakeError.x` match a thrown error.
+        public static func ~= (pattern: HandshakeError, value: any Error) -> Bool { (value as? HandshakeError) == pattern }
 
         /// The status a server answers with: 405 for a method other than GET, 414 for a long request line,
         /// 431 for too large a head, 426 (with `Sec-WebSocket-Version: 13`) for another WebSocket version,
         /// 426 (with `Upgrade: websocket`) for a request that is no upgrade at all, 505 for an HTTP version
         /// before 1.1, 400 for everything else.
         public var httpStatus: Int {
-            switch self {
+            switch base {
             case .methodNotAllowed: return 405
             case .requestLineTooLong: return 414
             case .headTooLarge, .tooManyHeaders: return 431
@@ -77,7 +199,7 @@ extension Connection {
 
         /// A one-line explanation, sent as the body of a server's error response.
         public var reason: String {
-            switch self {
+            switch base {
             case .malformedRequestLine: return "malformed request line"
             case .malformedStatusLine: return "malformed status line"
             case .malformedHeader: return "malformed header field"

@@ -1,17 +1,64 @@
 extension Connection {
     /// Why an opening handshake failed.
-    public enum HandshakeFailure: Error, Sendable, Hashable {
+    public struct HandshakeFailure: Error, Sendable, Hashable {
+        // A struct over an internal enum, so that a new case breaks no user's exhaustive switch: the
+        // static members below build and match errors (`error == .x`, `case .x:` with a `default`,
+        // `catch HandshakeFailure.x`), and a property per case reads what it carries.
+        enum Base: Sendable, Hashable {
+            /// (Client) The server answered with a status other than 101; its status, headers and body.
+            case rejected(Connection.HTTPResponse)
+            /// (Client) The server's response was malformed or did not complete the handshake correctly.
+            case invalidResponse(Connection.HandshakeError)
+            /// (Server) The request was not a valid opening handshake; the response with ``Connection/HandshakeError/httpStatus``
+            /// has been queued.
+            case invalidRequest(Connection.HandshakeError)
+            /// The handshake did not finish within ``Connection/Timeouts/handshake``.
+            case timedOut
+            /// The transport ended before the handshake finished.
+            case endOfStream
+        }
+
+        /// Which error this is, with what it carries.
+        let base: Base
+
+        init(_ base: Base) { self.base = base }
+
         /// (Client) The server answered with a status other than 101; its status, headers and body.
-        case rejected(Connection.HTTPResponse)
+        public static func rejected(_ value: Connection.HTTPResponse) -> HandshakeFailure { HandshakeFailure(.rejected(value)) }
+
+        /// What ``rejected(_:)`` carries; `nil` for any other error.
+        public var rejected: Connection.HTTPResponse? {
+            if case .rejected(let value) = base { return value }
+            return nil
+        }
+
         /// (Client) The server's response was malformed or did not complete the handshake correctly.
-        case invalidResponse(Connection.HandshakeError)
+        public static func invalidResponse(_ value: Connection.HandshakeError) -> HandshakeFailure { HandshakeFailure(.invalidResponse(value)) }
+
+        /// What ``invalidResponse(_:)`` carries; `nil` for any other error.
+        public var invalidResponse: Connection.HandshakeError? {
+            if case .invalidResponse(let value) = base { return value }
+            return nil
+        }
+
         /// (Server) The request was not a valid opening handshake; the response with ``Connection/HandshakeError/httpStatus``
         /// has been queued.
-        case invalidRequest(Connection.HandshakeError)
+        public static func invalidRequest(_ value: Connection.HandshakeError) -> HandshakeFailure { HandshakeFailure(.invalidRequest(value)) }
+
+        /// What ``invalidRequest(_:)`` carries; `nil` for any other error.
+        public var invalidRequest: Connection.HandshakeError? {
+            if case .invalidRequest(let value) = base { return value }
+            return nil
+        }
+
         /// The handshake did not finish within ``Connection/Timeouts/handshake``.
-        case timedOut
+        public static let timedOut = HandshakeFailure(.timedOut)
+
         /// The transport ended before the handshake finished.
-        case endOfStream
+        public static let endOfStream = HandshakeFailure(.endOfStream)
+
+        /// Whether `value` is this HandshakeFailure: lets `catch HandshakeFailure.x` match a thrown error.
+        public static func ~= (pattern: HandshakeFailure, value: any Error) -> Bool { (value as? HandshakeFailure) == pattern }
     }
 }
 extension Connection.HandshakeFailure: CustomStringConvertible {
@@ -19,7 +66,7 @@ extension Connection.HandshakeFailure: CustomStringConvertible {
     /// A refusal shows its status, its reason phrase and the first line of its body (printable
     /// characters only, at most 200 bytes of it).
     public var description: String {
-        switch self {
+        switch base {
         case .rejected(let response):
             var line = "handshake rejected: HTTP \(response.status)"
             let phrase = printable(response.head.reason)

@@ -178,7 +178,7 @@ enum ServerHandshake {
         } else {
             head.appendUnchecked(name: "Connection", value: "close")
         }
-        if case .unsupportedWebSocketVersion = error {
+        if case .unsupportedWebSocketVersion = error.base {
             head.appendUnchecked(name: "Sec-WebSocket-Version", value: "13")
         }
         if status == 405 {

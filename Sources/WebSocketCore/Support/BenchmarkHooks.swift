@@ -1,15 +1,15 @@
 /// Entry points for the benchmark executable into internal building blocks (masking, UTF-8
 /// validation), which are not public API. Not for applications: the SPI may change at any time.
-@_spi(Benchmarks) public enum BenchmarkHooks {
+package enum BenchmarkHooks {
     /// XORs `buffer` with the 4-byte `key` as payload starting at `offset`; returns the next offset.
     @inline(never)
-    public static func mask(_ buffer: UnsafeMutableRawBufferPointer, key: (UInt8, UInt8, UInt8, UInt8), offset: Int) -> Int {
+    package static func mask(_ buffer: UnsafeMutableRawBufferPointer, key: (UInt8, UInt8, UInt8, UInt8), offset: Int) -> Int {
         MaskingKey(key.0, key.1, key.2, key.3).apply(to: buffer, offset: offset)
     }
 
     /// Validates `bytes` as UTF-8 in chunks of `chunkSize`, carrying state across chunks.
     @inline(never)
-    public static func validateUTF8(_ bytes: UnsafeRawBufferPointer, chunkSize: Int) -> Bool {
+    package static func validateUTF8(_ bytes: UnsafeRawBufferPointer, chunkSize: Int) -> Bool {
         var validator = UTF8Validator()
         var offset = 0
         let step = max(1, chunkSize)

@@ -37,9 +37,11 @@ struct HTTPConnectResponseParser: Sendable {
     private var fieldCount = 0
     private var result: Outcome?
 
+    #if DEBUG
     /// Work done so far: bytes scanned plus bytes handed to the line parser (for tests: linear in the
-    /// input however it is split).
+    /// input however it is split). Debug builds only: a release build carries nothing test-only.
     private(set) var workCount = 0
+    #endif
 
     init(limits: ProxyLimits) {
         self.limits = limits
@@ -58,7 +60,9 @@ struct HTTPConnectResponseParser: Sendable {
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
+            #if DEBUG
             workCount += 1
+            #endif
             guard headBytes < limits.maxResponseHeadBytes else {
                 return finish(index, .failed(ProxyError(.responseTooLarge,
                                                         reason: "more than \(limits.maxResponseHeadBytes) bytes")))
@@ -97,7 +101,9 @@ struct HTTPConnectResponseParser: Sendable {
         defer {
             if line.capacity > 1024 { line = [] } else { line.removeAll(keepingCapacity: true) }
         }
+        #if DEBUG
         workCount += line.count
+        #endif
         guard let status else {
             // Empty lines before a status line are skipped (RFC 9112 §2.2), within the head's limit.
             if line.isEmpty { return nil }

@@ -151,8 +151,10 @@ public struct HTTPConnectTunnel: TransportLayer {
     @_spi(Testing) public var bufferedResponseByteCount: Int { parser.retainedByteCount }
     /// Bytes sent from above and held until the tunnel is up.
     @_spi(Testing) public var heldSendCount: Int { held.count }
+    #if DEBUG
     /// The response parser's work so far, in bytes (linear in the input however it is split).
     @_spi(Testing) public var parserWorkCount: Int { parser.workCount }
+    #endif
 
     // MARK: The request
 

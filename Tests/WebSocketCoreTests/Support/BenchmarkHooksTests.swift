@@ -1,5 +1,5 @@
 import Testing
-@_spi(Benchmarks) @testable import WebSocketCore
+@testable import WebSocketCore
 
 /// The benchmark executable measures masking and UTF-8 validation through these hooks: they must
 /// compute what the connection computes, or the figures describe something else.

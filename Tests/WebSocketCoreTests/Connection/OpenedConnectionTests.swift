@@ -317,7 +317,8 @@ struct OpenedConnectionTests {
         head.method = "POST"
         #expect(throws: Connection.HandshakeError.methodNotAllowed("POST")) { try Connection.HandshakeRequest(validating: head) }
         head.method = "GET"
-        head.headers.replaceOrAdd(name: "Sec-WebSocket-Version", value: "8")
+        head.headers.remove(name: "Sec-WebSocket-Version")
+        head.headers.append(name: "Sec-WebSocket-Version", value: "8")
         let error = #expect(throws: Connection.HandshakeError.self) { try Connection.HandshakeRequest(validating: head) }
         #expect(error?.httpStatus == 426)
     }

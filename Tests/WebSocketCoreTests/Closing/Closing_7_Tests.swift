@@ -26,13 +26,13 @@ struct Closing_7_Tests {
     @Test("Server-initiated close: the client replies and waits; the server closes on the reply")
     func serverInitiated() throws {
         var (client, server) = try openPair()
-        try server.close(code: Connection.CloseCode(4000), reason: "app")
+        try server.close(code: Connection.CloseCode(rawValue: 4000), reason: "app")
         let clientEvents = pump(&server, into: &client)
-        #expect(clientEvents == [.closeReceived(Connection.CloseFrame(code: Connection.CloseCode(4000), reason: "app")),
-                                 .closed(Connection.CloseStatus(code: Connection.CloseCode(4000), reason: "app", wasClean: true))])
+        #expect(clientEvents == [.closeReceived(Connection.CloseFrame(code: Connection.CloseCode(rawValue: 4000), reason: "app")),
+                                 .closed(Connection.CloseStatus(code: Connection.CloseCode(rawValue: 4000), reason: "app", wasClean: true))])
         #expect(!client.shouldCloseTransport)
         let serverEvents = pump(&client, into: &server)
-        #expect(serverEvents.last == .closed(Connection.CloseStatus(code: Connection.CloseCode(4000), reason: "", wasClean: true)))
+        #expect(serverEvents.last == .closed(Connection.CloseStatus(code: Connection.CloseCode(rawValue: 4000), reason: "", wasClean: true)))
         #expect(server.shouldCloseTransport)
     }
 
@@ -71,7 +71,7 @@ struct Closing_7_Tests {
     func invalidLocalClose() throws {
         var (client, _) = try openPair()
         for code: UInt16 in [0, 999, 1004, 1005, 1006, 1015, 1016, 2999, 5000] {
-            #expect(throws: Connection.UsageError.invalidCloseCode(Connection.CloseCode(code))) { try client.close(code: Connection.CloseCode(code)) }
+            #expect(throws: Connection.UsageError.invalidCloseCode(Connection.CloseCode(rawValue: code))) { try client.close(code: Connection.CloseCode(rawValue: code)) }
         }
         #expect(throws: Connection.UsageError.closeReasonTooLong) { try client.close(reason: String(repeating: "x", count: 124)) }
         try client.close(reason: String(repeating: "x", count: 123))

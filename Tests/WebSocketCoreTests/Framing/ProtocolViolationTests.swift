@@ -67,7 +67,7 @@ struct ProtocolViolationTests {
         }
         let violation = Connection.ProtocolViolation(c.kind)
         #expect(violation.closeCode.rawValue == c.code)
-        let status = Connection.CloseStatus(code: Connection.CloseCode(c.code), reason: violation.reason, wasClean: false, failure: .protocolViolation(violation))
+        let status = Connection.CloseStatus(code: Connection.CloseCode(rawValue: c.code), reason: violation.reason, wasClean: false, failure: .protocolViolation(violation))
         #expect(events == [.protocolViolation(violation), .closed(status)])
         #expect(state == .closed(status))
         let frames = decodeFrames(output)
@@ -113,8 +113,8 @@ struct ProtocolViolationTests {
     func validCloseCodes(code: UInt16) throws {
         var (_, server) = try openPair()
         server.receive(clientFrame(0x8, [UInt8(code >> 8), UInt8(code & 0xFF)] + Array("bye".utf8)))
-        let frame = Connection.CloseFrame(code: Connection.CloseCode(code), reason: "bye")
-        #expect(drain(&server) == [.closeReceived(frame), .closed(Connection.CloseStatus(code: Connection.CloseCode(code), reason: "bye", wasClean: true))])
+        let frame = Connection.CloseFrame(code: Connection.CloseCode(rawValue: code), reason: "bye")
+        #expect(drain(&server) == [.closeReceived(frame), .closed(Connection.CloseStatus(code: Connection.CloseCode(rawValue: code), reason: "bye", wasClean: true))])
         #expect(decodeFrames(server.takeOutput()).map(closeCode) == [code])
     }
 
@@ -122,7 +122,7 @@ struct ProtocolViolationTests {
     func closeCodeValidity() {
         for raw in 0...UInt16.max {
             let expected = (1000...1003).contains(raw) || (1007...1014).contains(raw) || (3000...4999).contains(raw)
-            #expect(Connection.CloseCode(raw).isValidOnWire == expected)
+            #expect(Connection.CloseCode(rawValue: raw).isValidOnWire == expected)
         }
     }
 }

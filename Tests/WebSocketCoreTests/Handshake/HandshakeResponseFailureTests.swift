@@ -35,7 +35,7 @@ struct HandshakeResponseFailureTests {
         _ = client.takeOutput()
         client.receive(Array(response.utf8))
         let events = drain(&client)
-        guard case .handshakeFailed(.invalidResponse(let error))? = events.first else { throw TestFailure("\(events)") }
+        guard case .handshakeFailed(let failure)? = events.first, let error = failure.invalidResponse else { throw TestFailure("\(events)") }
         #expect(error == .malformedStatusLine)
         #expect(client.shouldCloseTransport)
         #expect(client.pendingOutputCount == 0)

@@ -51,7 +51,7 @@ struct OpeningHandshakeConnectionTests {
         try s.reject(status: 403, headers: ["X-Why": "nope"], body: Array("forbidden".utf8))
         #expect(s.shouldCloseTransport)
         let events = pump(&s, into: &c)
-        guard case .handshakeFailed(.rejected(let response))? = events.first else { throw TestFailure("\(events)") }
+        guard case .handshakeFailed(let failure)? = events.first, let response = failure.rejected else { throw TestFailure("\(events)") }
         #expect(response.status == 403)
         #expect(response.headers["x-why"] == "nope")
         #expect(response.body == Array("forbidden".utf8))
@@ -108,7 +108,7 @@ struct OpeningHandshakeConnectionTests {
         var s = try Connection(role: .server)
         s.receive(Array(request.utf8))
         let events = drain(&s)
-        guard case .handshakeFailed(.invalidRequest(let error))? = events.first else { throw TestFailure("\(events)") }
+        guard case .handshakeFailed(let failure)? = events.first, let error = failure.invalidRequest else { throw TestFailure("\(events)") }
         #expect(error.httpStatus == status)
         let response = String(decoding: s.takeOutput(), as: UTF8.self)
         #expect(response.hasPrefix("HTTP/1.1 \(status) "))

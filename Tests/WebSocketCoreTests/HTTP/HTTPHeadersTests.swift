@@ -3,7 +3,7 @@ import Testing
 
 @Suite("HTTPHeaders: an ordered, case-insensitive list of fields")
 struct HTTPHeadersTests {
-    @Test("isEmpty, remove(name:) and replaceOrAdd(name:value:) compare names case-insensitively and keep the order")
+    @Test("isEmpty, remove(name:) and append(name:value:) compare names case-insensitively and keep the order")
     func editing() {
         var headers: Connection.HTTPHeaders = [:]
         #expect(headers.isEmpty)
@@ -13,12 +13,13 @@ struct HTTPHeadersTests {
         #expect(headers.fields.map(\.name) == ["Origin", "Cookie"])
         headers.remove(name: "absent")
         #expect(headers.count == 2)
-        headers.replaceOrAdd(name: "origin", value: "https://b.example")
-        // Replaced fields go to the end, under the new spelling of the name.
+        headers.remove(name: "origin")
+        headers.append(name: "origin", value: "https://b.example")
+        // An appended field goes to the end, under its own spelling of the name.
         #expect(headers.fields == [Connection.HTTPHeaders.Field(name: "Cookie", value: "c=1"),
                                    Connection.HTTPHeaders.Field(name: "origin", value: "https://b.example")])
         #expect(headers["ORIGIN"] == "https://b.example")
-        headers.replaceOrAdd(name: "X-New", value: "v")
+        headers.append(name: "X-New", value: "v")
         #expect(headers.count == 3)
         headers.remove(name: "cookie")
         headers.remove(name: "Origin")
@@ -32,7 +33,8 @@ struct HTTPHeadersTests {
         var server = try Connection(role: .server)
         _ = pump(&client, into: &server)
         var headers = Connection.HTTPHeaders([("X-A", "1"), ("X-B", "2")])
-        headers.replaceOrAdd(name: "x-a", value: "3")
+        headers.remove(name: "x-a")
+        headers.append(name: "x-a", value: "3")
         headers.remove(name: "X-B")
         try server.accept(headers: headers)
         let response = String(decoding: server.takeOutput(), as: UTF8.self)

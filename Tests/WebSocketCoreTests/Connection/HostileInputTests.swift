@@ -25,7 +25,7 @@ struct HostileInputTests {
         let violation = Connection.ProtocolViolation(kind)
         #expect(violation.closeCode.rawValue == code, sourceLocation: sourceLocation)
         #expect(events == [.protocolViolation(violation),
-                           .closed(Connection.CloseStatus(code: Connection.CloseCode(code), reason: violation.reason, wasClean: false,
+                           .closed(Connection.CloseStatus(code: Connection.CloseCode(rawValue: code), reason: violation.reason, wasClean: false,
                                                failure: .protocolViolation(violation)))],
                 sourceLocation: sourceLocation)
         #expect(decodeFrames(connection.takeOutput()).compactMap(closeCode) == [code], sourceLocation: sourceLocation)
@@ -273,7 +273,7 @@ struct HostileInputTests {
         let result = try Self.serverHandshake(input, limits: limits)
         // Decoded, the value would take three times maxHeaderBytes: it is refused (431) before that
         // memory is spent.
-        guard case .handshakeFailed(.invalidRequest(let error))? = result.events.first else {
+        guard case .handshakeFailed(let failure)? = result.events.first, let error = failure.invalidRequest else {
             Issue.record("expected a 431, got \(result.events)")
             return
         }
@@ -294,7 +294,7 @@ struct HostileInputTests {
             #expect(client.retainedPayloadCapacity <= limit + Self.slack, "first read \(first)")
             #expect(client.bufferedInputCount == 0)
             client.receiveEOF()
-            guard case .handshakeFailed(.rejected(let response))? = drain(&client).first else {
+            guard case .handshakeFailed(let failure)? = drain(&client).first, let response = failure.rejected else {
                 Issue.record("no refusal reported")
                 continue
             }
