@@ -279,7 +279,7 @@ struct Session {
             let payload = input.take(Int(input.byte()))
             if call("pong", { c throws(Connection.UsageError) in try c.pong(payload) }) { sentPongs.append(payload) }
         case 8:
-            let code = Connection.CloseCode(flagA ? input.uint16() : Self.closeCodes[Int(input.byte()) % Self.closeCodes.count])
+            let code = Connection.CloseCode(rawValue: flagA ? input.uint16() : Self.closeCodes[Int(input.byte()) % Self.closeCodes.count])
             let reason = String(decoding: input.take(Int(input.byte()) & (big ? 0xFF : 0x7F)), as: UTF8.self)
             if call("close", { c throws(Connection.UsageError) in try c.close(code: code, reason: reason) }) {
                 sentClose = .close(code: code.rawValue, reason: Array(reason.utf8))

@@ -84,7 +84,7 @@ public enum HTTPRequestTarget {
             do {
                 try connection.accept(extensions: Array(request.extensions.prefix(1)))
             } catch {
-                guard case .invalidHeader = error else { throw error }
+                guard error.invalidHeader != nil else { throw error }
                 guard connection.pendingHandshakeRequest == request else {
                     fuzzFailure("server: a refused accept changed the connection")
                 }

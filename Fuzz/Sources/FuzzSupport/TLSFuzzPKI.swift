@@ -71,7 +71,10 @@ struct TLSFuzzPKI: Sendable {
             der.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, out.baseAddress, &digestLength, EVP_sha256(), nil) }
         }
         guard status == 1 else { fatalError("fuzz PKI: digest") }
-        return "sha256/" + Base64.encode(digest)
+        // OpenSSL's base64 (the core's is internal to the library's package).
+        var text = [UInt8](repeating: 0, count: 4 * ((digest.count + 2) / 3) + 1)
+        let written = EVP_EncodeBlock(&text, digest, Int32(digest.count))
+        return "sha256/" + String(decoding: text.prefix(Int(written)), as: UTF8.self)
     }
 
     private static func export(_ certificate: OpaquePointer, _ key: OpaquePointer) -> Identity {
