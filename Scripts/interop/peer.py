@@ -3,6 +3,9 @@
     peer.py server PORTFILE CERT KEY [CLIENT_CA]   an echo server on 127.0.0.1 (port 0: written to
                                                    PORTFILE); with CLIENT_CA, clients must present a
                                                    certificate it issued
+    peer.py plain-server PORTFILE                  the same echo server without TLS (ws://)
+    peer.py closing-proxy PORTFILE                 a "proxy" that reads the request and closes the
+                                                   connection without a reply
     peer.py client URL CAFILE [CERT KEY]           connects, sends text and binary messages, checks
                                                    the echoes and the clean close; exits 0 if all held
 """
@@ -14,9 +17,33 @@ from websockets.sync.client import connect
 from websockets.sync.server import serve
 
 
-def run_server(port_file, cert, key, client_ca=None):
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert, key)
+def write_port(port_file, port):
+    with open(port_file + ".tmp", "w") as f:
+        f.write(str(port))
+    os.rename(port_file + ".tmp", port_file)
+
+
+def run_closing_proxy(port_file):
+    import socket
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    write_port(port_file, listener.getsockname()[1])
+    while True:
+        connection, _ = listener.accept()
+        connection.settimeout(10)
+        try:
+            connection.recv(4096)
+        except OSError:
+            pass
+        connection.close()
+
+
+def run_server(port_file, cert=None, key=None, client_ca=None):
+    context = None
+    if cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
     if client_ca:
         context.verify_mode = ssl.CERT_REQUIRED
         context.load_verify_locations(client_ca)
@@ -26,10 +53,7 @@ def run_server(port_file, cert, key, client_ca=None):
             websocket.send(message)
 
     with serve(echo, "127.0.0.1", 0, ssl=context, max_size=None) as server:
-        port = server.socket.getsockname()[1]
-        with open(port_file + ".tmp", "w") as f:
-            f.write(str(port))
-        os.rename(port_file + ".tmp", port_file)
+        write_port(port_file, server.socket.getsockname()[1])
         server.serve_forever()
 
 
@@ -58,6 +82,10 @@ if __name__ == "__main__":
     mode, *rest = sys.argv[1:]
     if mode == "server":
         run_server(*rest)
+    elif mode == "plain-server":
+        run_server(*rest)
+    elif mode == "closing-proxy":
+        run_closing_proxy(*rest)
     elif mode == "client":
         sys.exit(run_client(*rest))
     else:

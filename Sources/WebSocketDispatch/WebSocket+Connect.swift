@@ -49,27 +49,27 @@ extension WebSocket {
     static func startClient(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint, configuration: Connection.Configuration,
                             options: TransportOptions, consumer: Consumer,
                             system: SystemCalls) throws(WebSocketError) -> WebSocket {
-        let pipeline = try ConnectionPipeline.client(request, configuration: configuration, transport: options)
-        let socket = WebSocket(pipeline: pipeline, options: options, consumer: consumer, system: system)
-        socket.queue.async { socket.startConnecting(to: endpoint) }
+        let plan = try ConnectionPipeline.client(request, via: endpoint, configuration: configuration, transport: options)
+        let socket = WebSocket(pipeline: plan.pipeline, options: options, consumer: consumer, system: system)
+        socket.queue.async { socket.startConnecting(to: plan) }
         return socket
     }
 
     // MARK: On the queue
 
     /// (Client) Resolves the endpoint and starts the first connect attempt.
-    func startConnecting(to endpoint: WebSocketEndpoint) {
+    func startConnecting(to plan: ClientPlan) {
         guard case .idle = transport else { return }
         makeTimer()
         let addresses: [SocketAddress]
         do throws(WebSocketError) {
-            addresses = try endpoint.resolveAddresses()
+            addresses = try plan.resolveAddresses()
         } catch {
             connectFailure = error
             finish()
             return
         }
-        startConnecting(to: addresses, isUnixSocket: endpoint.unixSocketPath != nil)
+        startConnecting(to: addresses, isUnixSocket: plan.isUnixSocket)
     }
 
     /// (Client) Tries `addresses` in order until one accepts a connection.

@@ -73,8 +73,9 @@ extension BlockingWebSocket {
 
     static func connect(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint, configuration: Connection.Configuration,
                         options: TransportOptions, system: SystemCalls) throws(WebSocketError) -> BlockingWebSocket {
-        let pipeline = try ConnectionPipeline.client(request, configuration: configuration, transport: options)
-        let socket = try openSocket(to: endpoint, options: options, system: system)
+        let plan = try ConnectionPipeline.client(request, via: endpoint, configuration: configuration, transport: options)
+        let pipeline = plan.pipeline
+        let socket = try openSocket(to: plan, options: options, system: system)
         let driver: ConnectionDriver
         do throws(Errno) {
             driver = try ConnectionDriver(socket: socket, pipeline: pipeline, options: options)
@@ -101,10 +102,10 @@ extension BlockingWebSocket {
         return BlockingWebSocket(driver: driver, handshake: try result.get())
     }
 
-    /// Resolves the endpoint and connects to the first address that accepts.
-    private static func openSocket(to endpoint: WebSocketEndpoint, options: TransportOptions,
+    /// Resolves where the plan connects (the endpoint or its proxy) and connects to the first address that accepts.
+    private static func openSocket(to plan: ClientPlan, options: TransportOptions,
                                    system: SystemCalls) throws(WebSocketError) -> Socket {
-        let addresses = try endpoint.resolveAddresses()
+        let addresses = try plan.resolveAddresses()
         let deadline = options.connectTimeout.map { system.monotonicNow() + $0 }
         switch Socket.connect(to: addresses, deadline: deadline, system: system) {
         case .failure(.timedOut):
@@ -112,7 +113,7 @@ extension BlockingWebSocket {
         case .failure(.failed(let address, let errno)):
             throw .connectFailed(address, errno)
         case .success(let socket):
-            if options.noDelay, endpoint.unixSocketPath == nil {
+            if options.noDelay, !plan.isUnixSocket {
                 try? socket.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
             }
             return socket

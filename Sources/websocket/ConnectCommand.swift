@@ -15,10 +15,25 @@ func monotonicNow() -> Connection.Instant { SystemCalls.live.monotonicNow() }
 /// `websocket connect URL`: standard input lines become text messages, received messages go to
 /// standard output; the exit status tells how the connection ended (``ExitStatus``).
 enum ConnectCommand {
+    /// `--proxy URL`, `--no-proxy`, or by default the environment's proxy, as curl does.
+    static func proxySetting(_ parsed: Arguments) throws(UsageError) -> ProxySetting {
+        let explicit = parsed.value("--proxy")
+        if parsed.flags.contains("--no-proxy") {
+            guard explicit == nil else { throw UsageError(message: "--proxy and --no-proxy exclude each other") }
+            return .direct
+        }
+        guard let explicit else { return .environment }
+        do throws(ProxyError) {
+            return try .url(explicit)
+        } catch {
+            throw UsageError(message: "--proxy: \(error)")
+        }
+    }
+
     static func run(_ arguments: [String]) throws(UsageError) -> Never {
-        let parsed = try Arguments(arguments, flags: Set(["--echo", "--deflate", "--one-message"]).union(TLSOptions.clientFlags),
+        let parsed = try Arguments(arguments, flags: Set(["--echo", "--deflate", "--one-message", "--no-proxy"]).union(TLSOptions.clientFlags),
                                    options: Set(["--subprotocol", "--header", "--max-message-size", "--max-frame-size",
-                                                 "--linger", "--max-messages"]).union(TLSOptions.clientOptions))
+                                                 "--linger", "--max-messages", "--proxy"]).union(TLSOptions.clientOptions))
         guard parsed.positional.count == 1, let url = parsed.positional.first else {
             throw UsageError(message: parsed.positional.isEmpty ? "connect needs a URL" : "connect takes one URL")
         }
@@ -45,7 +60,10 @@ enum ConnectCommand {
             printError("websocket: \(error)")
             exitProcess(ExitStatus(error).rawValue)
         }
-        options.tls = try TLSOptions.client(parsed, isSecure: endpoint.url.isSecure)
+        options.proxy = try proxySetting(parsed)
+        // An https:// proxy needs TLS even for a ws:// URL: the same trust settings verify the proxy.
+        let proxy = endpoint.unixSocketPath == nil ? try? options.proxy.proxy(for: endpoint.url) : nil
+        options.tls = try TLSOptions.client(parsed, isSecure: endpoint.url.isSecure || proxy?.scheme == .https)
 
         let socket: BlockingWebSocket
         do throws(WebSocketError) {

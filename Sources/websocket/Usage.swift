@@ -15,6 +15,7 @@ let usage = """
                              [--max-message-size N] [--max-frame-size N] [--deflate]
                              [--cacert FILE]... [--pin sha256/BASE64]... [--cert FILE --key FILE]
                              [-k | --insecure] [--linger SECONDS] [-1 | --one-message] [--max-messages N]
+                             [--proxy URL | --no-proxy]
                                    a client: each line of standard input is sent as a text message.
                                    At the end of input it waits while the peer's messages keep coming
                                    (at most --linger, default 2 s, between two), then sends a Close
@@ -27,6 +28,11 @@ let usage = """
                                    only those of --cacert; --pin also requires the SHA-256 of a public
                                    key of the verified chain; --cert and --key present a client
                                    certificate; -k turns verification off (with a warning).
+                                   --proxy connects through an http://, https://, socks5:// (the
+                                   target resolved here) or socks5h:// proxy, with user:password@
+                                   for its credentials; by default the environment's proxy is used
+                                   (ws_proxy/wss_proxy, http_proxy/https_proxy, all_proxy, no_proxy;
+                                   loopback is never proxied); --no-proxy connects directly.
            websocket autobahn-client [--url ws://127.0.0.1:9001] [--agent NAME] [--deflate]
                                    drives an Autobahn|Testsuite fuzzing server (wstest -m
                                    fuzzingserver): /getCaseCount, /runCase for each case (echoing),

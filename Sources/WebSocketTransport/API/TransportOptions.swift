@@ -43,6 +43,13 @@ public struct TransportOptions: Sendable {
     /// without it, never falling back to `ws://`); for a server, every connection speaks TLS. Default
     /// `nil`. The `WebSocketTLS` module's `TLSContext` provides it.
     public var tls: (any TLSLayerFactory)? = nil
+    /// (Client) The proxy to connect through. Default ``ProxySetting/direct``; `.environment` follows
+    /// `wss_proxy`, `https_proxy`, `http_proxy`, `all_proxy` and `no_proxy` as curl does. An
+    /// `https://` proxy needs ``tls`` too: the session to the proxy is verified for the proxy's name,
+    /// the one inside the tunnel (for `wss://`) for the URL's host.
+    public var proxy = ProxySetting.direct
+    /// (Client) What a proxy tunnel's setup may hold (the proxy's reply head, bytes sent meanwhile).
+    public var proxyLimits = ProxyLimits()
 
     /// The defaults above.
     public init() {}
