@@ -22,6 +22,7 @@ extension WebSocket {
     /// The socket is closed: reports the last event and resumes every waiter.
     func finish() {
         guard ending == nil else { return }
+        if followRedirect() { return }
         transport = .closed
         timer?.cancel()
         timer = nil
@@ -51,6 +52,36 @@ extension WebSocket {
         }
         for send in sends { send.waiter.resume(.failure(ending.error)) }
         pendingPings.failAll(ending.error)
+    }
+
+    /// (Client) After a handshake that ended in a redirect to follow (``TransportOptions/maxRedirects``):
+    /// starts the next hop, a new connection with its own proxy choice and TLS name, and returns
+    /// `true`. A redirect that may not be followed becomes the connect error.
+    private func followRedirect() -> Bool {
+        guard !wasCancelled, handshakeResult == nil, connectFailure == nil, pipeline.failure == nil,
+              let failure = handshakeFailure, var chain = redirects, let hop = currentHop else { return false }
+        do throws(WebSocketError) {
+            guard let next = try chain.next(after: failure, request: hop.request, endpoint: hop.endpoint) else {
+                return false
+            }
+            let plan = try ConnectionPipeline.client(next.request, via: next.endpoint,
+                                                     configuration: pipeline.connection.configuration, transport: options)
+            redirects = chain
+            currentHop = next
+            pipeline = plan.pipeline
+            transport = .idle
+            handshakeFailure = nil
+            inputEnded = false
+            writeStalledSince = nil
+            scheduledDeadline = nil
+            timer?.cancel()
+            timer = nil
+            startConnecting(to: plan)
+            return true
+        } catch {
+            connectFailure = error
+            return false
+        }
     }
 
     private func computeEnding() -> Ending {

@@ -51,6 +51,8 @@ extension WebSocket {
                             system: SystemCalls) throws(WebSocketError) -> WebSocket {
         let plan = try ConnectionPipeline.client(request, via: endpoint, configuration: configuration, transport: options)
         let socket = WebSocket(pipeline: plan.pipeline, options: options, consumer: consumer, system: system)
+        socket.redirects = RedirectChain(first: request.url, limit: options.maxRedirects)
+        socket.currentHop = (request, endpoint)
         socket.queue.async { socket.startConnecting(to: plan) }
         return socket
     }

@@ -85,6 +85,9 @@ public final class WebSocket: @unchecked Sendable {
     var handshakeResult: Connection.HandshakeResult?
     var handshakeFailure: Connection.HandshakeFailure?
     var connectFailure: WebSocketError?
+    /// (Client) The redirects followed so far, and the request and endpoint of the current hop.
+    var redirects: RedirectChain?
+    var currentHop: (request: Connection.ClientOptions, endpoint: WebSocketEndpoint)?
     /// How the connection ended, once the socket is closed.
     var ending: Ending?
     @exclusivity(unchecked) var pendingSends: [PendingSend] = []

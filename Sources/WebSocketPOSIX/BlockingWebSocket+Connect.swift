@@ -71,8 +71,30 @@ extension BlockingWebSocket {
                     configuration: configuration, options: options, system: system)
     }
 
+    /// Connects, following redirects within ``TransportOptions/maxRedirects``: each hop is a new
+    /// connection, with its own proxy choice and TLS name.
     static func connect(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint, configuration: Connection.Configuration,
                         options: TransportOptions, system: SystemCalls) throws(WebSocketError) -> BlockingWebSocket {
+        var chain = RedirectChain(first: request.url, limit: options.maxRedirects)
+        var hop = (request: request, endpoint: endpoint)
+        while true {
+            do throws(WebSocketError) {
+                return try connectOnce(hop.request, via: hop.endpoint, configuration: configuration, options: options,
+                                       system: system)
+            } catch {
+                guard case .handshakeFailed(let failure) = error,
+                      let next = try chain.next(after: failure, request: hop.request, endpoint: hop.endpoint) else {
+                    throw error
+                }
+                hop = next
+            }
+        }
+    }
+
+    /// One hop: connects and runs the opening handshake.
+    private static func connectOnce(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint,
+                                    configuration: Connection.Configuration, options: TransportOptions,
+                                    system: SystemCalls) throws(WebSocketError) -> BlockingWebSocket {
         let plan = try ConnectionPipeline.client(request, via: endpoint, configuration: configuration, transport: options)
         let pipeline = plan.pipeline
         let socket = try openSocket(to: plan, options: options, system: system)

@@ -33,7 +33,7 @@ enum ConnectCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> Never {
         let parsed = try Arguments(arguments, flags: Set(["--echo", "--deflate", "--one-message", "--no-proxy"]).union(TLSOptions.clientFlags),
                                    options: Set(["--subprotocol", "--header", "--max-message-size", "--max-frame-size",
-                                                 "--linger", "--max-messages", "--proxy"]).union(TLSOptions.clientOptions))
+                                                 "--linger", "--max-messages", "--proxy", "--max-redirects"]).union(TLSOptions.clientOptions))
         guard parsed.positional.count == 1, let url = parsed.positional.first else {
             throw UsageError(message: parsed.positional.isEmpty ? "connect needs a URL" : "connect takes one URL")
         }
@@ -61,6 +61,7 @@ enum ConnectCommand {
             exitProcess(ExitStatus(error).rawValue)
         }
         options.proxy = try proxySetting(parsed)
+        if let hops = try parsed.size("--max-redirects") { options.maxRedirects = hops }
         // An https:// proxy needs TLS even for a ws:// URL: the same trust settings verify the proxy.
         let proxy = endpoint.unixSocketPath == nil ? try? options.proxy.proxy(for: endpoint.url) : nil
         options.tls = try TLSOptions.client(parsed, isSecure: endpoint.url.isSecure || proxy?.scheme == .https)

@@ -41,7 +41,7 @@ enum ExitStatus: Int32 {
             self = .usage
         case .addressResolutionFailed, .connectFailed, .bindFailed, .timedOut(.connect), .cancelled, .proxy:
             self = .connectFailed
-        case .handshakeFailed, .tls:
+        case .handshakeFailed, .tls, .redirectRefused, .tooManyRedirects:
             self = .handshakeFailed
         case .timedOut, .transport, .bufferFull:
             self = .abnormalClosure

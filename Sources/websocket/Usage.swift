@@ -15,7 +15,7 @@ let usage = """
                              [--max-message-size N] [--max-frame-size N] [--deflate]
                              [--cacert FILE]... [--pin sha256/BASE64]... [--cert FILE --key FILE]
                              [-k | --insecure] [--linger SECONDS] [-1 | --one-message] [--max-messages N]
-                             [--proxy URL | --no-proxy]
+                             [--proxy URL | --no-proxy] [--max-redirects N]
                                    a client: each line of standard input is sent as a text message.
                                    At the end of input it waits while the peer's messages keep coming
                                    (at most --linger, default 2 s, between two), then sends a Close
@@ -33,6 +33,9 @@ let usage = """
                                    for its credentials; by default the environment's proxy is used
                                    (ws_proxy/wss_proxy, http_proxy/https_proxy, all_proxy, no_proxy;
                                    loopback is never proxied); --no-proxy connects directly.
+                                   Redirects (301-308) are followed, at most --max-redirects
+                                   (default 10; 0 reports them as a refused handshake); wss:// to
+                                   ws:// never.
            websocket autobahn-client [--url ws://127.0.0.1:9001] [--agent NAME] [--deflate]
                                    drives an Autobahn|Testsuite fuzzing server (wstest -m
                                    fuzzingserver): /getCaseCount, /runCase for each case (echoing),

@@ -191,8 +191,9 @@ public enum HTTPResponseTarget {
         var opened = false
         for event in whole.events {
             switch event {
-            case .handshakeFailed(let failure) where failure.rejected != nil:
-                let response = failure.rejected!
+            case .handshakeFailed(let failure) where failure.response != nil:
+                // A refusal, or a redirect (which carries the same response).
+                let response = failure.response!
                 guard (200...599).contains(response.status), response.body.count <= limits.maxRejectionBodySize,
                       response.headers.count <= limits.maxHeaderCount else {
                     fuzzFailure("client: a refusal beyond the limits: status \(response.status), \(response.headers.count) headers, body \(response.body.count) bytes")

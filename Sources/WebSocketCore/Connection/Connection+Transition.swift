@@ -97,7 +97,7 @@ extension Connection {
         case .refusalBodyRead:
             switch phase {
             case .clientReadingRejection(let head, _):
-                phase = failedHandshake(.rejected(Connection.HTTPResponse(head: head, body: bodyReader.body)))
+                phase = failedHandshake(refusal(Connection.HTTPResponse(head: head, body: bodyReader.body)))
             case .clientAwaitingResponse, .serverAwaitingRequest, .serverAwaitingDecision, .open, .closingLocally,
                  .closingRemotely, .closed:
                 break
@@ -194,7 +194,7 @@ extension Connection {
             case .clientReadingRejection(let head, _):
                 // For a body read until close, the end of the transport is its normal end (RFC 9112
                 // §6.3); any other body is reported with what arrived.
-                phase = failedHandshake(.rejected(Connection.HTTPResponse(head: head, body: bodyReader.body)))
+                phase = failedHandshake(refusal(Connection.HTTPResponse(head: head, body: bodyReader.body)))
             case .open, .closingLocally:
                 // RFC 6455 §7.1.5: the transport closed without a closing handshake: 1006.
                 phase = closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
@@ -371,5 +371,15 @@ extension Connection {
     func arm(_ duration: Duration) -> Timer {
         if let now = lastReportedTime { return .armed(now + duration) }
         return .pending(duration)
+    }
+}
+
+extension Connection {
+    /// A client's refusal as reported: a redirect it can follow, or the response as such.
+    func refusal(_ response: Connection.HTTPResponse) -> Connection.HandshakeFailure {
+        if case .client(let options) = role, let redirect = Connection.Redirect(response: response, from: options.url) {
+            return .redirected(redirect)
+        }
+        return .rejected(response)
     }
 }

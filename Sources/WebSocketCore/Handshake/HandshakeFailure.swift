@@ -7,6 +7,9 @@ extension Connection {
         enum Base: Sendable, Hashable {
             /// (Client) The server answered with a status other than 101; its status, headers and body.
             case rejected(Connection.HTTPResponse)
+            /// (Client) The server answered with a redirect (301, 302, 303, 307, 308) to a `ws`/`wss`
+            /// URL; following it is the caller's choice.
+            case redirected(Connection.Redirect)
             /// (Client) The server's response was malformed or did not complete the handshake correctly.
             case invalidResponse(Connection.HandshakeError)
             /// (Server) The request was not a valid opening handshake; the response with ``Connection/HandshakeError/httpStatus``
@@ -30,6 +33,27 @@ extension Connection {
         public var rejected: Connection.HTTPResponse? {
             if case .rejected(let value) = base { return value }
             return nil
+        }
+
+        /// (Client) The server answered with a redirect (301, 302, 303, 307, 308) to a `ws`/`wss`
+        /// URL; following it is the caller's choice. A redirect without a usable `Location` is
+        /// ``rejected(_:)``.
+        public static func redirected(_ value: Connection.Redirect) -> HandshakeFailure { HandshakeFailure(.redirected(value)) }
+
+        /// What ``redirected(_:)`` carries; `nil` for any other error.
+        public var redirected: Connection.Redirect? {
+            if case .redirected(let value) = base { return value }
+            return nil
+        }
+
+        /// The server's refusing response: that of ``rejected(_:)`` or of ``redirected(_:)``; `nil`
+        /// for any other error.
+        public var response: Connection.HTTPResponse? {
+            switch base {
+            case .rejected(let response): return response
+            case .redirected(let redirect): return redirect.response
+            case .invalidResponse, .invalidRequest, .timedOut, .endOfStream: return nil
+            }
         }
 
         /// (Client) The server's response was malformed or did not complete the handshake correctly.
@@ -77,6 +101,8 @@ extension Connection.HandshakeFailure: CustomStringConvertible {
                 if !text.isEmpty { line += ": " + text }
             }
             return line
+        case .redirected(let redirect):
+            return "handshake redirected: HTTP \(redirect.status) to \(redirect.target)"
         case .invalidResponse(let error):
             return "invalid handshake response: \(error.reason)"
         case .invalidRequest(let error):

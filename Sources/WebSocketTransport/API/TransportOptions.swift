@@ -48,6 +48,12 @@ public struct TransportOptions: Sendable {
     /// `https://` proxy needs ``tls`` too: the session to the proxy is verified for the proxy's name,
     /// the one inside the tunnel (for `wss://`) for the URL's host.
     public var proxy = ProxySetting.direct
+    /// (Client) How many redirects (301, 302, 303, 307, 308 with a `Location`) a connect follows.
+    /// Default 10; `0` follows none and reports the redirect as
+    /// ``WebSocketCore/Connection/HandshakeFailure/redirected(_:)``. Each hop chooses its proxy and
+    /// verifies TLS for its own host (pins included); `wss` to `ws` is refused; `Authorization`,
+    /// `Cookie` headers, cookies and the URL's credentials are dropped when the host changes.
+    public var maxRedirects = 10
     /// (Client) What a proxy tunnel's setup may hold (the proxy's reply head, bytes sent meanwhile).
     public var proxyLimits = ProxyLimits()
 

@@ -7,7 +7,8 @@
 /// | ``addressResolutionFailed(host:reason:)``, ``connectFailed(_:_:)``, ``timedOut(_:)`` (`.connect`) | no TCP connection |
 /// | ``proxy(_:)`` | a proxy could not be used: a bad proxy URL, a tunnel refused (HTTP status, SOCKS reply), a proxy that does not speak its protocol |
 /// | ``tls(_:)`` | the TLS session failed: an untrusted or mismatched certificate, a pin, a peer that does not speak TLS |
-/// | ``handshakeFailed(_:)`` | the opening handshake failed: refused (status, headers, body), invalid, timed out |
+/// | ``handshakeFailed(_:)`` | the opening handshake failed: refused (status, headers, body), redirected with redirects off, invalid, timed out |
+/// | ``redirectRefused(_:reason:)``, ``tooManyRedirects(_:)`` | a redirect that may not be followed (`wss` to `ws`), or more than ``TransportOptions/maxRedirects`` |
 /// | ``connection(_:)`` | the connection refused the call in its state (``WebSocketCore/Connection/UsageError``) |
 /// | ``bufferFull(bufferedAmount:)`` | a send met the output buffer's high-water mark |
 /// | ``timedOut(_:)`` (`.receive`, `.write`, `.ping`) | a wait ran out |
@@ -54,6 +55,12 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// the status, headers and body), answered invalidly, did not answer within
     /// ``WebSocketCore/Connection/Timeouts/handshake``, or closed the connection.
     case handshakeFailed(Connection.HandshakeFailure)
+    /// The server redirected to where the client will not go: from `wss` to `ws` (never followed, so
+    /// that a redirect cannot strip TLS), or from a Unix socket endpoint.
+    case redirectRefused(Connection.Redirect, reason: String)
+    /// The server redirected more than ``TransportOptions/maxRedirects`` times: every URL asked for, the
+    /// first one first and the one not followed last.
+    case tooManyRedirects([WebSocketURL])
     /// A system call on the socket failed (the connection was reset, say).
     case transport(Errno)
     /// The connection refused the call in its current state: sending after a close, a close code that
@@ -100,6 +107,10 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
             return error.description
         case .handshakeFailed(let failure):
             return failure.description
+        case .redirectRefused(let redirect, let reason):
+            return "redirect not followed (HTTP \(redirect.status) from \(redirect.from) to \(redirect.target)): \(reason)"
+        case .tooManyRedirects(let hops):
+            return "too many redirects (\(hops.count - 1)): " + hops.map(\.description).joined(separator: " -> ")
         case .transport(let errno):
             return "connection failed: \(errno)"
         case .connection(let error):
