@@ -6,29 +6,16 @@
 # (PyPI, in a venv) when missing. Exits non-zero on the first failed check.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="${INTEROP_VENV:-/tmp/websocket-interop-venv}"
 WORK="$(mktemp -d /tmp/websocket-proxies.XXXXXX)"
-PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done; }
-trap cleanup EXIT
-fail() { echo "proxies: FAILED: $*" >&2; exit 1; }
+LABEL=proxies
+. "$ROOT/Scripts/interop/common.sh"
 
 if ! command -v tinyproxy >/dev/null || ! command -v microsocks >/dev/null; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tinyproxy microsocks) >"$WORK/apt.log" 2>&1 \
     || { cat "$WORK/apt.log"; fail "cannot install tinyproxy and microsocks"; }
 fi
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import websockets' 2>/dev/null; then
-  python3 -m venv "$VENV" && "$VENV/bin/pip" install -q 'websockets>=13,<18' || fail "cannot install websockets from PyPI"
-fi
-PY="$VENV/bin/python"
 echo "proxies: $(tinyproxy -v 2>&1 | head -1), microsocks $(dpkg-query -W -f='${Version}' microsocks 2>/dev/null)"
 
-(cd "$ROOT" && swift build -c release --product websocket >"$WORK/build.log" 2>&1) || { cat "$WORK/build.log"; fail "build"; }
-BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/websocket"
-"$ROOT/Scripts/interop/make-certs.sh" "$WORK/pki" || fail "certificates"
-PKI="$WORK/pki"
-
-wait_for_file() { for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
 wait_for_port() { for _ in $(seq 200); do "$PY" -c "import socket,sys; socket.create_connection(('127.0.0.1', $1), 1)" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 

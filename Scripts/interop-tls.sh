@@ -8,26 +8,10 @@
 # usage: Scripts/interop-tls.sh        env: INTEROP_VENV (default /tmp/websocket-interop-venv)
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="${INTEROP_VENV:-/tmp/websocket-interop-venv}"
 WORK="$(mktemp -d /tmp/websocket-interop.XXXXXX)"
-PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done; }
-trap cleanup EXIT
-fail() { echo "interop: FAILED: $*" >&2; exit 1; }
-
-command -v openssl >/dev/null || fail "the openssl command is missing (Debian package openssl)"
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import websockets' 2>/dev/null; then
-  python3 -m venv "$VENV" && "$VENV/bin/pip" install -q 'websockets>=13,<18' || fail "cannot install websockets from PyPI"
-fi
-PY="$VENV/bin/python"
+LABEL=interop
+. "$ROOT/Scripts/interop/common.sh"
 echo "interop: websockets $("$PY" -c 'import websockets; print(websockets.__version__)'), $(openssl version)"
-
-(cd "$ROOT" && swift build -c release --product websocket >"$WORK/build.log" 2>&1) || { cat "$WORK/build.log"; fail "build"; }
-BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/websocket"
-"$ROOT/Scripts/interop/make-certs.sh" "$WORK/pki" || fail "certificates"
-PKI="$WORK/pki"
-
-wait_for_file() { for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
 
 start_python_server() {  # portfile cert key [client-ca]
   "$PY" "$ROOT/Scripts/interop/peer.py" server "$@" >"$WORK/pyserver-$$.log" 2>&1 &
