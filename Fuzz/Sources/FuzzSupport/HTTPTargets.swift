@@ -198,6 +198,14 @@ public enum HTTPResponseTarget {
                       response.headers.count <= limits.maxHeaderCount else {
                     fuzzFailure("client: a refusal beyond the limits: status \(response.status), \(response.headers.count) headers, body \(response.body.count) bytes")
                 }
+                // A redirect is a 3xx with exactly one Location, to a ws/wss URL that parses again as itself.
+                if let redirect = failure.redirected {
+                    guard [301, 302, 303, 307, 308].contains(redirect.status),
+                          response.headers.values(for: "Location").count == 1,
+                          (try? WebSocketURL(parsing: redirect.target.absoluteString)) == redirect.target else {
+                        fuzzFailure("client: redirect \(redirect.status) to \(redirect.target) from \(response.headers)")
+                    }
+                }
             case .handshakeCompleted(let result):
                 opened = true
                 guard result.headers.count <= limits.maxHeaderCount else { fuzzFailure("client: \(result.headers.count) headers") }
