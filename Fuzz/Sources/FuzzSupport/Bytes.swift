@@ -16,19 +16,39 @@ enum Bytes {
 
     /// The first `count` bytes of `unit` repeated without end.
     static func repeated(_ unit: [UInt8], count: Int) -> [UInt8] {
+        repeated(unit[...], count: count)
+    }
+
+    /// The same, from a slice (a window of a longer pattern, without copying it out first).
+    static func repeated(_ unit: ArraySlice<UInt8>, count: Int) -> [UInt8] {
         guard count > 0, !unit.isEmpty else { return [] }
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
-            unit.withUnsafeBufferPointer { source in
-                _ = memcpy(base, source.baseAddress!, min(unit.count, count))
-            }
-            var filled = min(unit.count, count)
-            while filled < count {
-                let step = min(filled, count - filled)
-                _ = memcpy(base + filled, base, step)
-                filled += step
-            }
+            fill(UnsafeMutableRawPointer(base), count: count, unit: unit)
             initialized = count
+        }
+    }
+
+    /// `count` bytes at `base`: `unit` repeated, by doubling what is already written.
+    static func fill(_ base: UnsafeMutableRawPointer, count: Int, unit: ArraySlice<UInt8>) {
+        unit.withUnsafeBufferPointer { source in
+            _ = memcpy(base, source.baseAddress!, min(unit.count, count))
+        }
+        var filled = min(unit.count, count)
+        while filled < count {
+            let step = min(filled, count - filled)
+            _ = memcpy(base + filled, base, step)
+            filled += step
+        }
+    }
+
+    /// `count` copies of `byte`, as a string (ASCII: one allocation, no UTF-8 repair pass).
+    static func asciiString(_ byte: UInt8, count: Int) -> String {
+        precondition(byte < 0x80)
+        guard count > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            _ = memset(buffer.baseAddress!, Int32(byte), count)
+            return count
         }
     }
 

@@ -212,8 +212,13 @@ struct Session {
         case 0:
             // Arbitrary bytes (or frames to mask / unmask) for the connection under test.
             let count = Int(input.byte()) + (big ? Int(input.byte()) << 8 : 0)
-            var chunk = FuzzInput(input.take(count))
-            let bytes = maskRaw ? WireEncoder.frameStream(&chunk, masked: cutIsServer, keysFromInput: flagA) : chunk.rest()
+            let bytes: [UInt8]
+            if maskRaw {
+                var chunk = FuzzInput(input.take(count))
+                bytes = WireEncoder.frameStream(&chunk, masked: cutIsServer, keysFromInput: flagA)
+            } else {
+                bytes = input.take(count)
+            }
             receive(bytes, fromPeer: false, pull: pull)
         case 1:
             // One frame of any first byte and a large repeated payload, masked as the role expects
@@ -234,7 +239,7 @@ struct Session {
                 let length = amplifiedLength(&input, big: big, sent: true)
                 text = Self.asciiText(input.byte(), count: length)
             } else {
-                text = framed(String(decoding: input.take(Int(input.byte())), as: UTF8.self))
+                text = framed(String(decoding: input.takeSlice(Int(input.byte())), as: UTF8.self))
             }
             // B: as a prepared message (framed once for many server connections; a client refuses it).
             let what = flagB ? "send(PreparedMessage(text:))" : "send(text:)"
@@ -280,7 +285,7 @@ struct Session {
             if call("pong", { c throws(Connection.UsageError) in try c.pong(payload) }) { sentPongs.append(payload) }
         case 8:
             let code = Connection.CloseCode(rawValue: flagA ? input.uint16() : Self.closeCodes[Int(input.byte()) % Self.closeCodes.count])
-            let reason = String(decoding: input.take(Int(input.byte()) & (big ? 0xFF : 0x7F)), as: UTF8.self)
+            let reason = String(decoding: input.takeSlice(Int(input.byte()) & (big ? 0xFF : 0x7F)), as: UTF8.self)
             if call("close", { c throws(Connection.UsageError) in try c.close(code: code, reason: reason) }) {
                 sentClose = .close(code: code.rawValue, reason: Array(reason.utf8))
                 streaming = nil  // a message being streamed is abandoned
@@ -388,8 +393,8 @@ struct Session {
     /// For a message the connection under test sends (`sent`), within the frame budget.
     mutating func payload(_ input: inout FuzzInput, amplified: Bool, big: Bool, sent: Bool = false) -> [UInt8] {
         guard amplified else {
-            let bytes = input.take(Int(input.byte()))
-            return sent ? Array(bytes.prefix(spendFrames(bytes.count))) : bytes
+            let bytes = input.takeSlice(Int(input.byte()))
+            return Array(sent ? bytes.prefix(spendFrames(bytes.count)) : bytes)
         }
         let length = amplifiedLength(&input, big: big, sent: sent)
         return Self.pattern(input.byte(), count: length)
@@ -398,14 +403,14 @@ struct Session {
     /// Every byte value twice, so that any 256-byte window of it is a slice.
     static let pattern: [UInt8] = (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 31) }
 
-    /// `count` bytes of a 256-byte pattern repeated, starting at `offset`.
+    /// `count` bytes of a 256-byte pattern repeated, starting at `offset` (one allocation).
     static func pattern(_ offset: UInt8, count: Int) -> [UInt8] {
-        Bytes.repeated(Array(pattern[Int(offset)..<(Int(offset) + 256)]), count: count)
+        Bytes.repeated(pattern[Int(offset)..<(Int(offset) + 256)], count: count)
     }
 
     /// `length` copies of an ASCII character, as a string.
     static func asciiText(_ byte: UInt8, count: Int) -> String {
-        String(decoding: Bytes.repeated([byte & 0x7F], count: count), as: UTF8.self)
+        Bytes.asciiString(byte & 0x7F, count: count)
     }
 
     /// The peer sends something valid; it reaches the connection under test with the next delivery.
@@ -421,10 +426,10 @@ struct Session {
         // The peer refuses what its state does not allow (after a Close, say): nothing is sent then.
         switch what & 0x07 {
         case 0:
-            let bytes = input.take(Int(input.byte()))
+            let bytes = input.takeSlice(Int(input.byte()))
             if sends { try? peer.connection.send(text: String(decoding: bytes, as: UTF8.self)) }
         case 1:
-            let bytes = input.take(Int(input.byte()))
+            let bytes = input.takeSlice(Int(input.byte()))
             if sends { try? peer.connection.send(binary: bytes) }
         case 2:
             let length = amplifiedLength(&input, big: big)
@@ -435,17 +440,17 @@ struct Session {
             let fill = input.byte()
             if sends { try? peer.connection.send(text: Self.asciiText(fill, count: length)) }
         case 4:
-            let bytes = input.take(min(125, Int(input.byte())))
+            let bytes = input.takeSlice(min(125, Int(input.byte())))
             if sends { try? peer.connection.ping(bytes) }
         case 5:
-            let bytes = input.take(min(125, Int(input.byte())))
+            let bytes = input.takeSlice(min(125, Int(input.byte())))
             if sends { try? peer.connection.pong(bytes) }
         case 6:
             let code = Self.closeCodes[Int(input.byte()) % 14]  // the valid ones
-            let reason = input.take(Int(input.byte()) % 40)
+            let reason = input.takeSlice(Int(input.byte()) % 40)
             if sends { try? peer.connection.close(code: Connection.CloseCode(rawValue: code), reason: String(decoding: reason, as: UTF8.self)) }
         default:
-            let bytes = input.take(Int(input.byte()))
+            let bytes = input.takeSlice(Int(input.byte()))
             if sends { try? peer.connection.sendFragment(bytes, kind: what & 0x80 != 0 ? .text : .binary, isFinal: what & 0x40 != 0) }
         }
     }

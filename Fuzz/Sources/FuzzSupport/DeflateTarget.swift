@@ -16,8 +16,11 @@ import WebSocketDeflate
 /// | 0x20 | (raw mode) end of stream after the bytes |
 /// | 0x40 | message mode, else raw mode |
 ///
-/// `windows`: the low nibble picks the peer's window bits (8 + n % 8), the high nibble those of the
-/// connection under test; both are negotiated in the handshake (8 is compressed and read as 9).
+/// `windows`: the low three bits pick the peer's window bits (8 + n), bits 4-6 those of the
+/// connection under test; both are negotiated in the handshake (8 is compressed and read as 9). Bit
+/// 0x08 gives the peer's compressor zlib memory level 1 (``PerMessageDeflate/lowMemory``'s) instead of
+/// the default 8, bit 0x80 the same for the connection under test. (Level 8's 32,768-entry hash table is
+/// slid every few hundred bytes in a small window, which made most of the message mode's time.)
 ///
 /// Raw mode: the bytes are frames in the format of ``WireEncoder/frameStream(_:masked:keysFromInput:)``,
 /// RSV1 and all, so the payloads are arbitrary compressed data. Invariants: those of the frame targets
@@ -42,6 +45,9 @@ public enum DeflateTarget {
         /// What it sends.
         var outBits: Int
         var outNoContextTakeover: Bool
+        /// The zlib memory levels of the peer's compressor and of the connection under test's.
+        var inMemoryLevel: Int
+        var outMemoryLevel: Int
     }
 
     public static func run(_ data: UnsafePointer<UInt8>, _ size: Int) {
@@ -52,7 +58,8 @@ public enum DeflateTarget {
         let setup = Setup(cutIsServer: control & 0x01 != 0,
                           variant: Variant(fragments: control & 0x02 != 0, tight: control & 0x04 != 0),
                           inBits: 8 + Int(windows & 0x07), inNoContextTakeover: control & 0x08 != 0,
-                          outBits: 8 + Int((windows >> 4) & 0x07), outNoContextTakeover: control & 0x10 != 0)
+                          outBits: 8 + Int((windows >> 4) & 0x07), outNoContextTakeover: control & 0x10 != 0,
+                          inMemoryLevel: windows & 0x08 != 0 ? 1 : 8, outMemoryLevel: windows & 0x80 != 0 ? 1 : 8)
         let pair = prepared(setup)
         if control & 0x40 == 0 {
             runRaw(&input, setup: setup, pair: pair, splitSeed: splitSeed, endOfStream: control & 0x20 != 0)
@@ -374,10 +381,13 @@ public enum DeflateTarget {
         offer.serverMaxWindowBits = setup.cutIsServer ? setup.outBits : setup.inBits
         offer.clientMaxWindowBits = .bits(setup.cutIsServer ? setup.inBits : setup.outBits)
         let deflate = PerMessageDeflate(clientOffers: [offer])
+        var cutDeflate = deflate, peerDeflate = deflate
+        cutDeflate.compression.memoryLevel = setup.outMemoryLevel
+        peerDeflate.compression.memoryLevel = setup.inMemoryLevel
         var cutConfiguration = setup.variant.configuration
-        cutConfiguration.extensions = [deflate]
+        cutConfiguration.extensions = [cutDeflate]
         var peerConfiguration = FuzzConfiguration.peer
-        peerConfiguration.extensions = [deflate]
+        peerConfiguration.extensions = [peerDeflate]
         let clientConfiguration = setup.cutIsServer ? peerConfiguration : cutConfiguration
         let serverConfiguration = setup.cutIsServer ? cutConfiguration : peerConfiguration
         do {

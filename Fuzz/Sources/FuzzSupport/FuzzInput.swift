@@ -34,6 +34,14 @@ public struct FuzzInput {
         return index < end ? Array(bytes[index..<end]) : []
     }
 
+    /// The same, as a slice of the input: no copy, for a consumer that takes any collection.
+    public mutating func takeSlice(_ count: Int) -> ArraySlice<UInt8> {
+        let start = min(bytes.count, index)
+        let end = min(bytes.count, index + max(0, count))
+        defer { index = max(index, end) }
+        return bytes[start..<max(start, end)]
+    }
+
     /// Every byte left.
     public mutating func rest() -> [UInt8] {
         take(remainingCount)

@@ -116,6 +116,9 @@ public struct WireDecoder {
     /// Decodes the complete frames at the start of `bytes`; returns how many bytes they take.
     private mutating func decodeFrames(_ bytes: UnsafeRawBufferPointer) -> Int {
         var start = 0
+        // Room for a few frames' items at once, rather than growing from one (each growth is an
+        // allocation, and allocations are what AddressSanitizer makes expensive).
+        if items.capacity == 0 { items.reserveCapacity(16) }
         while let size = decodeFrame(bytes, at: start) {
             start += size
             if sawClose && start < bytes.count { broken("\(bytes.count - start) bytes after its Close frame") }
@@ -210,24 +213,38 @@ public enum WireEncoder {
     /// The masking key of the RFC 6455 §5.7 examples.
     public static let sampleKey: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
 
-    /// One frame with the shortest length form, masked with `key` when given.
+    /// One frame with the shortest length form, masked with `key` when given: one allocation, the
+    /// payload copied and masked in place (payloads are amplified to tens of kilobytes).
     public static func frame(firstByte: UInt8, payload: [UInt8], key: [UInt8]?) -> [UInt8] {
-        var out: [UInt8] = [firstByte]
         let maskBit: UInt8 = key == nil ? 0 : 0x80
         let count = payload.count
-        if count < 126 {
-            out.append(maskBit | UInt8(count))
-        } else if count <= 0xFFFF {
-            out += [maskBit | 126, UInt8(count >> 8), UInt8(count & 0xFF)]
-        } else {
-            out.append(maskBit | 127)
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8((UInt64(count) >> UInt64(shift)) & 0xFF)) }
+        let lengthBytes = count < 126 ? 0 : count <= 0xFFFF ? 2 : 8
+        let header = 2 + lengthBytes + (key == nil ? 0 : 4)
+        return [UInt8](unsafeUninitializedCapacity: header + count) { buffer, initialized in
+            buffer[0] = firstByte
+            switch lengthBytes {
+            case 0: buffer[1] = maskBit | UInt8(count)
+            case 2:
+                buffer[1] = maskBit | 126
+                buffer[2] = UInt8(count >> 8)
+                buffer[3] = UInt8(count & 0xFF)
+            default:
+                buffer[1] = maskBit | 127
+                for i in 0..<8 { buffer[2 + i] = UInt8((UInt64(count) >> UInt64(56 - 8 * i)) & 0xFF) }
+            }
+            if let key {
+                for i in 0..<4 { buffer[2 + lengthBytes + i] = key[i] }
+            }
+            let body = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[header...])
+            if count > 0 {
+                payload.withUnsafeBytes { _ = memcpy(body.baseAddress!, $0.baseAddress!, count) }
+            }
+            if let key {
+                precondition(key.count == 4)
+                mask(body, key: key.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+            }
+            initialized = header + count
         }
-        guard let key else { return out + payload }
-        out += key
-        var masked = payload
-        mask(&masked, key: key)
-        return out + masked
     }
 
     /// XORs `bytes` with the 4-byte `key` (RFC 6455 §5.3), eight bytes at a time: the harness is
@@ -271,13 +288,15 @@ public enum WireEncoder {
     /// parser sees past the mask check. A frame cut short by the end of the input stays short.
     public static func frameStream(_ input: inout FuzzInput, masked: Bool, keysFromInput: Bool) -> [UInt8] {
         var out: [UInt8] = []
+        // The frames of the input plus a key each: one growth at most for the common short frames.
+        out.reserveCapacity(input.remainingCount + (masked ? 64 : 0))
         while !input.isAtEnd {
             let b0 = input.byte()
             out.append(b0)
             guard !input.isAtEnd else { break }
             let b1 = input.byte()
             out.append(masked ? b1 | 0x80 : b1 & 0x7F)
-            let extended = input.take(b1 & 0x7F == 126 ? 2 : b1 & 0x7F == 127 ? 8 : 0)
+            let extended = input.takeSlice(b1 & 0x7F == 126 ? 2 : b1 & 0x7F == 127 ? 8 : 0)
             out += extended
             var length = UInt64(b1 & 0x7F)
             if extended.count >= 2 { length = extended.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
@@ -290,9 +309,12 @@ public enum WireEncoder {
                 }
                 out += key
             }
-            var payload = input.take(Int(min(length, UInt64(input.remainingCount))))
-            if masked { mask(&payload, key: key) }
-            out += payload
+            let start = out.count
+            out += input.takeSlice(Int(min(length, UInt64(input.remainingCount))))
+            if masked && out.count > start {
+                let word = key.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+                out.withUnsafeMutableBytes { mask(UnsafeMutableRawBufferPointer(rebasing: $0[start...]), key: word) }
+            }
         }
         return out
     }
