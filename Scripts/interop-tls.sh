@@ -54,8 +54,8 @@ echo "interop: -k connects, and warns"
 # 6. Our server serves wss; Python's client verifies it and checks four echoes and a clean close.
 "$BIN" serve --echo --port 0 --tls-cert "$PKI/server.pem" --tls-key "$PKI/server.key" >"$WORK/s1.out" 2>"$WORK/s1.err" &
 PIDS+=($!)
-for _ in $(seq 200); do grep -q "listening on" "$WORK/s1.out" && break; sleep 0.1; done
-url=$(sed -n 's/^listening on //p' "$WORK/s1.out" | head -1)
+for _ in $(seq 200); do grep -q "listening on" "$WORK/s1.err" && break; sleep 0.1; done
+url=$(sed -n 's/^listening on //p' "$WORK/s1.err" | head -1)
 case "$url" in wss://127.0.0.1:*) ;; *) cat "$WORK/s1.err"; fail "our server printed '$url'";; esac
 port=${url#wss://127.0.0.1:}; port=${port%/}
 "$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port/" "$PKI/ca.pem" || fail "websockets client against our wss server"
@@ -63,8 +63,8 @@ port=${url#wss://127.0.0.1:}; port=${port%/}
 # 7. Python's client does not trust another CA's certificate on our server (our server is fine).
 "$BIN" serve --echo --port 0 --tls-cert "$PKI/other.pem" --tls-key "$PKI/other.key" >"$WORK/s2.out" 2>"$WORK/s2.err" &
 PIDS+=($!)
-for _ in $(seq 200); do grep -q "listening on" "$WORK/s2.out" && break; sleep 0.1; done
-port2=$(sed -n 's/^listening on wss:\/\/127.0.0.1:\([0-9]*\)\/$/\1/p' "$WORK/s2.out")
+for _ in $(seq 200); do grep -q "listening on" "$WORK/s2.err" && break; sleep 0.1; done
+port2=$(sed -n 's/^listening on wss:\/\/127.0.0.1:\([0-9]*\)\/$/\1/p' "$WORK/s2.err")
 if "$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port2/" "$PKI/ca.pem" 2>"$WORK/p7.err"; then
   fail "Python trusted a certificate of another CA"
 fi
@@ -76,8 +76,8 @@ echo "interop: websockets refuses our server's foreign certificate; the server g
 "$BIN" serve --echo --port 0 --tls-cert "$PKI/server.pem" --tls-key "$PKI/server.key" --client-ca "$PKI/ca.pem" \
     >"$WORK/s3.out" 2>"$WORK/s3.err" &
 PIDS+=($!)
-for _ in $(seq 200); do grep -q "listening on" "$WORK/s3.out" && break; sleep 0.1; done
-port3=$(sed -n 's/^listening on wss:\/\/127.0.0.1:\([0-9]*\)\/$/\1/p' "$WORK/s3.out")
+for _ in $(seq 200); do grep -q "listening on" "$WORK/s3.err" && break; sleep 0.1; done
+port3=$(sed -n 's/^listening on wss:\/\/127.0.0.1:\([0-9]*\)\/$/\1/p' "$WORK/s3.err")
 "$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port3/" "$PKI/ca.pem" "$PKI/client.pem" "$PKI/client.key" \
     || fail "mutual TLS with a client certificate"
 if "$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port3/" "$PKI/ca.pem" >/dev/null 2>&1; then
