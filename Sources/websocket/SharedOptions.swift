@@ -34,21 +34,10 @@ enum SharedOptions {
     /// preference, for a server the ones it speaks.
     static func subprotocols(_ parsed: Arguments) throws(UsageError) -> [String] {
         let names = parsed.values("--protocol")
-        for name in names where !isToken(name) {
+        // RFC 6455 §4.1: each name is an HTTP token.
+        for name in names where !HTTPTokens.isToken(name) {
             throw UsageError(message: "--protocol: \(String(reflecting: name)) is not a valid subprotocol name (an HTTP token)")
         }
         return names
-    }
-
-    /// RFC 7230 §3.2.6 token characters, which RFC 6455 §4.1 requires of a subprotocol name.
-    private static func isToken(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-            }
-        }
     }
 }
