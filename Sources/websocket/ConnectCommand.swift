@@ -22,15 +22,16 @@ enum ConnectCommand {
         let signals = StopSignals.block()   // first, while this is the only thread
         let settings = try ConnectSettings(parsing: arguments)
         let session = ClientSession(settings)
-        guard session.open() else { exitProcess(session.outcome ?? ExitStatus.connectFailed.rawValue) }
-
         DispatchQueue.global().async { @Sendable in
             let first = signals.wait()
+            // Nothing open (still connecting, or waiting to reconnect): nothing to close.
+            guard session.isOpen else { exitProcess(128 + first) }
             printError("websocket: signal \(first): closing (1001)")
             session.beginClose(.signal, code: .goingAway)
             // A second signal does not wait for the peer.
             exitProcess(128 + signals.wait())
         }
+        guard session.open() else { exitProcess(session.outcome ?? ExitStatus.connectFailed.rawValue) }
         if !settings.echo {
             DispatchQueue.global().async { @Sendable in session.sendStandardInput() }
         }
@@ -70,6 +71,9 @@ final class ClientSession: @unchecked Sendable {
 
     /// The exit status, once known.
     var outcome: Int32? { state.withLock { $0.outcome } }
+
+    /// Whether a connection is open (or closing) now.
+    var isOpen: Bool { state.withLock { $0.socket != nil } }
 
     /// Opens a connection, retrying transient failures within `--reconnect`. Returns `false` once
     /// the run is over (``outcome`` set).
