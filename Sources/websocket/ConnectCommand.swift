@@ -154,12 +154,13 @@ final class ClientSession: @unchecked Sendable {
                 continue   // only a receive timeout lands here, and none is set
             }
             guard let message else { return }
-            settings.output.received(message)
             // Only data messages are answers: pings and pongs (shown with --jsonl) neither extend
             // the linger nor count towards --max-messages.
             switch message {
             case .text, .binary: break
-            case .fragment, .ping, .pong, .close: continue
+            case .fragment, .ping, .pong, .close:
+                settings.output.received(message)
+                continue
             }
             let count = state.withLock { state in
                 state.received += 1
@@ -167,6 +168,10 @@ final class ClientSession: @unchecked Sendable {
                 return state.received
             }
             state.broadcast()
+            // Past the limit, messages that were already on their way before our Close are dropped:
+            // -1 means one message out.
+            if let limit = settings.messageLimit, count > limit { continue }
+            settings.output.received(message)
             if settings.echo {
                 switch message {
                 case .text(let text): try? socket.send(text: text)

@@ -36,7 +36,10 @@ struct LineReader {
             scanned = buffer.count
             if ended {
                 guard !buffer.isEmpty else { return nil }
-                defer { buffer = [] }
+                defer {
+                    buffer = []
+                    scanned = 0
+                }
                 lineNumber += 1
                 return buffer
             }

@@ -81,6 +81,7 @@ enum Help {
           -k, --insecure         do not verify the server (warned about)
 
         shared with serve:
+
         """ + shared + "\n\n" + ExitStatus.table
 
     static let serve = """
@@ -108,6 +109,7 @@ enum Help {
           --client-ca FILE       require a client certificate issued by this CA
 
         shared with connect:
+
         """ + shared + "\n"
 
     static let demo = """
