@@ -67,10 +67,10 @@ struct ConnectHandshakeTests {
     @Test("--handshake-timeout 1 against a server that accepts TCP and never answers: exit 4, sooner than the 10 s default")
     func handshakeTimeout() throws {
         let listener = try SilentListener()
-        let started = clock()
+        let started = elapsedClock()
         let tool = try ToolProcess(["connect", listener.url, "--handshake-timeout", "1"])
         let status = tool.waitForExit(timeout: .seconds(20))
-        let elapsed = clock() - started
+        let elapsed = elapsedClock() - started
         #expect(status == 4, "\(tool.transcript)")
         #expect(elapsed < .seconds(9), "exited after \(elapsed), not within about the 1 s asked for")
         withExtendedLifetime(listener) {}
@@ -81,10 +81,10 @@ struct ConnectHandshakeTests {
         let listener = try SilentListener(backlog: 0)
         // A backlog of 0 holds one connection on Linux; more fill it, and then the kernel drops SYNs.
         let fillers = try (0..<3).map { _ in try listener.connectNonBlocking() }
-        let started = clock()
+        let started = elapsedClock()
         let tool = try ToolProcess(["connect", listener.url, "--connect-timeout", "1"])
         let status = tool.waitForExit(timeout: .seconds(20))
-        let elapsed = clock() - started
+        let elapsed = elapsedClock() - started
         #expect(status == 3, "\(tool.transcript)")
         #expect(elapsed < .seconds(9), "exited after \(elapsed), not within about the 1 s asked for")
         withExtendedLifetime((listener, fillers)) {}

@@ -32,6 +32,6 @@ final class DroppingPeer: Sendable {
 
     /// Waits until `condition` holds for the count of accepted connections.
     func wait(timeout: Duration = generousTimeout, until condition: (Int) -> Bool) -> Bool {
-        accepted.wait(until: condition, deadline: clock() + timeout, now: clock)
+        accepted.wait(until: condition, deadline: elapsedClock() + timeout, now: elapsedClock)
     }
 }

@@ -94,7 +94,7 @@ final class RecordingServer: Sendable {
 
     deinit {
         server.stop(code: .goingAway)
-        _ = finished.wait(until: { $0 }, deadline: clock() + .seconds(15), now: clock)
+        _ = finished.wait(until: { $0 }, deadline: elapsedClock() + .seconds(15), now: elapsedClock)
     }
 
     var port: UInt16 { server.port ?? 0 }
@@ -107,12 +107,12 @@ final class RecordingServer: Sendable {
 
     /// Waits until `condition` holds for what the server has seen; whether it did within `timeout`.
     func wait(timeout: Duration = generousTimeout, until condition: (Record) -> Bool) -> Bool {
-        record.wait(until: condition, deadline: clock() + timeout, now: clock)
+        record.wait(until: condition, deadline: elapsedClock() + timeout, now: elapsedClock)
     }
 
     /// The server side of connection `index` (0 for the first), once it is open.
     func connection(_ index: Int, timeout: Duration = generousTimeout) -> BlockingWebSocket? {
-        guard sockets.wait(until: { $0.count > index }, deadline: clock() + timeout, now: clock) else { return nil }
+        guard sockets.wait(until: { $0.count > index }, deadline: elapsedClock() + timeout, now: elapsedClock) else { return nil }
         return sockets.withLock { $0[index] }
     }
 

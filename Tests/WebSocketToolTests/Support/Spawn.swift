@@ -97,7 +97,7 @@ final class ExitWatcher: Sendable {
 
     /// Waits for the exit; the status, or `nil` when `timeout` passed first.
     func wait(timeout: Duration) -> Int32? {
-        guard status.wait(until: { $0 != nil }, deadline: clock() + timeout, now: clock) else { return nil }
+        guard status.wait(until: { $0 != nil }, deadline: elapsedClock() + timeout, now: elapsedClock) else { return nil }
         return exitStatus
     }
 

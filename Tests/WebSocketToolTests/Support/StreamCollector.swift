@@ -7,7 +7,7 @@ import WebSocketCore
 import WebSocketTransport
 
 /// The monotonic clock, for the tests' deadlines.
-func clock() -> Connection.Instant { SystemCalls.live.monotonicNow() }
+func elapsedClock() -> Connection.Instant { SystemCalls.live.monotonicNow() }
 
 /// The failure bound of every wait on the tool: generous, because the machine is shared and may be
 /// loaded (two busy loops beside the suite must not make it fail). A wait that passes returns as
@@ -26,7 +26,9 @@ final class StreamCollector: Sendable {
 
     /// Starts reading `descriptor` on a new thread; the collector closes it at end of file (or, for a
     /// pseudo-terminal master, at EIO, which is how Linux says every slave is closed).
-    init(reading descriptor: Int32) throws {
+    /// - Parameter activity: bumped (and broadcast) after each read and at the end, for waits on
+    ///   several streams at once (``ToolProcess/waitForOutputOrStderr(timeout:until:)``).
+    init(reading descriptor: Int32, activity: Locked<Int>? = nil) throws {
         let state = self.state
         try spawnDetachedThread {
             var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -36,10 +38,14 @@ final class StreamCollector: Sendable {
                 if count <= 0 { break }
                 state.withLock { $0.bytes += buffer[0..<count] }
                 state.broadcast()
+                activity?.withLock { $0 += 1 }
+                activity?.broadcast()
             }
             close(descriptor)
             state.withLock { $0.ended = true }
             state.broadcast()
+            activity?.withLock { $0 += 1 }
+            activity?.broadcast()
         }
     }
 
@@ -69,13 +75,13 @@ final class StreamCollector: Sendable {
         _ = state.wait(until: { state in
             held = condition(String(decoding: state.bytes, as: UTF8.self))
             return held || state.ended
-        }, deadline: clock() + timeout, now: clock)
+        }, deadline: elapsedClock() + timeout, now: elapsedClock)
         return held
     }
 
     /// Waits until the stream ends (the writer closed it); whether it did within `timeout`.
     func waitForEnd(timeout: Duration = generousTimeout) -> Bool {
-        state.wait(until: { $0.ended }, deadline: clock() + timeout, now: clock)
+        state.wait(until: { $0.ended }, deadline: elapsedClock() + timeout, now: elapsedClock)
     }
 }
 

@@ -17,6 +17,8 @@ final class ToolProcess {
     let stderr: StreamCollector
     private let exit: ExitWatcher
     private var stdinDescriptor: Int32
+    /// Bumped by both streams' readers, for waits on both.
+    private let activity = Locked(0)
 
     var pid: pid_t { exit.pid }
 
@@ -47,8 +49,8 @@ final class ToolProcess {
         close(errors.write)
         stdinDescriptor = input.write
         exit = try ExitWatcher(pid: pid)
-        stdout = try StreamCollector(reading: output.read)
-        stderr = try StreamCollector(reading: errors.read)
+        stdout = try StreamCollector(reading: output.read, activity: activity)
+        stderr = try StreamCollector(reading: errors.read, activity: activity)
     }
 
     deinit {
@@ -92,6 +94,17 @@ final class ToolProcess {
     /// Waits until stderr contains `text`; whether it did before `timeout` (or the tool's exit).
     func waitForStderr(containing text: String, timeout: Duration = generousTimeout) -> Bool {
         stderr.wait(timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until `condition` holds for (stdout, stderr) so far, or both streams end without it
+    /// holding, or `timeout` passes; whether it held.
+    func waitForOutputOrStderr(timeout: Duration = generousTimeout, until condition: (_ stdout: String, _ stderr: String) -> Bool) -> Bool {
+        var held = false
+        _ = activity.wait(until: { _ in
+            held = condition(stdout.text, stderr.text)
+            return held || (stdout.hasEnded && stderr.hasEnded)
+        }, deadline: elapsedClock() + timeout, now: elapsedClock)
+        return held
     }
 
     /// Waits for the tool to exit, and for its output to be read to the end; the exit status (128 +
