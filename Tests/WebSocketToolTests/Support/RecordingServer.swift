@@ -41,17 +41,20 @@ final class RecordingServer: Sendable {
     ///   - echoes: sends every text and binary message back.
     ///   - receivesControlFrames: records pings (the library still answers them).
     ///   - answersPings: answers pings with pongs (off: a peer whose keepalive must time out).
+    ///   - extensions: the extensions it agrees to (permessage-deflate, for `--deflate`).
     ///   - subprotocols: the ones it speaks: it accepts the first the client offers among them.
     ///   - decide: overrides the handshake decision (to reject with a status, say).
     ///   - onOpen: runs on each connection's thread once it is open, with its index (0 for the
     ///     first), before the server starts reading it: to send first, or close at once.
-    init(echoes: Bool = true, receivesControlFrames: Bool = false, answersPings: Bool = true, subprotocols: [String] = [],
+    init(echoes: Bool = true, receivesControlFrames: Bool = false, answersPings: Bool = true,
+         extensions: [any WebSocketExtension] = [], subprotocols: [String] = [],
          decide: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)? = nil,
          onOpen: @escaping @Sendable (Int, BlockingWebSocket) -> Void = { _, _ in }) throws {
         var configuration = Connection.Configuration()
         configuration.timeouts.handshake = .seconds(30)
         configuration.timeouts.close = .seconds(10)
         configuration.respondsToPingsAutomatically = answersPings
+        configuration.extensions = extensions
         var options = TransportOptions()
         options.receivesControlFrames = receivesControlFrames
         options.writeTimeout = .seconds(30)
