@@ -16,6 +16,12 @@ struct UsageTests {
         #expect(run.stdout.isEmpty, "nothing on stdout for a usage error: \(run.stdout)", sourceLocation: sourceLocation)
     }
 
+    @Test("The built tool is beside the test binary (a missing tool fails every test here, never skips it)")
+    func toolIsBuilt() throws {
+        let path = try ToolLocation.tool()
+        #expect(path.hasSuffix("/websocket"))
+    }
+
     @Test("websocket help: usage on stdout, exit 0")
     func help() throws {
         let run = try runTool(["help"])

@@ -9,12 +9,16 @@ import WebSocketPOSIX
 final class ServeProcess {
     let tool: ToolProcess
     let port: UInt16
+    /// `ws`, or `wss` for a server given a certificate.
+    let scheme: String
 
     /// Starts `websocket serve --port 0 ARGUMENTS…` and waits for its listening line. The line is
     /// on standard error (the spec); standard output is accepted as well, where older builds put it.
-    init(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// With `secure`, the line to wait for is "listening on wss://…".
+    init(_ arguments: [String], secure: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
         tool = try ToolProcess(["serve", "--port", "0"] + arguments, sourceLocation: sourceLocation)
-        let marker = "listening on ws://127.0.0.1:"
+        scheme = secure ? "wss" : "ws"
+        let marker = "listening on \(scheme)://127.0.0.1:"
         let found = tool.waitForOutputOrStderr { $0.contains(marker) || $1.contains(marker) }
         guard found, let port = Self.port(after: marker, in: tool.stderr.text + "\n" + tool.stdout.text) else {
             Issue.record("no listening line: \(tool.transcript)", sourceLocation: sourceLocation)
@@ -32,7 +36,7 @@ final class ServeProcess {
     /// by its own test, ``ServeTests/listeningLine()``).
     var messageLines: [String] { tool.stdout.lines.filter { !$0.hasPrefix("listening on ") } }
 
-    func url(_ resource: String = "/") -> String { "ws://127.0.0.1:\(port)\(resource)" }
+    func url(_ resource: String = "/") -> String { "\(scheme)://127.0.0.1:\(port)\(resource)" }
 
     /// A library client connected to the tool, with every wait bounded generously.
     func connect(_ resource: String = "/", subprotocols: [String] = [], headers: Connection.HTTPHeaders = [:]) throws -> BlockingWebSocket {
