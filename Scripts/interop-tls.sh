@@ -54,8 +54,8 @@ echo "interop: -k connects, and warns"
 # 6. Our server serves wss; Python's client verifies it and checks four echoes and a clean close.
 "$BIN" serve --echo --port 0 --tls-cert "$PKI/server.pem" --tls-key "$PKI/server.key" >"$WORK/s1.out" 2>"$WORK/s1.err" &
 PIDS+=($!)
-for _ in $(seq 200); do grep -q "listening on" "$WORK/s1.out" && break; sleep 0.1; done
-url=$(sed -n 's/^listening on //p' "$WORK/s1.out" | head -1)
+for _ in $(seq 200); do grep -q "listening on" "$WORK/s1.err" && break; sleep 0.1; done
+url=$(sed -n 's/^listening on //p' "$WORK/s1.err" | head -1)
 case "$url" in wss://127.0.0.1:*) ;; *) cat "$WORK/s1.err"; fail "our server printed '$url'";; esac
 port=${url#wss://127.0.0.1:}; port=${port%/}
 "$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port/" "$PKI/ca.pem" || fail "websockets client against our wss server"
@@ -63,8 +63,8 @@ port=${url#wss://127.0.0.1:}; port=${port%/}
 # 7. Python's client does not trust another CA's certificate on our server (our server is fine).
 "$BIN" serve --echo --port 0 --tls-cert "$PKI/other.pem" --tls-key "$PKI/other.key" >"$WORK/s2.out" 2>"$WORK/s2.err" &
 PIDS+=($!)
-for _ in $(seq 200); do grep -q "listening on" "$WORK/s2.out" && break; sleep 0.1; done
-port2=$(sed -n 's/^listening on wss:\/\/127.0.0.1:\([0-9]*\)\/$/\1/p' "$WORK/s2.out")
+for _ in $(seq 200); do grep -q "listening on" "$WORK/s2.err" && break; sleep 0.1; done
+port2=$(sed -n 's/^listening on wss:\/\/127.0.0.1:\([0-9]*\)\/$/\1/p' "$WORK/s2.err")
 if "$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port2/" "$PKI/ca.pem" 2>"$WORK/p7.err"; then
   fail "Python trusted a certificate of another CA"
 fi
@@ -76,8 +76,8 @@ echo "interop: websockets refuses our server's foreign certificate; the server g
 "$BIN" serve --echo --port 0 --tls-cert "$PKI/server.pem" --tls-key "$PKI/server.key" --client-ca "$PKI/ca.pem" \
     >"$WORK/s3.out" 2>"$WORK/s3.err" &
 PIDS+=($!)
-for _ in $(seq 200); do grep -q "listening on" "$WORK/s3.out" && break; sleep 0.1; done
-port3=$(sed -n 's/^listening on wss:\/\/127.0.0.1:\([0-9]*\)\/$/\1/p' "$WORK/s3.out")
+for _ in $(seq 200); do grep -q "listening on" "$WORK/s3.err" && break; sleep 0.1; done
+port3=$(sed -n 's/^listening on wss:\/\/127.0.0.1:\([0-9]*\)\/$/\1/p' "$WORK/s3.err")
 "$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port3/" "$PKI/ca.pem" "$PKI/client.pem" "$PKI/client.key" \
     || fail "mutual TLS with a client certificate"
 if "$PY" "$ROOT/Scripts/interop/peer.py" client "wss://localhost:$port3/" "$PKI/ca.pem" >/dev/null 2>&1; then
@@ -90,4 +90,28 @@ port4=$(start_python_server "$WORK/port4" "$PKI/server.pem" "$PKI/server.key" "$
 out=$(printf 'mutual\n' | "$BIN" connect "wss://localhost:$port4/" --cacert "$PKI/ca.pem" --cert "$PKI/client.pem" --key "$PKI/client.key" -1 --linger 30 2>"$WORK/c9.err")
 [ $? = 0 ] && [ "$out" = "mutual" ] || { cat "$WORK/c9.err"; fail "our client certificate to Python's server"; }
 echo "interop: our client certificate is accepted by websockets"
+# 10. The tool's input and output modes against Python's echo server (port 1): the end-of-input wait
+# with the default linger (two lines in, two answers out), a binary file through -b --no-line-split
+# --raw-output unchanged, --jsonl events, invalid UTF-8 refused.
+for round in 1 2 3 4 5; do
+  out=$(printf 'a\nb\n' | "$BIN" connect "wss://localhost:$port/" --cacert "$PKI/ca.pem" 2>"$WORK/c10.err")
+  [ $? = 0 ] && [ "$out" = "$(printf 'a\nb')" ] || { cat "$WORK/c10.err"; fail "round $round: two lines gave $(printf '%q' "$out")"; }
+done
+head -c 100000 /dev/urandom > "$WORK/random.bin"
+"$BIN" connect "wss://localhost:$port/" --cacert "$PKI/ca.pem" -b --no-line-split --raw-output -1 <"$WORK/random.bin" >"$WORK/random.out" 2>"$WORK/c10b.err" \
+  || { cat "$WORK/c10b.err"; fail "binary round trip exited with $?"; }
+cmp -s "$WORK/random.bin" "$WORK/random.out" || fail "100,000 random bytes came back changed ($(wc -c <"$WORK/random.out") bytes)"
+out=$(printf 'json\n' | "$BIN" connect "wss://localhost:$port/" --cacert "$PKI/ca.pem" --jsonl -1 2>"$WORK/c10c.err")
+printf '%s\n' "$out" | "$PY" -c '
+import json, sys
+events = [json.loads(line) for line in sys.stdin]
+types = [e["type"] for e in events]
+assert types == ["open", "text", "close"], types
+assert events[1]["data"] == "json" and events[2]["code"] == 1000 and events[2]["clean"] is True, events
+assert all(isinstance(e["time"], float) for e in events), events
+' || fail "--jsonl gave $out"
+printf 'ok\n\377\n' | "$BIN" connect "wss://localhost:$port/" --cacert "$PKI/ca.pem" >/dev/null 2>"$WORK/c10d.err"
+status=$?
+[ "$status" = 2 ] && grep -q "not valid UTF-8" "$WORK/c10d.err" || { cat "$WORK/c10d.err"; fail "invalid UTF-8 gave $status"; }
+echo "interop: the tool against websockets: end-of-input wait x5, 100,000 binary bytes unchanged, --jsonl, invalid UTF-8 refused"
 echo "interop: all checks passed"

@@ -5,120 +5,147 @@ import Darwin
 #endif
 import Dispatch
 import WebSocketCore
-import WebSocketDeflate
 import WebSocketPOSIX
 import WebSocketTransport
 
 /// The monotonic clock, for the tool's own waits.
 func monotonicNow() -> Connection.Instant { SystemCalls.live.monotonicNow() }
 
-/// `websocket connect URL`: standard input lines become text messages, received messages go to
-/// standard output; the exit status tells how the connection ended (``ExitStatus``).
+/// `websocket connect URL`: standard input becomes messages, received messages go to standard
+/// output; the exit status tells how the connection ended (``ExitStatus``).
+///
+/// Three threads: this one opens the connection (again, with `--reconnect`) and receives; one
+/// reads standard input and sends; one waits for SIGINT or SIGTERM. They meet in a
+/// ``ClientSession``.
 enum ConnectCommand {
-    /// `--proxy URL`, `--no-proxy`, or by default the environment's proxy, as curl does.
-    static func proxySetting(_ parsed: Arguments) throws(UsageError) -> ProxySetting {
-        let explicit = parsed.value("--proxy")
-        if parsed.flags.contains("--no-proxy") {
-            guard explicit == nil else { throw UsageError(message: "--proxy and --no-proxy exclude each other") }
-            return .direct
-        }
-        guard let explicit else { return .environment }
-        do throws(ProxyError) {
-            return try .url(explicit)
-        } catch {
-            throw UsageError(message: "--proxy: \(error)")
-        }
-    }
-
     static func run(_ arguments: [String]) throws(UsageError) -> Never {
-        let parsed = try Arguments(arguments, flags: Set(["--echo", "--deflate", "--one-message", "--no-proxy"]).union(TLSOptions.clientFlags),
-                                   options: Set(["--subprotocol", "--header", "--max-message-size", "--max-frame-size",
-                                                 "--linger", "--max-messages", "--proxy", "--max-redirects"]).union(TLSOptions.clientOptions))
-        guard parsed.positional.count == 1, let url = parsed.positional.first else {
-            throw UsageError(message: parsed.positional.isEmpty ? "connect needs a URL" : "connect takes one URL")
-        }
-        var headers = Connection.HTTPHeaders()
-        for header in parsed.values("--header") {
-            guard let colon = header.firstIndex(of: ":"), colon != header.startIndex else {
-                throw UsageError(message: "--header: expected 'Name: value', got \(String(reflecting: header))")
-            }
-            let value = header[header.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
-            headers.append(name: String(header[..<colon]), value: String(value))
-        }
-        var configuration = Connection.Configuration()
-        if let size = try parsed.size("--max-message-size") { configuration.limits.maxMessageSize = size }
-        if let size = try parsed.size("--max-frame-size") { configuration.limits.maxFrameSize = size }
-        if parsed.flags.contains("--deflate") { configuration.extensions = [PerMessageDeflate()] }
-        let linger = try parsed.seconds("--linger") ?? .seconds(2)
-        let messageLimit = parsed.flags.contains("--one-message") ? 1 : try parsed.size("--max-messages")
-
-        var options = TransportOptions()
-        let endpoint: WebSocketEndpoint
-        do throws(WebSocketError) {
-            endpoint = try WebSocketEndpoint(parsing: url)
-        } catch {
-            printError("websocket: \(error)")
-            exitProcess(ExitStatus(error).rawValue)
-        }
-        options.proxy = try proxySetting(parsed)
-        if let hops = try parsed.size("--max-redirects") { options.maxRedirects = hops }
-        // An https:// proxy needs TLS even for a ws:// URL: the same trust settings verify the proxy.
-        let proxy = endpoint.unixSocketPath == nil ? try? options.proxy.proxy(for: endpoint.url) : nil
-        options.tls = try TLSOptions.client(parsed, isSecure: endpoint.url.isSecure || proxy?.scheme == .https)
-
-        let socket: BlockingWebSocket
-        do throws(WebSocketError) {
-            socket = try BlockingWebSocket.connect(to: endpoint, subprotocols: parsed.values("--subprotocol"),
-                                                   headers: headers, configuration: configuration, options: options)
-        } catch {
-            printError("websocket: \(error)")
-            exitProcess(ExitStatus(error).rawValue)
-        }
-        var connected = "connected to \(url)"
-        if let subprotocol = socket.subprotocol { connected += ", subprotocol \(subprotocol)" }
-        for ext in socket.handshake.extensions { connected += ", extension \(ext.name)" }
-        printError(connected)
-
-        let progress = Locked(Progress())
-        if parsed.flags.contains("--echo") {
-            receiveUntilClosed(socket, echo: true, limit: messageLimit, progress: progress)
-        }
+        let signals = StopSignals.block()   // first, while this is the only thread
+        let settings = try ConnectSettings(parsing: arguments)
+        let session = ClientSession(settings)
         DispatchQueue.global().async { @Sendable in
-            receiveUntilClosed(socket, echo: false, limit: messageLimit, progress: progress)
+            let first = signals.wait()
+            // Nothing open (still connecting, or waiting to reconnect): nothing to close.
+            guard session.isOpen else { exitProcess(128 + first) }
+            printError("websocket: signal \(first): closing (1001)")
+            session.beginClose(.signal, code: .goingAway)
+            // A second signal does not wait for the peer.
+            exitProcess(128 + signals.wait())
         }
-        while let line = readLine(strippingNewline: true) {
+        guard session.open() else { exitProcess(session.outcome ?? ExitStatus.connectFailed.rawValue) }
+        if !settings.echo {
+            DispatchQueue.global().async { @Sendable in session.sendStandardInput() }
+        }
+        exitProcess(session.receiveUntilDone())
+    }
+}
+
+/// Why the tool itself closes the connection; once set, no reconnection follows.
+enum ClosingReason: Sendable {
+    case endOfInput, messageLimit, signal, badInput
+}
+
+/// The state the tool's threads share about a `connect` run: the current connection (one after
+/// another with `--reconnect`), what has been received, and how the run ends.
+///
+/// `@unchecked Sendable`: `settings` is constant, the rest is behind `state`'s lock.
+final class ClientSession: @unchecked Sendable {
+    let settings: ConnectSettings
+
+    private struct State {
+        var socket: BlockingWebSocket?
+        /// Connections opened so far: a sender whose connection ended waits for this to change.
+        var opened = 0
+        /// Reconnection attempts made, against ``ReconnectPolicy/limit``.
+        var attempts = 0
+        var received = 0
+        var lastMessage: Connection.Instant?
+        var closing: ClosingReason?
+        /// An exit status that overrides the one of the close (bad input).
+        var override: Int32?
+        /// The exit status, once the run is over.
+        var outcome: Int32?
+    }
+    private let state = Locked(State())
+
+    init(_ settings: ConnectSettings) { self.settings = settings }
+
+    /// The exit status, once known.
+    var outcome: Int32? { state.withLock { $0.outcome } }
+
+    /// Whether a connection is open (or closing) now.
+    var isOpen: Bool { state.withLock { $0.socket != nil } }
+
+    /// Opens a connection, retrying transient failures within `--reconnect`. Returns `false` once
+    /// the run is over (``outcome`` set).
+    func open() -> Bool {
+        while true {
+            if state.withLock({ $0.closing != nil }) {
+                end(state.withLock { $0.override } ?? ExitStatus.otherCloseCode.rawValue)
+                return false
+            }
             do throws(WebSocketError) {
-                try socket.send(text: line)
+                let socket = try BlockingWebSocket.connect(settings.request, via: settings.endpoint,
+                                                           configuration: settings.configuration, options: settings.options)
+                let attempt = state.withLock { state in
+                    state.socket = socket
+                    state.opened += 1
+                    return state.opened
+                }
+                state.broadcast()
+                var line = "connected to \(settings.url)"
+                if let subprotocol = socket.subprotocol { line += ", subprotocol \(subprotocol)" }
+                for ext in socket.handshake.extensions { line += ", extension \(ext.name)" }
+                if attempt > 1 { line += " (connection \(attempt))" }
+                printError(line)
+                settings.output.opened(url: settings.url, subprotocol: socket.subprotocol,
+                                       extensions: socket.handshake.extensions.map(\.name))
+                return true
             } catch {
-                break   // the connection is ending: the receiving side reports how, and exits
+                printError("websocket: \(error)")
+                settings.output.failed("\(error)")
+                guard ReconnectPolicy.isTransient(error), waitBeforeReconnecting() else {
+                    end(ExitStatus(error).rawValue)
+                    return false
+                }
             }
         }
-        // End of input: the peer's answers to what was sent may still be on their way. Wait while
-        // they keep coming (at most `linger` between two), then start the closing handshake; the
-        // receiving side prints what still arrives, and exits once the handshake is over.
-        while true {
-            let last = progress.withLock { $0.lastMessage ?? $0.start }
-            let quiet = progress.wait(until: { $0.lastMessage != last && $0.lastMessage != nil || $0.isDone },
-                                      deadline: last + linger, now: monotonicNow)
-            if !quiet || progress.withLock({ $0.isDone }) { break }
+    }
+
+    /// With attempts left, waits before the next one (a signal cuts the wait short) and returns
+    /// `true`; `false` when the run should end.
+    private func waitBeforeReconnecting() -> Bool {
+        let attempt: Int? = state.withLock { state in
+            guard state.closing == nil, state.attempts < settings.reconnect.limit else { return nil }
+            state.attempts += 1
+            state.socket = nil
+            return state.attempts
         }
-        _ = try? socket.sendClose()
-        while true { pause() }
+        guard let attempt else { return false }
+        let delay = settings.reconnect.delay(before: attempt)
+        printError("reconnecting in \(JSON.seconds(delay)) s (attempt \(attempt) of \(settings.reconnect.limit))")
+        let interrupted = state.wait(until: { $0.closing != nil }, deadline: monotonicNow() + delay, now: monotonicNow)
+        return !interrupted
     }
 
-    /// What the receiving side has seen, for the main thread's linger.
-    struct Progress: Sendable {
-        var start = monotonicNow()
-        var lastMessage: Connection.Instant? = nil
-        var count = 0
-        /// The message limit was reached, or the connection is ending.
-        var isDone = false
+    /// Receives (printing, and with `--echo` sending back) until the connection ends, reconnects
+    /// within `--reconnect` when it ends on a transient failure, and returns the exit status.
+    func receiveUntilDone() -> Int32 {
+        while true {
+            guard let socket = state.withLock({ $0.socket }) else { return outcome ?? ExitStatus.abnormalClosure.rawValue }
+            receive(on: socket)
+            guard let status = socket.closeStatus else { return end(ExitStatus.abnormalClosure.rawValue) }
+            var line = "closed: \(describe(status))"
+            if let failure = socket.transportFailure { line += " (\(failure))" }
+            printError(line)
+            settings.output.closed(status, failure: socket.transportFailure.map { "\($0)" })
+            guard ReconnectPolicy.isTransient(status), waitBeforeReconnecting() else {
+                return end(state.withLock { $0.override } ?? ExitStatus(status).rawValue)
+            }
+            guard open() else { return outcome ?? ExitStatus(status).rawValue }
+        }
     }
 
-    /// Prints (and with `echo`, sends back) every message; at the end prints how the connection
-    /// ended and exits with the matching status.
-    private static func receiveUntilClosed(_ socket: BlockingWebSocket, echo: Bool, limit: Int?,
-                                           progress: Locked<Progress>) -> Never {
+    private func receive(on socket: BlockingWebSocket) {
         while true {
             let message: WebSocketMessage?
             do throws(WebSocketError) {
@@ -126,36 +153,118 @@ enum ConnectCommand {
             } catch {
                 continue   // only a receive timeout lands here, and none is set
             }
-            guard let message else { break }
-            let count = progress.withLock { state in
-                state.count += 1
-                state.lastMessage = monotonicNow()
-                return state.count
-            }
-            progress.broadcast()
+            guard let message else { return }
+            settings.output.received(message)
+            // Only data messages are answers: pings and pongs (shown with --jsonl) neither extend
+            // the linger nor count towards --max-messages.
             switch message {
-            case .text(let text):
-                printOut(text)
-                if echo { try? socket.send(text: text) }
-            case .binary(let bytes):
-                printOut("binary: " + hex(bytes))
-                if echo { try? socket.send(binary: bytes) }
-            case .fragment, .ping, .pong, .close:
-                break
+            case .text, .binary: break
+            case .fragment, .ping, .pong, .close: continue
             }
-            if let limit, count >= limit {
-                progress.withLock { $0.isDone = true }
-                progress.broadcast()
-                _ = try? socket.sendClose()
+            let count = state.withLock { state in
+                state.received += 1
+                state.lastMessage = monotonicNow()
+                return state.received
+            }
+            state.broadcast()
+            if settings.echo {
+                switch message {
+                case .text(let text): try? socket.send(text: text)
+                case .binary(let bytes): try? socket.send(binary: bytes)
+                case .fragment, .ping, .pong, .close: break
+                }
+            }
+            if let limit = settings.messageLimit, count == limit { beginClose(.messageLimit, code: .normalClosure) }
+        }
+    }
+
+    /// Starts the closing handshake (once): the receiving side reports how it ends.
+    func beginClose(_ reason: ClosingReason, code: Connection.CloseCode) {
+        let socket: BlockingWebSocket?? = state.withLock { state in
+            guard state.closing == nil else { return .none }
+            state.closing = reason
+            return .some(state.socket)
+        }
+        state.broadcast()
+        guard case .some(let current) = socket else { return }
+        _ = try? current?.sendClose(code: code)
+    }
+
+    /// Sends standard input, as lines or one message, then (unless `--no-close`) waits for the
+    /// peer's answers and closes.
+    func sendStandardInput() {
+        var input = LineReader(whole: settings.wholeInput)
+        while let bytes = input.next() {
+            let message: WebSocketMessage
+            if settings.binary {
+                message = .binary(bytes)
+            } else if let text = String(validating: bytes, as: UTF8.self) {
+                message = .text(text)
+            } else {
+                let which = settings.wholeInput ? "standard input" : "standard input line \(input.lineNumber)"
+                printError("websocket: \(which) is not valid UTF-8 (--binary sends bytes as they are)")
+                state.withLock { $0.override = ExitStatus.usage.rawValue }
+                beginClose(.badInput, code: .normalClosure)
+                return
+            }
+            guard send(message) else { return }
+        }
+        if settings.keepOpen { return }
+        lingerWhileAnswersCome()
+        beginClose(.endOfInput, code: .normalClosure)
+    }
+
+    /// Sends on the current connection; when it has ended and another one is being opened, waits for
+    /// that one. `false` once no connection will carry it.
+    private func send(_ message: WebSocketMessage) -> Bool {
+        while true {
+            let current = state.withLock { state -> (socket: BlockingWebSocket, opened: Int)? in
+                guard state.closing == nil, state.outcome == nil, let socket = state.socket else { return nil }
+                return (socket, state.opened)
+            }
+            guard let current else {
+                guard waitForNextConnection(after: state.withLock { $0.opened }) else { return false }
+                continue
+            }
+            do throws(WebSocketError) {
+                try current.socket.send(message)
+                return true
+            } catch {
+                guard waitForNextConnection(after: current.opened) else { return false }
             }
         }
-        progress.withLock { $0.isDone = true }
-        progress.broadcast()
-        // receive() returned nil: the socket is closed, and the status known.
-        guard let status = socket.closeStatus else { exitProcess(ExitStatus.abnormalClosure.rawValue) }
-        var line = "closed: \(describe(status))"
-        if let failure = socket.transportFailure { line += " (\(failure))" }
-        printError(line)
-        exitProcess(ExitStatus(status).rawValue)
+    }
+
+    /// Waits until a connection after the `opened`-th is open (`true`) or the run is ending.
+    private func waitForNextConnection(after opened: Int) -> Bool {
+        _ = state.wait(until: { $0.opened > opened && $0.socket != nil || $0.closing != nil || $0.outcome != nil },
+                       deadline: nil, now: monotonicNow)
+        return state.withLock { $0.closing == nil && $0.outcome == nil }
+    }
+
+    /// The peer's answers to what was sent may still be on their way: waits while they keep coming,
+    /// at most `--linger` between two (from the end of input for the first).
+    private func lingerWhileAnswersCome() {
+        var last = monotonicNow()
+        while true {
+            let seen = state.withLock { $0.lastMessage }
+            if let seen, seen > last { last = seen }
+            let moved = state.wait(until: { ($0.lastMessage.map { $0 > last } ?? false) || $0.outcome != nil || $0.closing != nil },
+                                   deadline: last + settings.linger, now: monotonicNow)
+            if !moved || state.withLock({ $0.outcome != nil || $0.closing != nil }) { return }
+        }
+    }
+
+    /// Records the exit status (the first one recorded stays) and wakes the other threads; returns
+    /// the recorded one.
+    @discardableResult
+    private func end(_ status: Int32) -> Int32 {
+        let recorded = state.withLock { state in
+            if state.outcome == nil { state.outcome = status }
+            state.socket = nil
+            return state.outcome ?? status
+        }
+        state.broadcast()
+        return recorded
     }
 }

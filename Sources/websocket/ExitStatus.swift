@@ -7,7 +7,7 @@ enum ExitStatus: Int32 {
     case normalClosure = 0
     /// The connection closed cleanly with another code (1001, 4000…), or none (1005).
     case otherCloseCode = 1
-    /// Bad arguments or URL.
+    /// Bad arguments or URL, or text to send that is not UTF-8.
     case usage = 2
     /// No connection: the host did not resolve, the connection was refused or unreachable, or
     /// connecting timed out.
@@ -55,7 +55,7 @@ enum ExitStatus: Int32 {
         exit status of connect:
           0  closed cleanly with 1000
           1  closed cleanly with another code (1001, 4000…) or none
-          2  usage error: bad arguments or URL
+          2  usage error: bad arguments or URL, or a line of text input that is not UTF-8
           3  could not connect: unknown host, connection refused or unreachable, connect timeout
           4  opening handshake failed: refused (the HTTP status is printed), invalid response, timeout
           5  protocol error: the peer violated RFC 6455 (closed with 1002, 1007 or 1009)

@@ -17,9 +17,17 @@ func printOut(_ line: String) {
     writeAll(line + "\n", to: 1)
 }
 
-/// write(2) until done: the C `stdout`/`stderr` globals are shared mutable state to Swift 6.
+/// Writes `bytes` to standard output as they are, at once.
+func writeOut(_ bytes: [UInt8]) {
+    writeAll(bytes, to: 1)
+}
+
 private func writeAll(_ text: String, to descriptor: Int32) {
-    let bytes = Array(text.utf8)
+    writeAll(Array(text.utf8), to: descriptor)
+}
+
+/// write(2) until done: the C `stdout`/`stderr` globals are shared mutable state to Swift 6.
+private func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
     var offset = 0
     while offset < bytes.count {
         let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }

@@ -3,92 +3,116 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import WebSocketCore
-import WebSocketDeflate
 import WebSocketEventLoop
+import WebSocketTransport
 
-/// `websocket serve`: a server that prints (or, with `--echo`, echoes) every message, until SIGINT or
-/// SIGTERM.
+/// `websocket serve`: a server that prints every message, or echoes it, runs a command per
+/// connection, broadcasts standard input; until SIGINT or SIGTERM, which close every connection
+/// with 1001.
 enum ServeCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> Never {
-        // First, while this is the only thread: every thread created from now on inherits the mask,
-        // so SIGINT and SIGTERM stay pending until stopOnSignals takes them, however early they come.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGINT)
-        sigaddset(&stopSignals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-
-        let parsed = try Arguments(arguments, flags: ["--echo", "--deflate"],
-                                   options: Set(["--host", "--port", "--unix", "--max-message-size", "--max-frame-size",
-                                                 "--max-fragments", "--subprotocol"]).union(TLSOptions.serverOptions))
-        guard parsed.positional.isEmpty else { throw UsageError(message: "serve takes no argument \(parsed.positional[0])") }
-        var configuration = Connection.Configuration()
-        if let size = try parsed.size("--max-message-size") { configuration.limits.maxMessageSize = size }
-        if let size = try parsed.size("--max-frame-size") { configuration.limits.maxFrameSize = size }
-        if let count = try parsed.size("--max-fragments") { configuration.limits.maxFragmentsPerMessage = count }
-        if parsed.flags.contains("--deflate") { configuration.extensions = [PerMessageDeflate()] }
-        let port: UInt16
-        if let text = parsed.value("--port") {
-            guard let value = UInt16(text) else { throw UsageError(message: "--port: expected 0-65535, got \(String(reflecting: text))") }
-            port = value
-        } else {
-            port = 9001
-        }
-        var options = TransportOptions()
-        options.tls = try TLSOptions.server(parsed)
-        let isEcho = parsed.flags.contains("--echo")
-        let subprotocols = parsed.values("--subprotocol")
+        let signals = StopSignals.block()   // first, while this is the only thread
+        let settings = try ServeSettings(parsing: arguments)
+        if settings.command != nil { signal(SIGPIPE, SIG_IGN) }   // a command that stops reading is not fatal
+        let connections = OpenConnections(limit: settings.maxConnections)
 
         let handshake: @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { request in
+            if !settings.origins.isEmpty, !settings.origins.contains(request.origin?.lowercased() ?? "") {
+                printError("refused a handshake from origin \(request.origin.map { String(reflecting: $0) } ?? "(none)"): 403")
+                return .reject(status: 403, body: Array("origin not allowed\n".utf8))
+            }
+            if connections.isFull {
+                printError("refused a handshake: \(connections.count) connections open (--max-connections): 503")
+                return .reject(status: 503, headers: ["Retry-After": "1"], body: Array("too many connections\n".utf8))
+            }
             // The first subprotocol in the client's order of preference that this server speaks.
-            .accept(subprotocol: request.subprotocols.first { subprotocols.contains($0) })
+            return .accept(subprotocol: request.subprotocols.first { settings.subprotocols.contains($0) })
         }
-        let handler: EventLoopWebSocket.EventHandler = { socket, event in serve(socket, event, echo: isEcho) }
+        let handler: EventLoopWebSocket.EventHandler = { socket, event in
+            serve(socket, event, settings: settings, connections: connections)
+        }
         let server: EventLoopServer
         do throws(WebSocketError) {
-            if let path = parsed.value("--unix") {
-                server = try EventLoopServer(unixSocketPath: path, configuration: configuration, options: options,
+            if let path = settings.unixSocketPath {
+                server = try EventLoopServer(unixSocketPath: path, configuration: settings.configuration, options: settings.options,
                                              handshake: handshake, handler: handler)
             } else {
-                server = try EventLoopServer(host: parsed.value("--host") ?? "127.0.0.1", port: port,
-                                             configuration: configuration, options: options,
+                server = try EventLoopServer(host: settings.host, port: settings.port,
+                                             configuration: settings.configuration, options: settings.options,
                                              handshake: handshake, handler: handler)
             }
         } catch {
             printError("websocket: \(error)")
             exitProcess(ExitStatus(error).rawValue)
         }
-        printOut("listening on \(url(of: server.localAddress, secure: options.tls != nil))")
+        printError("listening on \(url(of: server.localAddress, secure: settings.options.tls != nil))")
+        if settings.broadcast {
+            DispatchQueue.global().async { @Sendable in broadcastStandardInput(to: server, binary: settings.binary) }
+        }
 
-        // SIGINT and SIGTERM (blocked in every thread) stop the server, so that open connections get
-        // 1001, instead of killing the process.
-        var waitedFor = stopSignals
-        var number: Int32 = 0
-        while sigwait(&waitedFor, &number) != 0 {}
+        let number = signals.wait()
         printError("stopping (signal \(number))")
         server.stop(closing: .goingAway)
         // The clients' answers, within the close timeout and the linger after it.
+        let configuration = settings.configuration
         _ = server.waitUntilIdle(timeout: (configuration.timeouts.close ?? .seconds(5)) + (configuration.timeouts.linger ?? .zero))
         printError("stopped")
         exitProcess(0)
     }
 
-    /// One event of a connection, on its loop: print or echo each message, log its start and end on
-    /// standard error.
-    private static func serve(_ socket: EventLoopWebSocket, _ event: WebSocketEvent, echo: Bool) {
+    /// `--broadcast`: each line of standard input to every open client. A line that is not UTF-8
+    /// (without `--binary`) is reported and skipped: the server goes on.
+    private static func broadcastStandardInput(to server: EventLoopServer, binary: Bool) {
+        var input = LineReader()
+        while let line = input.next() {
+            if binary {
+                server.broadcast(binary: line)
+            } else if let text = String(validating: line, as: UTF8.self) {
+                server.broadcast(text: text)
+            } else {
+                printError("websocket: standard input line \(input.lineNumber) is not valid UTF-8, not sent (--binary sends bytes)")
+            }
+        }
+        printError("end of standard input: nothing more to broadcast")
+    }
+
+    /// One event of a connection, on its loop: print, echo or hand over each message; log its start
+    /// and end on standard error.
+    private static func serve(_ socket: EventLoopWebSocket, _ event: WebSocketEvent, settings: ServeSettings,
+                              connections: OpenConnections) {
         switch event {
         case .open(let result):
             var opened = "\(peer(socket)): connected, resource \(result.resource)"
             if let subprotocol = result.subprotocol { opened += ", subprotocol \(subprotocol)" }
             printError(opened)
+            guard connections.opened(socket) else {
+                // Two handshakes passed the check at once: the later one is told to come back.
+                try? socket.sendClose(code: .tryAgainLater, reason: "too many connections")
+                return
+            }
+            if let command = settings.command {
+                do throws(CommandError) {
+                    connections.attach(try CommandBridge(command: command, socket: socket, binary: settings.binary, peer: peer(socket)), to: socket)
+                } catch {
+                    printError("\(peer(socket)): --exec: \(error)")
+                    try? socket.sendClose(code: .internalError, reason: "command failed to start")
+                }
+            }
         case .text(let text):
-            if echo { try? socket.send(text: text) } else { printOut(text) }
+            if let bridge = connections.bridge(of: socket) { bridge.deliver(Array(text.utf8)) }
+            else if settings.echo { try? socket.send(text: text) }
+            else { settings.output.received(.text(text)) }
         case .binary(let bytes):
-            if echo { try? socket.send(binary: bytes) } else { printOut("binary: " + hex(bytes)) }
+            if let bridge = connections.bridge(of: socket) { bridge.deliver(bytes) }
+            else if settings.echo { try? socket.send(binary: bytes) }
+            else { settings.output.received(.binary(bytes)) }
         case .closed(let status):
+            connections.closed(socket)?.connectionEnded()
             printError("\(peer(socket)): closed \(describe(status))")
         case .failed(let error):
+            connections.closed(socket)?.connectionEnded()
             printError("\(peer(socket)): \(error)")
         case .fragment, .ping, .pong, .closeReceived, .drained:
             break
@@ -108,5 +132,41 @@ enum ServeCommand {
         case .unix: return "\(scheme)+unix://\(address.unixPath ?? ""):/"
         case .other: return "\(address)"
         }
+    }
+}
+
+/// The server's open connections: their count against `--max-connections`, and each one's
+/// `--exec` command.
+///
+/// `@unchecked Sendable`: everything is behind `state`'s lock.
+final class OpenConnections: @unchecked Sendable {
+    private let limit: Int?
+    private let state = Locked([ObjectIdentifier: CommandBridge?]())
+
+    init(limit: Int?) { self.limit = limit }
+
+    var count: Int { state.withLock { $0.count } }
+    var isFull: Bool { limit.map { count >= $0 } ?? false }
+
+    /// Counts a connection that opened; `false` when that is one too many.
+    func opened(_ socket: EventLoopWebSocket) -> Bool {
+        state.withLock { open in
+            if let limit, open.count >= limit { return false }
+            open[ObjectIdentifier(socket)] = .some(nil)
+            return true
+        }
+    }
+
+    func attach(_ bridge: CommandBridge, to socket: EventLoopWebSocket) {
+        state.withLock { $0[ObjectIdentifier(socket)] = .some(bridge) }
+    }
+
+    func bridge(of socket: EventLoopWebSocket) -> CommandBridge? {
+        state.withLock { $0[ObjectIdentifier(socket)] ?? nil }
+    }
+
+    /// Forgets a connection that ended, returning its command.
+    func closed(_ socket: EventLoopWebSocket) -> CommandBridge? {
+        state.withLock { $0.removeValue(forKey: ObjectIdentifier(socket)) ?? nil }
     }
 }

@@ -1,52 +1,139 @@
-let usage = """
-    usage: websocket [demo]        a client and a server Connection talking through in-memory buffers,
-                                   then the same over real sockets on 127.0.0.1
-           websocket serve [--host H] [--port P | --unix PATH] [--echo] [--subprotocol P]...
-                           [--max-message-size N] [--max-frame-size N] [--max-fragments N] [--deflate]
-                           [--tls-cert FILE --tls-key FILE [--client-ca FILE]...]
-                                   a server (default 127.0.0.1:9001; port 0 picks a free one) that prints
-                                   every message, or with --echo sends it back (text as text, binary as
-                                   binary); it accepts the first subprotocol the client offers among
-                                   those given. SIGINT or SIGTERM stop it (connections get 1001).
-                                   With --tls-cert and --tls-key (PEM: the chain, leaf first, and its
-                                   key) it serves wss://; with --client-ca, clients must present a
-                                   certificate issued by that CA.
-           websocket connect URL [--subprotocol P]... [--header 'Name: value']... [--echo]
-                             [--max-message-size N] [--max-frame-size N] [--deflate]
-                             [--cacert FILE]... [--pin sha256/BASE64]... [--cert FILE --key FILE]
-                             [-k | --insecure] [--linger SECONDS] [-1 | --one-message] [--max-messages N]
-                             [--proxy URL | --no-proxy] [--max-redirects N]
-                                   a client: each line of standard input is sent as a text message.
-                                   At the end of input it waits while the peer's messages keep coming
-                                   (at most --linger, default 2 s, between two), then sends a Close
-                                   (1000) and waits for the closing handshake; -1 or --max-messages N
-                                   close after the first or the N-th message received. Received text messages are printed as they are, one per
-                                   line; binary ones as "binary: " and lowercase hex. With --echo,
-                                   every message received is also sent back, and standard input is
-                                   not read. Status lines go to standard error.
-                                   wss:// verifies the server against the system's trusted CAs, or
-                                   only those of --cacert; --pin also requires the SHA-256 of a public
-                                   key of the verified chain; --cert and --key present a client
-                                   certificate; -k turns verification off (with a warning).
-                                   --proxy connects through an http://, https://, socks5:// (the
-                                   target resolved here) or socks5h:// proxy, with user:password@
-                                   for its credentials; by default the environment's proxy is used
-                                   (ws_proxy/wss_proxy, http_proxy/https_proxy, all_proxy, no_proxy;
-                                   loopback is never proxied); --no-proxy connects directly.
-                                   Redirects (301-308) are followed, at most --max-redirects
-                                   (default 10; 0 reports them as a refused handshake); wss:// to
-                                   ws:// never.
-           websocket autobahn-client [--url ws://127.0.0.1:9001] [--agent NAME] [--deflate]
-                                   drives an Autobahn|Testsuite fuzzing server (wstest -m
-                                   fuzzingserver): /getCaseCount, /runCase for each case (echoing),
-                                   /updateReports. --url defaults to $AUTOBAHN_URL or
-                                   ws://127.0.0.1:9001; --agent to swift-websocket.
-           websocket help          this text
+/// The help texts: `websocket help` (all commands, briefly) and `websocket help COMMAND`.
+enum Help {
+    static let commands = ["demo", "connect", "serve", "autobahn-client"]
 
-    --deflate negotiates permessage-deflate (RFC 7692) when the peer agrees.
-    URLs: ws://host[:port]/resource or wss://… (IPv6 as ws://[::1]:9001/), or ws+unix://PATH[:RESOURCE]
-    for a Unix domain socket (ws+unix:///tmp/ws.sock:/chat; wss+unix:// for TLS over it). Sizes: bytes,
-    or with a K, M or G suffix. Limits default to the library's: --max-message-size and
-    --max-frame-size 16M (a message or frame of exactly that size passes), --max-fragments 1048576.
+    static let overview = """
+        usage: websocket [demo]                 a client and a server Connection talking through in-memory
+                                                buffers, then the same over real sockets on 127.0.0.1
+               websocket connect URL [OPTIONS]  a client: standard input to the server, its messages to
+                                                standard output
+               websocket serve [OPTIONS]        a server that prints, echoes, broadcasts or runs a command
+               websocket autobahn-client [...]  drives an Autobahn|Testsuite fuzzing server
+               websocket help [COMMAND]         this text, or a command's options
 
-    """ + ExitStatus.table
+        URLs: ws://host[:port]/resource or wss://… (IPv6 as ws://[::1]:9001/), or ws+unix://PATH[:RESOURCE]
+        for a Unix domain socket (ws+unix:///tmp/ws.sock:/chat; wss+unix:// for TLS over it).
+
+        """ + ExitStatus.table
+
+    static let shared = """
+          --protocol P           a subprotocol (repeat for more; --subprotocol is the same): the client
+                                 offers them in this order, the server accepts the first the client
+                                 offers among them
+          --deflate              negotiate permessage-deflate (RFC 7692) when the peer agrees
+          --max-message-size N   largest message accepted (default 16M; sizes take K, M or G)
+          --max-frame-size N     largest frame accepted (default 16M)
+          --max-fragments N      most frames in one message (default 1048576)
+          --handshake-timeout S  the opening handshake's limit (default 10; 0 for none); seconds, or
+                                 milliseconds with ms (500ms)
+          --close-timeout S      how long to wait for the peer's Close (default 5)
+          --ping-interval S      send a ping every S seconds while open (default: none)
+          --ping-timeout S       with --ping-interval: a pong must come within S (default 20), or the
+                                 connection ends (1006)
+        """
+
+    static let connect = """
+        usage: websocket connect URL [OPTIONS]
+
+        Each line of standard input (without its newline) is sent as a text message; each message
+        received is printed on standard output: text as it is, binary as "binary: " and lowercase hex.
+        Status lines go to standard error. At the end of input the tool waits while the peer's
+        messages keep coming (at most --linger between two), then closes with 1000 and waits for the
+        closing handshake. SIGINT or SIGTERM (Ctrl-C) close with 1001; a second one exits at once.
+
+        input and output:
+          -b, --binary           send standard input as binary messages
+          --no-line-split        all of standard input is one message, sent at its end
+          -n, --no-close         after the end of input, keep the connection until the peer closes it
+          --linger S             after the end of input, close once no message came for S (default 2)
+          --echo                 send every message received back; standard input is not read
+          -1, --one-message      close after the first message received
+          --max-messages N       close after the N-th message received
+          --jsonl                print one JSON object per event instead: open, text (data), binary,
+                                 ping and pong (hex), close (code, reason, clean), error; each with
+                                 "type" and "time" (seconds since the start)
+          --raw-output           print messages as their bytes, each followed by a newline (none with
+                                 --no-line-split)
+          Text sent must be UTF-8: a line that is not is an error (exit 2) unless --binary.
+
+        the request:
+          -H, --header 'N: V'    a request header (repeat for more)
+          --origin ORIGIN        the Origin header
+          --basic-auth U:P       HTTP Basic credentials (as ws://U:P@host/ does)
+
+        connecting:
+          --connect-timeout S    the TCP connection's limit (default 10)
+          --reconnect N          when the connection cannot open or is lost (1006, or the server says
+                                 1001, 1011, 1012, 1013 or 1014), connect again, at most N times, waiting
+                                 --reconnect-delay (default 1 s) and twice as long each time, up to 30 s
+          --proxy URL            through an http://, https://, socks5:// (the target resolved here) or
+                                 socks5h:// proxy, with user:password@ for its credentials; by default
+                                 the environment's (ws_proxy/wss_proxy, http_proxy/https_proxy,
+                                 all_proxy, no_proxy; loopback is never proxied)
+          --no-proxy             connect directly
+          --max-redirects N      follow at most N redirects (301-308; default 10, 0 for none); wss://
+                                 to ws:// never
+
+        TLS (wss://):
+          --cacert FILE          trust only these CAs (repeat for more; default: the system's)
+          --pin sha256/BASE64    also require this SHA-256 of a public key in the verified chain
+          --cert FILE --key FILE present a client certificate
+          -k, --insecure         do not verify the server (warned about)
+
+        shared with serve:
+        """ + shared + "\n\n" + ExitStatus.table
+
+    static let serve = """
+        usage: websocket serve [OPTIONS]
+
+        A server (default 127.0.0.1:9001; --port 0 picks a free one). By default it prints every
+        client's message on standard output (text as it is, binary as "binary: " and hex). Status
+        lines (listening on…, each connection's start and end) go to standard error. SIGINT or SIGTERM
+        stop it: open connections get 1001.
+
+          --host H               the address to listen on (127.0.0.1, ::1, 0.0.0.0, ::, a name)
+          --port P               the port (default 9001)
+          --unix PATH            listen on a Unix domain socket instead
+          --echo                 send every message back (text as text, binary as binary)
+          --broadcast            send each line of standard input to every open client
+          -b, --binary           with --broadcast or --exec: lines become binary messages
+          --exec CMD             run `/bin/sh -c CMD` for each connection: each message, and a newline,
+                                 goes to its standard input; each line of its standard output is sent
+                                 back; when its output ends, the connection closes with 1000
+          --max-connections N    answer further opening handshakes with 503 while N are open
+          --origin ORIGIN        accept only handshakes with this Origin (repeat for more); others get
+                                 403
+          --tls-cert FILE --tls-key FILE
+                                 serve wss:// (PEM: the chain, leaf first, and its key)
+          --client-ca FILE       require a client certificate issued by this CA
+
+        shared with connect:
+        """ + shared + "\n"
+
+    static let demo = """
+        usage: websocket [demo]
+
+        A client and a server Connection talking through in-memory buffers (every byte printed), then
+        the same over real sockets on 127.0.0.1. Needs no outside server.
+        """
+
+    static let autobahnClient = """
+        usage: websocket autobahn-client [--url ws://127.0.0.1:9001] [--agent NAME] [--deflate]
+
+        Drives an Autobahn|Testsuite fuzzing server (wstest -m fuzzingserver): /getCaseCount, /runCase
+        for each case (echoing), /updateReports. --url defaults to $AUTOBAHN_URL or
+        ws://127.0.0.1:9001; --agent to swift-websocket.
+        """
+
+    /// The help of `command`, or `nil` for a command that does not exist.
+    static func text(for command: String) -> String? {
+        switch command {
+        case "connect": connect
+        case "serve": serve
+        case "demo": demo
+        case "autobahn-client": autobahnClient
+        case "help": overview
+        default: nil
+        }
+    }
+}

@@ -3,18 +3,26 @@
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func runCommand(_ arguments: [String]) throws(UsageError) {
+    let rest = Array(arguments.dropFirst())
+    if let command = arguments.first, Help.commands.contains(command), rest.contains(where: { $0 == "--help" || $0 == "-h" }) {
+        printOut(Help.text(for: command) ?? Help.overview)
+        return
+    }
     switch arguments.first {
     case nil, "demo":
+        guard rest.isEmpty else { throw UsageError(message: "demo takes no argument \(rest[0])") }
         InMemoryDemo.run()
         LoopbackDemo.run()
     case "serve":
-        try ServeCommand.run(Array(arguments.dropFirst()))
+        try ServeCommand.run(rest)
     case "connect":
-        try ConnectCommand.run(Array(arguments.dropFirst()))
+        try ConnectCommand.run(rest)
     case "autobahn-client":
-        try AutobahnClient.run(Array(arguments.dropFirst()))
+        try AutobahnClient.run(rest)
     case "-h", "--help", "help":
-        print(usage)
+        guard let topic = rest.first else { return printOut(Help.overview) }
+        guard rest.count == 1, let text = Help.text(for: topic) else { throw UsageError(message: "no help for \(rest.joined(separator: " ")): the commands are \(Help.commands.joined(separator: ", "))") }
+        printOut(text)
     case let command?:
         throw UsageError(message: "unknown command '\(command)'")
     }
@@ -23,6 +31,8 @@ func runCommand(_ arguments: [String]) throws(UsageError) {
 do throws(UsageError) {
     try runCommand(arguments)
 } catch {
-    printError("websocket: \(error.message)\n\n\(usage)")
+    // One line that names what is wrong, and where the options are.
+    let command = arguments.first.flatMap { Help.commands.contains($0) ? $0 : nil }
+    printError("websocket: \(error.message)\n(websocket help\(command.map { " " + $0 } ?? "") lists the options)")
     exitProcess(ExitStatus.usage.rawValue)
 }

@@ -315,10 +315,13 @@ extension Connection {
         configuration.timeouts.close.map(arm) ?? .off
     }
 
-    /// Reports the handshake's failure, then closes.
+    /// Reports the handshake's failure, then closes. After a timeout the transport closes at once: a
+    /// peer that said nothing in the whole handshake time has nothing to drain, and the linger would
+    /// only hold the caller longer.
     private mutating func failedHandshake(_ failure: Connection.HandshakeFailure) -> Phase {
         enqueue(.handshakeFailed(failure))
-        return closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "opening handshake failed", wasClean: false))
+        return closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "opening handshake failed", wasClean: false),
+                           aborting: failure == .timedOut)
     }
 
     /// (RFC 6455 §7.1.7) Stops reading the frame in progress, reports the violation, then closes.

@@ -1,17 +1,18 @@
 /// Parses the individual lines of an HTTP/1.1 head (RFC 9112 §3, §4, §5), each given without its
 /// line terminator. ``HTTPHeadParser`` finds the lines; this checks their grammar. Every function
-/// works on a bounded slice and never traps, whatever the bytes.
-enum HTTPLineParser {
+/// works on a bounded slice and never traps, whatever the bytes. `package`: the transport's proxy
+/// tunnel reads a proxy's reply with the same grammar.
+package enum HTTPLineParser {
     struct RequestLine: Sendable, Hashable {
         var method: String
         var target: String
         var version: Connection.HTTPVersion
     }
 
-    struct StatusLine: Sendable, Hashable {
-        var version: Connection.HTTPVersion
-        var status: Int
-        var reason: String
+    package struct StatusLine: Sendable, Hashable {
+        package var version: Connection.HTTPVersion
+        package var status: Int
+        package var reason: String
     }
 
     private static let space = UInt8(ascii: " ")
@@ -43,7 +44,7 @@ enum HTTPLineParser {
 
     /// RFC 9112 §4: `status-line = HTTP-version SP status-code SP [ reason-phrase ]`. The SP after the
     /// code is accepted missing too, since some servers omit it along with an empty reason.
-    static func statusLine(_ line: ArraySlice<UInt8>) -> Result<StatusLine, Connection.HandshakeError> {
+    package static func statusLine(_ line: ArraySlice<UInt8>) -> Result<StatusLine, Connection.HandshakeError> {
         let start = line.startIndex
         guard line.count >= 12, line[start + 8] == space else { return .failure(.malformedStatusLine) }
         guard let version = parseVersion(line[start..<(start + 8)]) else { return .failure(.malformedStatusLine) }
@@ -68,7 +69,7 @@ enum HTTPLineParser {
     }
 
     /// RFC 9112 §5: `field-line = field-name ":" OWS field-value OWS`.
-    static func field(_ line: ArraySlice<UInt8>) -> Result<Connection.HTTPHeaders.Field, Connection.HandshakeError> {
+    package static func field(_ line: ArraySlice<UInt8>) -> Result<Connection.HTTPHeaders.Field, Connection.HandshakeError> {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .failure(.malformedHeader) }
         let name = line[..<colon]
         // RFC 9112 §5.1: "No whitespace is allowed between the field name and colon. ... A server MUST

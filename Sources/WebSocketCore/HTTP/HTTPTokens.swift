@@ -1,7 +1,7 @@
 /// The token grammar of HTTP (RFC 9110 §5.6.2) and the comma-separated lists built from it
 /// (RFC 9110 §5.6.1), as the opening handshake reads `Connection`, `Upgrade` and
 /// `Sec-WebSocket-Protocol`.
-enum HTTPTokens {
+package enum HTTPTokens {
     /// RFC 9110 §5.6.2: `tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_"
     /// / "`" / "|" / "~" / DIGIT / ALPHA`.
     @inline(__always)
@@ -20,7 +20,7 @@ enum HTTPTokens {
     }
 
     /// RFC 9110 §5.6.2: `token = 1*tchar`.
-    static func isToken(_ s: some StringProtocol) -> Bool {
+    package static func isToken(_ s: some StringProtocol) -> Bool {
         isToken(s.utf8)
     }
 

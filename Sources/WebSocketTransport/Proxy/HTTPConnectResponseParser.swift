@@ -6,10 +6,10 @@ import WebSocketCore
 /// Like the core's handshake parser, it looks at each byte once as it arrives, keeps only the current
 /// line between calls and parses each line once when its end arrives, so the work is proportional to
 /// the head however it is split; and it checks ``ProxyLimits/maxResponseHeadBytes`` before it stores
-/// a byte. It is a separate, smaller parser (rather than the core's `HTTPHeadParser` made `package`)
-/// because that one speaks the opening handshake's vocabulary (`Limits`, `HandshakeError`, the
-/// request side, body framing), none of which a tunnel needs, and the tunnel's errors are
-/// ``ProxyError``s.
+/// a byte. Each line's grammar is the core's (`HTTPLineParser`: status line, field line); the head
+/// around them is its own, smaller than the core's `HTTPHeadParser`, which speaks the opening
+/// handshake's vocabulary (`Limits`, the request side, body framing), none of which a tunnel needs,
+/// and the tunnel's errors are ``ProxyError``s.
 ///
 /// It never consumes past the empty line that ends the head: what follows belongs to the layer above
 /// (the WebSocket opening handshake's response, or a TLS ServerHello).
@@ -107,18 +107,18 @@ struct HTTPConnectResponseParser: Sendable {
         guard let status else {
             // Empty lines before a status line are skipped (RFC 9112 §2.2), within the head's limit.
             if line.isEmpty { return nil }
-            guard let parsed = Self.statusCode(line) else {
+            guard case .success(let parsed) = HTTPLineParser.statusLine(line[...]) else {
                 return malformed("not an HTTP/1.x status line")
             }
-            self.status = parsed
+            self.status = parsed.status
             return nil
         }
         if line.isEmpty { return completeHead(status) }
         guard fieldCount < limits.maxResponseHeaderCount else {
             return .failed(ProxyError(.responseTooLarge, reason: "more than \(limits.maxResponseHeaderCount) header fields"))
         }
-        guard let (name, value) = Self.field(line) else { return malformed("not an HTTP header field") }
-        headers.append(name: name, value: value)
+        guard case .success(let field) = HTTPLineParser.field(line[...]) else { return malformed("not an HTTP header field") }
+        headers.append(name: field.name, value: field.value)
         fieldCount += 1
         return nil
     }
@@ -147,48 +147,5 @@ struct HTTPConnectResponseParser: Sendable {
         line = []
         headers = Connection.HTTPHeaders()
         return (consumed, outcome)
-    }
-
-    // MARK: Lines
-
-    /// RFC 9112 §4: `HTTP/1.x SP 3DIGIT [SP reason-phrase]` (a missing space before an empty reason is
-    /// accepted). Only HTTP/1.0 and 1.1 replies (any 1.x) are taken.
-    static func statusCode(_ line: [UInt8]) -> Int? {
-        let prefix = Array("HTTP/1.".utf8)
-        guard line.count >= 12, line.starts(with: prefix), isDigit(line[7]), line[8] == 0x20,
-              isDigit(line[9]), isDigit(line[10]), isDigit(line[11]), line.count == 12 || line[12] == 0x20
-        else { return nil }
-        return Int(line[9] - 0x30) * 100 + Int(line[10] - 0x30) * 10 + Int(line[11] - 0x30)
-    }
-
-    /// RFC 9112 §5.1: `field-name ":" OWS field-value OWS`, the name a token with no space before the
-    /// colon, the value without control characters but HTAB (RFC 9110 §5.5). A line that starts with
-    /// whitespace (obs-fold, RFC 9112 §5.2) is refused.
-    static func field(_ line: [UInt8]) -> (name: String, value: String)? {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-              line[..<colon].allSatisfy(isTokenByte)
-        else { return nil }
-        var start = colon + 1
-        var end = line.count
-        while start < end, line[start] == 0x20 || line[start] == 0x09 { start += 1 }
-        while end > start, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
-        let value = line[start..<end]
-        guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else { return nil }
-        return (String(decoding: line[..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self))
-    }
-
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-
-    /// RFC 9110 §5.6.2 tchar.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
     }
 }

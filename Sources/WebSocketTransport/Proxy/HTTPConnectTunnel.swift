@@ -42,12 +42,8 @@ public struct HTTPConnectTunnel: TransportLayer {
 
     private var parser: HTTPConnectResponseParser
     private let limits: ProxyLimits
-    /// The request, then, once established, the bytes from above.
-    private var output = ProxyByteQueue()
-    /// Bytes from above while establishing.
-    private var held = ProxyByteQueue()
-    /// Bytes for the layer above.
-    private var inbound = ProxyByteQueue()
+    /// To the proxy, from it, and held until it says yes.
+    private var streams: TunnelStreams
 
     /// A tunnel to `host` and `port` whose request is ready to be written.
     ///
@@ -70,8 +66,9 @@ public struct HTTPConnectTunnel: TransportLayer {
         let request = try Self.request(target: TunnelTarget(host: host), port: port, credentials: credentials,
                                        headers: headers)
         self.limits = limits
+        streams = TunnelStreams(maxBufferedSend: limits.maxBufferedSend)
         parser = HTTPConnectResponseParser(limits: limits)
-        output.append(request)
+        streams.output.append(request)
     }
 
     /// Takes the proxy's bytes: its response head while establishing, then the target's bytes.
@@ -85,14 +82,13 @@ public struct HTTPConnectTunnel: TransportLayer {
             case .established(let code):
                 responseStatus = code
                 status = .established
-                output.append(contentsOf: held)
-                held.removeAll()
-                if consumed < bytes.count { inbound.append(UnsafeRawBufferPointer(rebasing: bytes[consumed...])) }
+                streams.established()
+                if consumed < bytes.count { streams.inbound.append(UnsafeRawBufferPointer(rebasing: bytes[consumed...])) }
             case .failed(let error):
                 fail(error)
             }
         case .established:
-            inbound.append(bytes)
+            streams.inbound.append(bytes)
         case .ended, .failed:
             break
         }
@@ -110,47 +106,36 @@ public struct HTTPConnectTunnel: TransportLayer {
 
     /// Moves up to `buffer.count` of the target's bytes into `buffer`; returns how many.
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        inbound.read(into: buffer)
+        streams.inbound.read(into: buffer)
     }
 
     /// Takes bytes for the target: held while establishing, then written after the request.
     public mutating func send(_ bytes: UnsafeRawBufferPointer) {
-        switch status {
-        case .establishing:
-            guard bytes.count <= limits.maxBufferedSend - held.count else {
-                return fail(ProxyError(.limitExceeded, reason: "more than \(limits.maxBufferedSend) bytes (ProxyLimits.maxBufferedSend)"))
-            }
-            held.append(bytes)
-        case .established, .ended:
-            output.append(bytes)
-        case .failed:
-            break
-        }
+        if let error = streams.send(bytes, in: status) { fail(error) }
     }
 
     /// Nothing to do: the tunnel has no closing of its own (the socket's shutdown below ends it).
     public mutating func finishSending() {}
 
     /// The number of bytes waiting to go to the proxy.
-    public var pendingOutputCount: Int { output.count }
+    public var pendingOutputCount: Int { streams.output.count }
 
     /// Lends the bytes waiting to go to the proxy to `write`, which returns how many it wrote.
     public mutating func withPendingOutput(_ write: (UnsafeRawBufferPointer) -> Int) {
-        output.withBytes(write)
+        streams.output.withBytes(write)
     }
 
     private mutating func fail(_ error: ProxyError) {
         status = .failed(.proxy(error))
         // The handshake's own messages still go out (so that what is written depends on the input,
         // not on when it was taken); the bytes from above never do.
-        held.removeAll()
-        inbound.removeAll()
+        streams.failed()
     }
 
     /// Bytes held for the response head (for memory checks in tests and fuzzing).
     @_spi(Testing) public var bufferedResponseByteCount: Int { parser.retainedByteCount }
     /// Bytes sent from above and held until the tunnel is up.
-    @_spi(Testing) public var heldSendCount: Int { held.count }
+    @_spi(Testing) public var heldSendCount: Int { streams.held.count }
     #if DEBUG
     /// The response parser's work so far, in bytes (linear in the input however it is split).
     @_spi(Testing) public var parserWorkCount: Int { parser.workCount }
@@ -168,7 +153,7 @@ public struct HTTPConnectTunnel: TransportLayer {
         }
         for field in headers {
             let name = field.name.lowercased()
-            guard !field.name.isEmpty, field.name.utf8.allSatisfy(HTTPConnectResponseParser.isTokenByte) else {
+            guard HTTPTokens.isToken(field.name) else {
                 throw ProxyError(.invalidHeader, reason: "\(String(reflecting: field.name)) is not a field name")
             }
             guard !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else {

@@ -54,9 +54,8 @@ public struct SOCKS5Tunnel: TransportLayer {
     private let credentials: ProxyCredentials?
     private let request: [UInt8]
     private let limits: ProxyLimits
-    private var output = ProxyByteQueue()
-    private var held = ProxyByteQueue()
-    private var inbound = ProxyByteQueue()
+    /// To the proxy, from it, and held until it says yes.
+    private var streams: TunnelStreams
 
     /// A tunnel to `host` and `port` whose greeting is ready to be written.
     ///
@@ -80,11 +79,12 @@ public struct SOCKS5Tunnel: TransportLayer {
         if let credentials { try SOCKS5Messages.checkCredentials(credentials) }
         self.credentials = credentials
         self.limits = limits
+        streams = TunnelStreams(maxBufferedSend: limits.maxBufferedSend)
         offeredMethods = credentials == nil
             ? [SOCKS5Messages.noAuthentication]
             : [SOCKS5Messages.noAuthentication, SOCKS5Messages.usernamePassword]
         request = SOCKS5Messages.connectRequest(to: target, port: port)
-        output.append(SOCKS5Messages.greeting(offering: offeredMethods))
+        streams.output.append(SOCKS5Messages.greeting(offering: offeredMethods))
     }
 
     /// Takes the proxy's bytes: its replies while establishing, then the target's bytes.
@@ -97,10 +97,10 @@ public struct SOCKS5Tunnel: TransportLayer {
                 index += 1
             }
             if case .established = status, index < bytes.count {
-                inbound.append(UnsafeRawBufferPointer(rebasing: bytes[index...]))
+                streams.inbound.append(UnsafeRawBufferPointer(rebasing: bytes[index...]))
             }
         case .established:
-            inbound.append(bytes)
+            streams.inbound.append(bytes)
         case .ended, .failed:
             break
         }
@@ -125,11 +125,11 @@ public struct SOCKS5Tunnel: TransportLayer {
                 return fail(.unexpectedMethod, "method 0x\(HexByte.text(byte))")
             }
             if byte == SOCKS5Messages.usernamePassword, let credentials {
-                output.append(SOCKS5Messages.authentication(user: Array(credentials.user.utf8),
+                streams.output.append(SOCKS5Messages.authentication(user: Array(credentials.user.utf8),
                                                             password: Array(credentials.password.utf8)))
                 phase = .authentication
             } else {
-                output.append(request)
+                streams.output.append(request)
                 phase = .reply(length: nil)
             }
         case .authentication:
@@ -142,7 +142,7 @@ public struct SOCKS5Tunnel: TransportLayer {
             // RFC 1929 §2: "A STATUS field of X'00' indicates success. If the server returns a
             // `failure' (STATUS value other than X'00') status, it MUST close the connection."
             guard byte == 0 else { return fail(.authenticationFailed, "status 0x\(HexByte.text(byte))") }
-            output.append(request)
+            streams.output.append(request)
             phase = .reply(length: nil)
         case .reply(let length):
             switch reply.count {
@@ -180,8 +180,7 @@ public struct SOCKS5Tunnel: TransportLayer {
         phase = .done
         reply = []
         status = .established
-        output.append(contentsOf: held)
-        held.removeAll()
+        streams.established()
     }
 
     /// The stream below ended: before the reply, a failure (``ProxyError/Code/endOfStream``); after
@@ -196,33 +195,23 @@ public struct SOCKS5Tunnel: TransportLayer {
 
     /// Moves up to `buffer.count` of the target's bytes into `buffer`; returns how many.
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        inbound.read(into: buffer)
+        streams.inbound.read(into: buffer)
     }
 
     /// Takes bytes for the target: held while establishing, then written after the request.
     public mutating func send(_ bytes: UnsafeRawBufferPointer) {
-        switch status {
-        case .establishing:
-            guard bytes.count <= limits.maxBufferedSend - held.count else {
-                return fail(.limitExceeded, "more than \(limits.maxBufferedSend) bytes (ProxyLimits.maxBufferedSend)")
-            }
-            held.append(bytes)
-        case .established, .ended:
-            output.append(bytes)
-        case .failed:
-            break
-        }
+        if let error = streams.send(bytes, in: status) { fail(error) }
     }
 
     /// Nothing to do: the tunnel has no closing of its own (the socket's shutdown below ends it).
     public mutating func finishSending() {}
 
     /// The number of bytes waiting to go to the proxy.
-    public var pendingOutputCount: Int { output.count }
+    public var pendingOutputCount: Int { streams.output.count }
 
     /// Lends the bytes waiting to go to the proxy to `write`, which returns how many it wrote.
     public mutating func withPendingOutput(_ write: (UnsafeRawBufferPointer) -> Int) {
-        output.withBytes(write)
+        streams.output.withBytes(write)
     }
 
     private mutating func fail(_ code: ProxyError.Code, _ reason: String) {
@@ -235,12 +224,11 @@ public struct SOCKS5Tunnel: TransportLayer {
         status = .failed(.proxy(error))
         // The handshake's own messages still go out (so that what is written depends on the input,
         // not on when it was taken); the bytes from above never do.
-        held.removeAll()
-        inbound.removeAll()
+        streams.failed()
     }
 
     /// Bytes of a reply held so far (for memory checks in tests and fuzzing: at most 262).
     @_spi(Testing) public var bufferedReplyByteCount: Int { reply.count }
     /// Bytes sent from above and held until the tunnel is up.
-    @_spi(Testing) public var heldSendCount: Int { held.count }
+    @_spi(Testing) public var heldSendCount: Int { streams.held.count }
 }

@@ -19,6 +19,8 @@ struct TimersTests {
         let events = drain(&server)
         #expect(events.first == .handshakeFailed(.timedOut))
         #expect(server.shouldCloseTransport)
+        // Nothing to drain from a peer that was silent for the whole handshake: no linger.
+        #expect(server.transportDirective == .close)
     }
 
     @Test("Timers wait for the first time report")

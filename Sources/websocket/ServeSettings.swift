@@ -1,0 +1,56 @@
+import WebSocketCore
+import WebSocketTransport
+
+/// Everything `websocket serve` was asked to do, checked.
+struct ServeSettings: Sendable {
+    static let flags: Set<String> = SharedOptions.flags.union(["--echo", "--broadcast", "--binary", "--raw-output"])
+    static let options: Set<String> = SharedOptions.options.union(TLSOptions.serverOptions).union([
+        "--host", "--port", "--unix", "--exec", "--max-connections", "--origin",
+    ])
+
+    var host: String
+    var port: UInt16
+    var unixSocketPath: String?
+    var configuration: Connection.Configuration
+    var options: TransportOptions
+    var subprotocols: [String]
+    /// The Origins accepted, lowercased (RFC 6454 serializes them so); empty: any.
+    var origins: [String]
+    var maxConnections: Int?
+    var echo: Bool
+    var broadcast: Bool
+    /// `--exec`: the command run for each connection.
+    var command: String?
+    /// Lines of standard input (`--broadcast`) and of a command's output are sent as binary.
+    var binary: Bool
+    var output: MessageOutput
+
+    init(parsing arguments: [String]) throws(UsageError) {
+        let parsed = try Arguments(arguments, flags: Self.flags, options: Self.options)
+        guard parsed.positional.isEmpty else { throw UsageError(message: "serve takes no argument \(String(reflecting: parsed.positional[0]))") }
+        configuration = try SharedOptions.configuration(parsed)
+        subprotocols = try SharedOptions.subprotocols(parsed)
+        host = parsed.value("--host") ?? "127.0.0.1"
+        if let text = parsed.value("--port") {
+            guard let value = UInt16(text) else { throw UsageError(message: "--port: expected 0-65535, got \(String(reflecting: text))") }
+            port = value
+        } else {
+            port = 9001
+        }
+        unixSocketPath = parsed.value("--unix")
+        if unixSocketPath != nil, parsed.value("--port") != nil || parsed.value("--host") != nil {
+            throw UsageError(message: "--unix excludes --host and --port")
+        }
+        options = TransportOptions()
+        options.tls = try TLSOptions.server(parsed)
+        origins = parsed.values("--origin").map { $0.lowercased() }
+        maxConnections = try parsed.count("--max-connections", minimum: 1)
+        echo = parsed.has("--echo")
+        broadcast = parsed.has("--broadcast")
+        command = parsed.value("--exec")
+        binary = parsed.has("--binary")
+        if echo, command != nil { throw UsageError(message: "--echo and --exec exclude each other") }
+        if binary, !broadcast, command == nil { throw UsageError(message: "--binary applies to --broadcast and --exec") }
+        output = MessageOutput(format: parsed.has("--raw-output") ? .raw(separated: true) : .lines)
+    }
+}

@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// SIGINT and SIGTERM, taken by one thread with `sigwait` instead of killing the process, so that a
+/// command can close its connections (1001) first.
+///
+/// ``block()`` must run while the process has one thread: every thread created afterwards inherits
+/// the mask, so a signal that comes early stays pending until ``wait()`` takes it.
+struct StopSignals {
+    private var set = sigset_t()
+
+    /// Blocks SIGINT and SIGTERM in the calling thread (and so in every thread it creates).
+    static func block() -> StopSignals {
+        var signals = StopSignals()
+        sigemptyset(&signals.set)
+        sigaddset(&signals.set, SIGINT)
+        sigaddset(&signals.set, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals.set, nil)
+        return signals
+    }
+
+    /// Waits for the next SIGINT or SIGTERM and returns its number.
+    func wait() -> Int32 {
+        var waitedFor = set
+        var number: Int32 = 0
+        while sigwait(&waitedFor, &number) != 0 {}
+        return number
+    }
+}
