@@ -48,6 +48,16 @@ struct ConnectHandshakeTests {
         #expect(request?.head.headers["Authorization"] == "Basic YWxhZGRpbjpvcGVuIHNlc2FtZQ==")
     }
 
+    @Test("ws://user:pass@host/: the same Authorization: Basic header, and no credentials in the request target")
+    func credentialsInURL() throws {
+        let server = try RecordingServer()
+        let run = try runTool(["connect", "ws://aladdin:open%20sesame@127.0.0.1:\(server.port)/private"])
+        #expect(run.status == 0, "\(run.transcript)")
+        let request = server.seen.requests.first
+        #expect(request?.head.headers["Authorization"] == "Basic YWxhZGRpbjpvcGVuIHNlc2FtZQ==")
+        #expect(request?.resource == "/private")
+    }
+
     @Test("Connection refused: exit 3")
     func refused() throws {
         let port = try unusedPort()

@@ -39,6 +39,9 @@ struct ConnectOutputTests {
         let events = events(tool)
         #expect(events.compactMap { $0["type"]?.string } == ["open", "text", "binary", "ping", "close"], "\(tool.transcript)")
         guard events.count == 5 else { return }
+        #expect(events[0]["url"]?.string == server.url())
+        #expect(events[0]["subprotocol"] == .null)
+        #expect(events[0]["extensions"] == .array([]))
         #expect(events[1]["data"]?.string == text)
         #expect(events[2]["hex"]?.string == "00ff10")
         #expect(events[3]["hex"]?.string == "ab")
@@ -68,6 +71,14 @@ struct ConnectOutputTests {
         #expect(close?["type"]?.string == "close", "\(tool.transcript)")
         #expect(close?["code"]?.number == 4001)
         #expect(close?["reason"]?.string == "later")
+    }
+
+    @Test("--jsonl: a connection that does not open is an \"error\" event (exit 3)")
+    func jsonError() throws {
+        let port = try unusedPort()
+        let tool = try ToolProcess(["connect", "ws://127.0.0.1:\(port)/", "--jsonl"])
+        #expect(tool.waitForExit() == 3, "\(tool.transcript)")
+        #expect(events(tool).map { $0["type"]?.string } == ["error"], "\(tool.transcript)")
     }
 
     @Test("--raw-output: each message's bytes as they are, then \"\\n\"; binary verbatim")

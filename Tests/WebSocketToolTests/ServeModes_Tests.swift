@@ -38,6 +38,26 @@ struct ServeModesTests {
         for client in clients { try client.close() }
     }
 
+    @Test("--broadcast: a stdin line that is not UTF-8 is reported and skipped; the server goes on")
+    func broadcastInvalidUTF8() throws {
+        let serve = try ServeProcess(["--broadcast"])
+        let clients = try connectClients(1, to: serve)
+        serve.tool.write([0x62, 0xFF, 0x0A] + Array("fine\n".utf8))
+        #expect(try clients[0].receive() == .text("fine"))
+        #expect(serve.tool.stderr.text.contains("UTF-8"), "\(serve.tool.transcript)")
+        #expect(serve.tool.exitStatus == nil, "\(serve.tool.transcript)")
+        try clients[0].close()
+    }
+
+    @Test("--exec -b: each line of the command's output comes back as a binary message")
+    func execBinary() throws {
+        let serve = try ServeProcess(["--exec", "while IFS= read -r line; do echo \"<$line>\"; done", "-b"])
+        let client = try serve.connect()
+        try client.send(text: "x")
+        #expect(try client.receive() == .binary(Array("<x>".utf8)))
+        try client.close()
+    }
+
     @Test("--exec: each message is a line on the command's stdin; each line of its stdout comes back as text")
     func execUppercase() throws {
         // Plain `tr a-z A-Z` writes through stdio, fully buffered on a pipe: it answers only when its

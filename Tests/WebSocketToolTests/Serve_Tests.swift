@@ -76,6 +76,7 @@ struct ServeTests {
         #expect(try first.receive() == .text("one"))
         let response = rejection { try serve.connect() }
         #expect(response?.head.status == 503)
+        #expect(response?.head.headers["Retry-After"] == "1")
         try first.close()
         // The server has let the first go once it says so.
         #expect(serve.tool.waitForStderr(containing: "closed"), "\(serve.tool.transcript)")
@@ -135,6 +136,17 @@ struct ServeTests {
         #expect(serve.tool.waitForExit() == 0, "\(serve.tool.transcript)")
     }
 
+    @Test("serve --raw-output: messages printed as their bytes, each followed by a newline")
+    func rawOutput() throws {
+        let serve = try ServeProcess(["--raw-output"])
+        let client = try serve.connect()
+        try client.send(binary: [0x00, 0xFF, 0x41])
+        try client.send(text: "é")
+        #expect(serve.tool.stdout.wait { $0.hasSuffix("é\n") }, "\(serve.tool.transcript)")
+        #expect(serve.tool.stdout.bytes.suffix(7) == [0x00, 0xFF, 0x41, 0x0A, 0xC3, 0xA9, 0x0A], "\(serve.tool.stdout.bytes)")
+        try client.close()
+    }
+
     @Test("serve --unix PATH: a Unix socket, reached as ws+unix://PATH:/")
     func unixSocket() throws {
         let path = "/tmp/websocket-tool-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
@@ -144,6 +156,10 @@ struct ServeTests {
         try client.send(text: "over unix")
         #expect(try client.receive() == .text("over unix"))
         try client.close()
+        // The tool's own client reaches it the same way.
+        let run = try runTool(["connect", "ws+unix://\(path):/"], input: "tool to tool\n")
+        #expect(run.status == 0, "\(run.transcript)")
+        #expect(run.stdoutLines == ["tool to tool"])
         tool.signal(SIGTERM)
         #expect(tool.waitForExit() == 0, "\(tool.transcript)")
     }
