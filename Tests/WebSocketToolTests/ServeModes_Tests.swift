@@ -44,7 +44,7 @@ struct ServeModesTests {
         let clients = try connectClients(1, to: serve)
         serve.tool.write([0x62, 0xFF, 0x0A] + Array("fine\n".utf8))
         #expect(try clients[0].receive() == .text("fine"))
-        #expect(serve.tool.stderr.text.contains("UTF-8"), "\(serve.tool.transcript)")
+        #expect(serve.tool.waitForStderr(containing: "UTF-8"), "\(serve.tool.transcript)")
         #expect(serve.tool.exitStatus == nil, "\(serve.tool.transcript)")
         try clients[0].close()
     }
