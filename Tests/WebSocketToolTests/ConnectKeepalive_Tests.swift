@@ -18,6 +18,6 @@ struct ConnectKeepaliveTests {
         let server = try RecordingServer(receivesControlFrames: true, answersPings: false)
         let tool = try ToolProcess(["connect", server.url(), "--ping-interval", "0.2", "--ping-timeout", "0.5"])
         #expect(tool.waitForExit() == 6, "\(tool.transcript)")
-        #expect(!server.seen.pings.isEmpty, "no ping reached the server: \(server.seen.messages)")
+        #expect(server.wait { !$0.pings.isEmpty }, "no ping reached the server: \(server.seen.messages)")
     }
 }

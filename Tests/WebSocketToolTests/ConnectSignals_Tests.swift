@@ -46,6 +46,6 @@ struct ConnectSignalsTests {
         let started = elapsedClock()
         #expect(tool.waitForExit() == 6, "\(tool.transcript)")
         #expect(elapsedClock() - started < .seconds(9), "ended after \(elapsedClock() - started), not about 1 s")
-        #expect(peer.bytesAfter.first == 0x88, "no Close frame was sent: \(peer.bytesAfter)")
+        #expect(peer.waitForBytes(atLeast: 8) && peer.bytesAfter.first == 0x88, "no Close frame was sent: \(peer.bytesAfter)")
     }
 }

@@ -40,7 +40,7 @@ struct ServeTests {
         try client.send(binary: [0xCA, 0xFE])
         #expect(serve.tool.waitForOutput(containing: "binary: cafe"), "\(serve.tool.transcript)")
         #expect(serve.messageLines == ["to stdout", "binary: cafe"], "\(serve.tool.transcript)")
-        #expect(serve.tool.stderr.text.contains("/chat"), "the connection's line names its resource: \(serve.tool.transcript)")
+        #expect(serve.tool.waitForStderr(containing: "/chat"), "the connection's line names its resource: \(serve.tool.transcript)")
         try client.close()
         #expect(serve.tool.waitForStderr(containing: "closed"), "\(serve.tool.transcript)")
     }
