@@ -1,3 +1,4 @@
+import WebSocketCore
 import WebSocketTransport
 import TransportTestSupport
 
@@ -7,14 +8,17 @@ import TransportTestSupport
 final class DroppingPeer: Sendable {
     private let listener: RawListener
     private let accepted = Locked(0)
+    /// When each connection was accepted (the monotonic clock).
+    private let times = Locked<[Connection.Instant]>([])
 
     init(count: Int) throws {
         let listener = try RawListener()
         self.listener = listener
-        let accepted = self.accepted
+        let accepted = self.accepted, times = self.times
         try spawnDetachedThread {
             for _ in 0..<count {
                 guard let socket = try? listener.accept(timeout: generousTimeout) else { break }
+                times.withLock { $0.append(elapsedClock()) }
                 _ = try? socket.acceptHandshake()
                 accepted.withLock { $0 += 1 }
                 accepted.broadcast()
@@ -29,6 +33,9 @@ final class DroppingPeer: Sendable {
 
     /// How many connections it accepted so far.
     var acceptedCount: Int { accepted.withLock { $0 } }
+
+    /// When each connection was accepted.
+    var acceptTimes: [Connection.Instant] { times.withLock { $0 } }
 
     /// Waits until `condition` holds for the count of accepted connections.
     func wait(timeout: Duration = generousTimeout, until condition: (Int) -> Bool) -> Bool {
