@@ -24,6 +24,18 @@ struct TerminalTests {
         #expect(server.seen.texts == ["first typed line", "second one"])
     }
 
+    @Test("The terminal does not echo what is typed: a line the server does not answer is sent, never shown")
+    func noEcho() throws {
+        let server = try RecordingServer(echoes: false)
+        let terminal = try PseudoTerminalProcess(["connect", server.url()])
+        try #require(terminal.waitForOutput(containing: "connected to"), "\(terminal.transcript)")
+        terminal.type("typed but not answered\n")
+        #expect(server.wait { $0.texts == ["typed but not answered"] }, "\(terminal.transcript)")
+        terminal.type([PseudoTerminalProcess.endOfFile])
+        #expect(terminal.waitForExit() == 0, "\(terminal.transcript)")
+        #expect(!terminal.output.text.contains("typed but not answered"), "\(terminal.transcript)")
+    }
+
     @Test("A typed line, then Ctrl-C: the tool sends 1001 (the server sees it) and exits 1")
     func typeThenInterrupt() throws {
         let server = try RecordingServer()
