@@ -6,30 +6,25 @@ import TransportTestSupport
 /// then drops the TCP connection without a Close frame: an abnormal closure (1006) every time, for
 /// the retries of `--reconnect`. It counts the connections it accepted.
 final class DroppingPeer: Sendable {
-    private let listener: RawListener
-    private let accepted = Locked(0)
+    private let server: RawServer
+    private let accepted: Locked<Int>
     /// When each connection was accepted (the monotonic clock).
-    private let times = Locked<[Connection.Instant]>([])
+    private let times: Locked<[Connection.Instant]>
 
     init(count: Int) throws {
-        let listener = try RawListener()
-        self.listener = listener
-        let accepted = self.accepted, times = self.times
-        try spawnDetachedThread {
-            for _ in 0..<count {
-                guard let socket = try? listener.accept(timeout: generousTimeout) else { break }
-                times.withLock { $0.append(elapsedClock()) }
-                _ = try? socket.acceptHandshake()
-                accepted.withLock { $0 += 1 }
-                accepted.broadcast()
-                socket.close()
-            }
+        let accepted = Locked(0), times = Locked<[Connection.Instant]>([])
+        self.accepted = accepted
+        self.times = times
+        server = try RawServer(connections: count) { _, socket in
+            times.withLock { $0.append(elapsedClock()) }
+            _ = acceptHandshakeGenerously(on: socket)
+            accepted.withLock { $0 += 1 }
+            accepted.broadcast()
+            socket.close()
         }
     }
 
-    deinit { listener.close() }
-
-    var url: String { "ws://127.0.0.1:\(listener.port)/" }
+    var url: String { server.url }
 
     /// How many connections it accepted so far.
     var acceptedCount: Int { accepted.withLock { $0 } }

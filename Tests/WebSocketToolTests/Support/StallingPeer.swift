@@ -18,14 +18,14 @@ final class StallingPeer: Sendable {
         var reachedPoint = false
         var bytesAfter: [UInt8] = []
     }
-    private let peer: RawPeer
+    private let peer: RawServer
     private let state = Locked(State())
 
     init(stallingAt point: Point) throws {
         let state = self.state
-        peer = try RawPeer { socket in
+        peer = try RawServer { _, socket in
             if point == .close {
-                guard (try? acceptHandshake(on: socket)) != nil else { return }
+                guard acceptHandshakeGenerously(on: socket) != nil else { return }
             }
             state.withLock { $0.reachedPoint = true }
             state.broadcast()
@@ -38,7 +38,7 @@ final class StallingPeer: Sendable {
 
     var url: String { peer.url }
 
-    /// Waits until the peer has read a request (`.handshake`: its first bytes) or completed the
+    /// Waits until the peer has accepted the TCP connection (`.handshake`) or completed the opening
     /// handshake (`.close`).
     func waitForPoint(timeout: Duration = generousTimeout) -> Bool {
         state.wait(until: { $0.reachedPoint }, deadline: elapsedClock() + timeout, now: elapsedClock)
