@@ -73,6 +73,13 @@ let package = Package(
                                                              .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         .testTarget(name: "WebSocketEventLoopTests", dependencies: ["WebSocketEventLoop", "WebSocketTransport", "WebSocketCore", "WebSocketPOSIX", "TransportTestSupport", "WebSocketTLS", "TLSTestSupport"]),
         .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketTransport", "WebSocketCore", "WebSocketDeflate", "TransportTestSupport", "WebSocketTLS", "TLSTestSupport"]),
+        // The `websocket` tool run as a process (pipes, a pseudo-terminal) against servers in the test
+        // process, and its `serve` against the library's client. It finds the tool beside the test
+        // binary, which `swift test` builds with every product.
+        .testTarget(name: "WebSocketToolTests", dependencies: ["WebSocketPOSIX", "WebSocketTransport", "WebSocketCore", "TransportTestSupport",
+                                                              "WebSocketDeflate", "TLSTestSupport", "CToolTestSupport"]),
+        // Test support: pseudo-terminals, pipe2 and POSIX_SPAWN_SETSID, which the Glibc module lacks.
+        .target(name: "CToolTestSupport", path: "Tests/CToolTestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,85 @@
+import Testing
+import WebSocketCore
+import WebSocketDeflate
+import WebSocketPOSIX
+
+/// The frame and fragment limits and permessage-deflate, as both commands spell them: a peer over a
+/// limit gets 1009 (and `connect` exits 5), `--deflate` is agreed when the peer offers it.
+@Suite("Limits and --deflate in both commands")
+struct LimitsTests {
+    @Test("connect --max-frame-size 16: a 17-byte frame from the server fails the connection with 1009, exit 5")
+    func connectMaxFrameSize() throws {
+        let server = try RecordingServer(onOpen: { _, socket in
+            try? socket.send(text: "sixteen bytes ok")
+            try? socket.send(text: "seventeen bytes !")
+        })
+        let tool = try ToolProcess(["connect", server.url(), "--max-frame-size", "16"])
+        #expect(tool.waitForExit() == 5, "\(tool.transcript)")
+        #expect(tool.stdout.lines == ["sixteen bytes ok"], "\(tool.transcript)")
+        #expect(server.wait { $0.closeCodes == [1009] }, "\(server.seen.closeStatuses)")
+    }
+
+    @Test("connect --max-fragments 2: a message in three frames fails the connection with 1009, exit 5")
+    func connectMaxFragments() throws {
+        let server = try RecordingServer(onOpen: { _, socket in
+            try? socket.sendFragment(Array("ab".utf8), kind: .text, isFinal: false)
+            try? socket.sendFragment(Array("cd".utf8), kind: .text, isFinal: true)
+            try? socket.sendFragment(Array("e".utf8), kind: .text, isFinal: false)
+            try? socket.sendFragment(Array("f".utf8), kind: .text, isFinal: false)
+            try? socket.sendFragment(Array("g".utf8), kind: .text, isFinal: true)
+        })
+        let tool = try ToolProcess(["connect", server.url(), "--max-fragments", "2"])
+        #expect(tool.waitForExit() == 5, "\(tool.transcript)")
+        #expect(tool.stdout.lines == ["abcd"], "\(tool.transcript)")
+    }
+
+    @Test("serve --max-frame-size 8: a 9-byte frame from a client is refused with 1009")
+    func serveMaxFrameSize() throws {
+        let serve = try ServeProcess(["--echo", "--max-frame-size", "8"])
+        let client = try serve.connect()
+        try client.send(text: "12345678")
+        #expect(try client.receive() == .text("12345678"))
+        try client.send(text: "123456789")
+        while try client.receive() != nil {}
+        #expect(client.closeStatus?.code == .messageTooBig, "\(String(describing: client.closeStatus))")
+    }
+
+    @Test("serve --max-fragments 2: a message in three frames is refused with 1009")
+    func serveMaxFragments() throws {
+        let serve = try ServeProcess(["--echo", "--max-fragments", "2"])
+        let client = try serve.connect()
+        try client.sendFragment(Array("a".utf8), kind: .text, isFinal: false)
+        try client.sendFragment(Array("b".utf8), kind: .text, isFinal: true)
+        #expect(try client.receive() == .text("ab"))
+        for (index, piece) in ["c", "d", "e"].enumerated() {
+            try? client.sendFragment(Array(piece.utf8), kind: .text, isFinal: index == 2)
+        }
+        while try client.receive() != nil {}
+        #expect(client.closeStatus?.code == .messageTooBig, "\(String(describing: client.closeStatus))")
+    }
+
+    @Test("serve --deflate: permessage-deflate agreed with a client that offers it; messages round-trip")
+    func serveDeflate() throws {
+        let serve = try ServeProcess(["--echo", "--deflate"])
+        var configuration = Connection.Configuration()
+        configuration.extensions = [PerMessageDeflate()]
+        let client = try BlockingWebSocket.connect(to: serve.url(), configuration: configuration, options: clientOptions())
+        #expect(client.handshake.extensions.map(\.name) == ["permessage-deflate"])
+        let long = String(repeating: "squeeze me ", count: 300)
+        try client.send(text: long)
+        #expect(try client.receive() == .text(long))
+        try client.close()
+    }
+
+    @Test("serve without --deflate: the offer is declined, messages still round-trip")
+    func serveNoDeflate() throws {
+        let serve = try ServeProcess(["--echo"])
+        var configuration = Connection.Configuration()
+        configuration.extensions = [PerMessageDeflate()]
+        let client = try BlockingWebSocket.connect(to: serve.url(), configuration: configuration, options: clientOptions())
+        #expect(client.handshake.extensions.isEmpty)
+        try client.send(text: "plain")
+        #expect(try client.receive() == .text("plain"))
+        try client.close()
+    }
+}

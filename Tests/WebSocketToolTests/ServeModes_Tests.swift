@@ -1,0 +1,103 @@
+import Testing
+import WebSocketCore
+import WebSocketPOSIX
+
+/// `websocket serve --broadcast` (stdin lines to every client) and `--exec CMD` (a shell command per
+/// connection, its stdin fed by the client's messages and its stdout lines sent back).
+@Suite("serve: --broadcast and --exec")
+struct ServeModesTests {
+    /// Connects `count` clients and waits until the tool has reported each connection on stderr, so
+    /// that a broadcast written next reaches them all.
+    private func connectClients(_ count: Int, to serve: ServeProcess) throws -> [BlockingWebSocket] {
+        let clients = try (0..<count).map { index in try serve.connect("/client\(index)") }
+        for index in 0..<count {
+            #expect(serve.tool.waitForStderr(containing: "/client\(index)"), "\(serve.tool.transcript)")
+        }
+        return clients
+    }
+
+    @Test("--broadcast: each stdin line reaches every one of three clients; each client's message goes to stdout")
+    func broadcast() throws {
+        let serve = try ServeProcess(["--broadcast"])
+        let clients = try connectClients(3, to: serve)
+        serve.tool.write("news for all\n")
+        for client in clients { #expect(try client.receive() == .text("news for all")) }
+        serve.tool.write("more\n")
+        for client in clients { #expect(try client.receive() == .text("more")) }
+        try clients[1].send(text: "from client 1")
+        #expect(serve.tool.waitForOutput(containing: "from client 1"), "\(serve.tool.transcript)")
+        for client in clients { try client.close() }
+    }
+
+    @Test("--broadcast -b: each stdin line goes out as a binary message")
+    func broadcastBinary() throws {
+        let serve = try ServeProcess(["--broadcast", "-b"])
+        let clients = try connectClients(2, to: serve)
+        serve.tool.write("AB\n")
+        for client in clients { #expect(try client.receive() == .binary([0x41, 0x42])) }
+        for client in clients { try client.close() }
+    }
+
+    @Test("--broadcast: a stdin line that is not UTF-8 is reported and skipped; the server goes on")
+    func broadcastInvalidUTF8() throws {
+        let serve = try ServeProcess(["--broadcast"])
+        let clients = try connectClients(1, to: serve)
+        serve.tool.write([0x62, 0xFF, 0x0A] + Array("fine\n".utf8))
+        #expect(try clients[0].receive() == .text("fine"))
+        #expect(serve.tool.waitForStderr(containing: "UTF-8"), "\(serve.tool.transcript)")
+        #expect(serve.tool.exitStatus == nil, "\(serve.tool.transcript)")
+        try clients[0].close()
+    }
+
+    @Test("--exec -b: each line of the command's output comes back as a binary message")
+    func execBinary() throws {
+        let serve = try ServeProcess(["--exec", "while IFS= read -r line; do echo \"<$line>\"; done", "-b"])
+        let client = try serve.connect()
+        try client.send(text: "x")
+        #expect(try client.receive() == .binary(Array("<x>".utf8)))
+        try client.close()
+    }
+
+    @Test("--exec: each message is a line on the command's stdin; each line of its stdout comes back as text")
+    func execUppercase() throws {
+        // Plain `tr a-z A-Z` writes through stdio, fully buffered on a pipe: it answers only when its
+        // input ends, so HELLO would never come while the connection is open (docs/cli.md says so).
+        // stdbuf -oL makes it write each line as it is done, as a filter must for a conversation.
+        let serve = try ServeProcess(["--exec", "stdbuf -oL tr a-z A-Z"])
+        let client = try serve.connect()
+        try client.send(text: "hello")
+        #expect(try client.receive() == .text("HELLO"))
+        try client.send(text: "again, twice")
+        #expect(try client.receive() == .text("AGAIN, TWICE"))
+        try client.close()
+    }
+
+    @Test("--exec: one command per connection, each with its own stdin")
+    func execPerConnection() throws {
+        let serve = try ServeProcess(["--exec", "while IFS= read -r line; do echo \"$$:$line\"; done"])
+        let first = try serve.connect()
+        let second = try serve.connect()
+        try first.send(text: "a")
+        try second.send(text: "b")
+        guard case .text(let one)? = try first.receive(), case .text(let two)? = try second.receive() else {
+            Issue.record("no replies")
+            return
+        }
+        #expect(one.hasSuffix(":a") && two.hasSuffix(":b"), "\(one) \(two)")
+        #expect(one.split(separator: ":").first != two.split(separator: ":").first, "the same shell for both: \(one) \(two)")
+        try first.close()
+        try second.close()
+    }
+
+    @Test("--exec 'head -n 1': one reply, then the command's stdout ends and the connection closes with 1000")
+    func execEnds() throws {
+        let serve = try ServeProcess(["--exec", "head -n 1"])
+        let client = try serve.connect()
+        try client.send(text: "only this")
+        #expect(try client.receive() == .text("only this"))
+        try? client.send(text: "ignored")
+        while try client.receive() != nil {}
+        #expect(client.closeStatus?.code == .normalClosure, "\(String(describing: client.closeStatus))")
+        #expect(client.closeStatus?.wasClean == true)
+    }
+}
