@@ -33,9 +33,10 @@ struct LimitsTests {
         #expect(tool.stdout.lines == ["abcd"], "\(tool.transcript)")
     }
 
-    @Test("serve --max-frame-size 8: a 9-byte frame from a client is refused with 1009")
-    func serveMaxFrameSize() throws {
-        let serve = try ServeProcess(["--echo", "--max-frame-size", "8"])
+    @Test("serve --max-frame-size 8 and --max-message-size 8: a 9-byte message in one frame is refused with 1009",
+          arguments: ["--max-frame-size", "--max-message-size"])
+    func serveMaxSize(option: String) throws {
+        let serve = try ServeProcess(["--echo", option, "8"])
         let client = try serve.connect()
         try client.send(text: "12345678")
         #expect(try client.receive() == .text("12345678"))

@@ -86,17 +86,6 @@ struct ServeTests {
         try third.close()
     }
 
-    @Test("serve --max-message-size 8: a longer message is refused with 1009")
-    func maxMessageSize() throws {
-        let serve = try ServeProcess(["--echo", "--max-message-size", "8"])
-        let client = try serve.connect()
-        try client.send(text: "12345678")
-        #expect(try client.receive() == .text("12345678"))
-        try client.send(text: "123456789")
-        while try client.receive() != nil {}
-        #expect(client.closeStatus?.code == .messageTooBig, "\(String(describing: client.closeStatus))")
-    }
-
     @Test("serve --ping-interval 0.2: the client sees pings")
     func pings() throws {
         let serve = try ServeProcess(["--echo", "--ping-interval", "0.2"])
