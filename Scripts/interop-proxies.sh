@@ -2,7 +2,8 @@
 # The `websocket` client through real proxies on loopback (issue 15): tinyproxy (HTTP CONNECT, with
 # and without Basic credentials, one that refuses the port) and microsocks (SOCKS5, with and without
 # user/password; socks5h:// and socks5://), to Python websockets echo servers over ws:// and wss://,
-# plus a proxy that closes mid-handshake. Installs tinyproxy and microsocks (Debian) and websockets
+# plus a proxy that closes mid-handshake, and tinyproxy behind a TLS terminator as an https://
+# proxy. Installs tinyproxy and microsocks (Debian) and websockets
 # (PyPI, in a venv) when missing. Exits non-zero on the first failed check.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -95,6 +96,15 @@ check_echo "wss through microsocks with user/password" "$wss" "socks5h://bob:hun
 check_refused "microsocks, wrong password" 3 "credentials|authenticat|password" "$ws" "socks5h://bob:wrong@127.0.0.1:$socks_auth"
 check_refused "microsocks, no credentials" 3 "method|authenticat|credentials" "$ws" "socks5h://127.0.0.1:$socks_auth"
 check_refused "a proxy that closes mid-handshake" 3 "proxy" "$ws" "http://127.0.0.1:$closer_port"
+
+# An https:// proxy: TLS to the proxy itself (verified with the same --cacert as the target, for the
+# proxy's name), then CONNECT inside it; a TLS terminator (peer.py tls-front) in front of tinyproxy,
+# which speaks only TLS, so an echo through it proves both layers.
+https_front=$(start_peer tls-front "$WORK/front.port" "$PKI/server.pem" "$PKI/server.key" "$http_open")
+https_other=$(start_peer tls-front "$WORK/other.port" "$PKI/other.pem" "$PKI/other.key" "$http_open")
+check_echo "ws through an https:// proxy (TLS to the proxy)" "$ws" "https://localhost:$https_front" --cacert "$PKI/ca.pem"
+check_echo "wss through an https:// proxy (TLS in TLS)" "$wss" "https://localhost:$https_front"
+check_refused "an https:// proxy whose certificate the CA did not sign" 4 "not signed by a trusted authority|certificate" "$wss" "https://localhost:$https_other"
 
 # The environment, as curl reads it: loopback is never proxied, so a dead proxy in ws_proxy is not used.
 out=$(printf 'direct\n' | ws_proxy="http://127.0.0.1:$closer_port" timeout 60 "$BIN" connect "$ws" -1 --linger 30 2>"$WORK/client.err")

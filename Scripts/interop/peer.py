@@ -6,6 +6,9 @@
     peer.py plain-server PORTFILE                  the same echo server without TLS (ws://)
     peer.py closing-proxy PORTFILE                 a "proxy" that reads the request and closes the
                                                    connection without a reply
+    peer.py tls-front PORTFILE CERT KEY UPSTREAM   a TLS terminator: each connection's TLS is ended
+                                                   here and its bytes relayed to 127.0.0.1:UPSTREAM
+                                                   (in front of tinyproxy, an https:// proxy)
     peer.py client URL CAFILE [CERT KEY]           connects, sends text and binary messages, checks
                                                    the echoes and the clean close; exits 0 if all held
 """
@@ -57,6 +60,55 @@ def run_server(port_file, cert=None, key=None, client_ca=None):
         server.serve_forever()
 
 
+def run_tls_front(port_file, cert, key, upstream):
+    import socket
+    import threading
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    listener = socket.create_server(("127.0.0.1", 0))
+    write_port(port_file, listener.getsockname()[1])
+    while True:
+        raw, _ = listener.accept()
+        threading.Thread(target=relay_tls, args=(context, raw, int(upstream)), daemon=True).start()
+
+
+def relay_tls(context, raw, upstream):
+    """One thread per connection, one select loop: an SSL object must not be read and written from two
+    threads at once."""
+    import select
+    import socket
+    raw.settimeout(20)
+    try:
+        client = context.wrap_socket(raw, server_side=True)
+    except (ssl.SSLError, OSError):
+        raw.close()
+        return
+    server = socket.create_connection(("127.0.0.1", upstream), timeout=20)
+    try:
+        while True:
+            readable, _, _ = select.select([client, server], [], [], 60)
+            if not readable:
+                return
+            for source in readable:
+                target = server if source is client else client
+                while True:
+                    try:
+                        data = source.recv(65536)
+                    except ssl.SSLWantReadError:
+                        break
+                    except OSError:
+                        data = b""
+                    if not data:
+                        return
+                    target.sendall(data)
+                    # Bytes OpenSSL already decrypted are invisible to select.
+                    if source is not client or not client.pending():
+                        break
+    finally:
+        client.close()
+        server.close()
+
+
 def run_client(url, cafile, cert=None, key=None):
     context = ssl.create_default_context(cafile=cafile)
     if cert:
@@ -86,6 +138,8 @@ if __name__ == "__main__":
         run_server(*rest)
     elif mode == "closing-proxy":
         run_closing_proxy(*rest)
+    elif mode == "tls-front":
+        run_tls_front(*rest)
     elif mode == "client":
         sys.exit(run_client(*rest))
     else:
