@@ -11,7 +11,9 @@ import WebSocketTransport
 /// `serve --exec CMD`: one `/bin/sh -c CMD` per connection. The client's messages, each followed by
 /// a newline, go to the command's standard input; each line of its standard output goes back as a
 /// message; when its output ends, the connection closes with 1000. When the connection ends first,
-/// the command's input is closed and it gets SIGTERM.
+/// the command's input is closed and it gets SIGTERM. The command sees the connection in its
+/// environment: `WEBSOCKET_PEER` (address:port), `WEBSOCKET_RESOURCE` (`/chat?x=1`),
+/// `WEBSOCKET_SUBPROTOCOL` (empty for none).
 ///
 /// `@unchecked Sendable`: the descriptors are constants; writes are serialized on `writes`.
 final class CommandBridge: @unchecked Sendable {
@@ -22,8 +24,10 @@ final class CommandBridge: @unchecked Sendable {
     /// Whether the command has been waited for: its pid may be another process's after that.
     private let reaped = Locked(false)
 
-    /// Starts `command` for `socket`. `binary`: its output lines are sent as binary messages.
-    init(command: String, socket: EventLoopWebSocket, binary: Bool, peer: String) throws(CommandError) {
+    /// Starts `command` for `socket`, with `environment` added to the tool's. `binary`: its output
+    /// lines are sent as binary messages.
+    init(command: String, socket: EventLoopWebSocket, binary: Bool, peer: String,
+         environment: [(name: String, value: String)]) throws(CommandError) {
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
         guard Self.makePipe(&toChild) else { throw CommandError(reason: "pipe: \(String(cString: strerror(errno)))") }
@@ -52,7 +56,19 @@ final class CommandBridge: @unchecked Sendable {
         var child: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
         defer { for pointer in argv { free(pointer) } }
-        let result = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, environ)
+        // The tool's environment, without the names set here, then those.
+        let names = Set(environment.map(\.name))
+        var variables: [UnsafeMutablePointer<CChar>?] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if !names.contains(String(text.prefix { $0 != "=" })) { variables.append(strdup(pointer)) }
+            entry += 1
+        }
+        for (name, value) in environment { variables.append(strdup("\(name)=\(value)")) }
+        variables.append(nil)
+        defer { for pointer in variables { free(pointer) } }
+        let result = posix_spawn(&child, "/bin/sh", &actions, &attributes, argv, variables)
         close(toChild[0])
         close(fromChild[1])
         guard result == 0 else {

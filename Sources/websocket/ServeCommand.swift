@@ -94,7 +94,10 @@ enum ServeCommand {
             }
             if let command = settings.command {
                 do throws(CommandError) {
-                    connections.attach(try CommandBridge(command: command, socket: socket, binary: settings.binary, peer: peer(socket)), to: socket)
+                    let environment = [("WEBSOCKET_PEER", peer(socket)), ("WEBSOCKET_RESOURCE", result.resource),
+                                       ("WEBSOCKET_SUBPROTOCOL", result.subprotocol ?? "")]
+                    connections.attach(try CommandBridge(command: command, socket: socket, binary: settings.binary,
+                                                         peer: peer(socket), environment: environment), to: socket)
                 } catch {
                     printError("\(peer(socket)): --exec: \(error)")
                     try? socket.sendClose(code: .internalError, reason: "command failed to start")

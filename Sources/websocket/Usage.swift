@@ -100,7 +100,8 @@ enum Help {
           -b, --binary           with --broadcast or --exec: lines become binary messages
           --exec CMD             run `/bin/sh -c CMD` for each connection: each message, and a newline,
                                  goes to its standard input; each line of its standard output is sent
-                                 back; when its output ends, the connection closes with 1000
+                                 back; when its output ends, the connection closes with 1000; it
+                                 sees WEBSOCKET_PEER, WEBSOCKET_RESOURCE, WEBSOCKET_SUBPROTOCOL
           --max-connections N    answer further opening handshakes with 503 while N are open
           --origin ORIGIN        accept only handshakes with this Origin (repeat for more); others get
                                  403

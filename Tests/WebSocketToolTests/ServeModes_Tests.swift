@@ -89,6 +89,21 @@ struct ServeModesTests {
         try second.close()
     }
 
+    @Test("--exec: the command sees the connection in WEBSOCKET_RESOURCE, WEBSOCKET_SUBPROTOCOL and WEBSOCKET_PEER")
+    func execEnvironment() throws {
+        let serve = try ServeProcess(["--exec", "echo \"$WEBSOCKET_RESOURCE|$WEBSOCKET_SUBPROTOCOL|$WEBSOCKET_PEER\"", "--protocol", "chat"])
+        let client = try serve.connect("/room?id=7", subprotocols: ["chat"])
+        guard case .text(let line)? = try client.receive() else { Issue.record("no line from the command"); return }
+        let fields = line.split(separator: "|", omittingEmptySubsequences: false)
+        #expect(fields.count == 3, "\(line)")
+        #expect(fields.first == "/room?id=7", "\(line)")
+        #expect(fields.dropFirst().first == "chat", "\(line)")
+        #expect(fields.last?.hasPrefix("127.0.0.1:") == true, "\(line)")
+        // `echo` exits after its line: the end of its output closes the connection with 1000.
+        while try client.receive() != nil {}
+        #expect(client.closeStatus?.code == .normalClosure, "\(String(describing: client.closeStatus))")
+    }
+
     @Test("--exec 'head -n 1': one reply, then the command's stdout ends and the connection closes with 1000")
     func execEnds() throws {
         let serve = try ServeProcess(["--exec", "head -n 1"])
