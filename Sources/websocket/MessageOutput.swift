@@ -28,7 +28,14 @@ struct MessageOutput: Sendable {
                       ("extensions", "[" + extensions.map(JSON.string).joined(separator: ",") + "]")])
     }
 
-    func received(_ message: WebSocketMessage) {
+    /// A server's connection opened (`serve --jsonl`).
+    func accepted(peer: String, resource: String, subprotocol: String?) {
+        guard case .jsonLines = format else { return }
+        emit("open", [("resource", JSON.string(resource)), ("subprotocol", subprotocol.map(JSON.string) ?? "null")], peer: peer)
+    }
+
+    /// `peer`: which of a server's connections (`serve --jsonl` adds it to each event).
+    func received(_ message: WebSocketMessage, peer: String? = nil) {
         switch format {
         case .lines:
             switch message {
@@ -47,32 +54,33 @@ struct MessageOutput: Sendable {
             writeOut(bytes)
         case .jsonLines:
             switch message {
-            case .text(let text): emit("text", [("data", JSON.string(text))])
-            case .binary(let bytes): emit("binary", [("hex", JSON.string(hex(bytes)))])
-            case .ping(let bytes): emit("ping", [("hex", JSON.string(hex(bytes)))])
-            case .pong(let bytes): emit("pong", [("hex", JSON.string(hex(bytes)))])
+            case .text(let text): emit("text", [("data", JSON.string(text))], peer: peer)
+            case .binary(let bytes): emit("binary", [("hex", JSON.string(hex(bytes)))], peer: peer)
+            case .ping(let bytes): emit("ping", [("hex", JSON.string(hex(bytes)))], peer: peer)
+            case .pong(let bytes): emit("pong", [("hex", JSON.string(hex(bytes)))], peer: peer)
             case .fragment, .close: break   // the close is reported with its outcome, by `closed`
             }
         }
     }
 
-    func closed(_ status: Connection.CloseStatus, failure: String?) {
+    func closed(_ status: Connection.CloseStatus, failure: String?, peer: String? = nil) {
         guard case .jsonLines = format else { return }
         var fields = [("code", "\(status.code.rawValue)"), ("reason", JSON.string(status.reason)),
                       ("clean", status.wasClean ? "true" : "false")]
         if let failure { fields.append(("error", JSON.string(failure))) }
-        emit("close", fields)
+        emit("close", fields, peer: peer)
     }
 
     /// A failure before any connection opened (with `--jsonl`, so that a script sees every outcome).
-    func failed(_ error: String) {
+    func failed(_ error: String, peer: String? = nil) {
         guard case .jsonLines = format else { return }
-        emit("error", [("error", JSON.string(error))])
+        emit("error", [("error", JSON.string(error))], peer: peer)
     }
 
-    private func emit(_ type: String, _ fields: [(String, String)]) {
+    private func emit(_ type: String, _ fields: [(String, String)], peer: String? = nil) {
         guard case .jsonLines(let start) = format else { return }
         var line = "{\"type\":\(JSON.string(type)),\"time\":\(JSON.seconds(monotonicNow() - start))"
+        if let peer { line += ",\"peer\":\(JSON.string(peer))" }
         for (name, value) in fields { line += ",\(JSON.string(name)):\(value)" }
         printOut(line + "}")
     }

@@ -87,6 +87,7 @@ enum ServeCommand {
             var opened = "\(peer(socket)): connected, resource \(result.resource)"
             if let subprotocol = result.subprotocol { opened += ", subprotocol \(subprotocol)" }
             printError(opened)
+            settings.output.accepted(peer: peer(socket), resource: result.resource, subprotocol: result.subprotocol)
             guard connections.opened(socket) else {
                 // Two handshakes passed the check at once: the later one is told to come back.
                 try? socket.sendClose(code: .tryAgainLater, reason: "too many connections")
@@ -106,18 +107,24 @@ enum ServeCommand {
         case .text(let text):
             if let bridge = connections.bridge(of: socket) { bridge.deliver(Array(text.utf8)) }
             else if settings.echo { try? socket.send(text: text) }
-            else { settings.output.received(.text(text)) }
+            else { settings.output.received(.text(text), peer: peer(socket)) }
         case .binary(let bytes):
             if let bridge = connections.bridge(of: socket) { bridge.deliver(bytes) }
             else if settings.echo { try? socket.send(binary: bytes) }
-            else { settings.output.received(.binary(bytes)) }
+            else { settings.output.received(.binary(bytes), peer: peer(socket)) }
+        case .ping(let bytes):
+            settings.output.received(.ping(bytes), peer: peer(socket))
+        case .pong(let bytes):
+            settings.output.received(.pong(bytes), peer: peer(socket))
         case .closed(let status):
             connections.closed(socket)?.connectionEnded()
             printError("\(peer(socket)): closed \(describe(status))")
+            settings.output.closed(status, failure: nil, peer: peer(socket))
         case .failed(let error):
             connections.closed(socket)?.connectionEnded()
             printError("\(peer(socket)): \(error)")
-        case .fragment, .ping, .pong, .closeReceived, .drained:
+            settings.output.failed("\(error)", peer: peer(socket))
+        case .fragment, .closeReceived, .drained:
             break
         }
     }

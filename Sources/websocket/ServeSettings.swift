@@ -3,7 +3,7 @@ import WebSocketTransport
 
 /// Everything `websocket serve` was asked to do, checked.
 struct ServeSettings: Sendable {
-    static let flags: Set<String> = SharedOptions.flags.union(["--echo", "--broadcast", "--binary", "--raw-output"])
+    static let flags: Set<String> = SharedOptions.flags.union(["--echo", "--broadcast", "--binary", "--raw-output", "--jsonl"])
     static let options: Set<String> = SharedOptions.options.union(TLSOptions.serverOptions).union([
         "--host", "--port", "--unix", "--exec", "--max-connections", "--origin",
     ])
@@ -51,6 +51,12 @@ struct ServeSettings: Sendable {
         binary = parsed.has("--binary")
         if echo, command != nil { throw UsageError(message: "--echo and --exec exclude each other") }
         if binary, !broadcast, command == nil { throw UsageError(message: "--binary applies to --broadcast and --exec") }
-        output = MessageOutput(format: parsed.has("--raw-output") ? .raw(separated: true) : .lines)
+        switch (parsed.has("--jsonl"), parsed.has("--raw-output")) {
+        case (true, true): throw UsageError(message: "--jsonl and --raw-output exclude each other")
+        case (true, false): output = MessageOutput(format: .jsonLines(start: monotonicNow()))
+        case (false, true): output = MessageOutput(format: .raw(separated: true))
+        case (false, false): output = MessageOutput(format: .lines)
+        }
+        options.receivesControlFrames = output.wantsControlFrames
     }
 }

@@ -105,6 +105,8 @@ enum Help {
           --max-connections N    answer further opening handshakes with 503 while N are open
           --origin ORIGIN        accept only handshakes with this Origin (repeat for more); others get
                                  403
+          --jsonl                print one JSON object per event instead, as connect does, each with
+                                 the client's "peer"; --raw-output prints messages as their bytes
           --tls-cert FILE --tls-key FILE
                                  serve wss:// (PEM: the chain, leaf first, and its key)
           --client-ca FILE       require a client certificate issued by this CA

@@ -152,4 +152,27 @@ struct ServeTests {
         tool.signal(SIGTERM)
         #expect(tool.waitForExit() == 0, "\(tool.transcript)")
     }
+
+    @Test("serve --jsonl: open (resource, subprotocol), text, binary, ping, close, each with its peer")
+    func jsonLines() throws {
+        let serve = try ServeProcess(["--jsonl", "--protocol", "chat"])
+        let client = try serve.connect("/room", subprotocols: ["chat"])
+        try client.send(text: "say \"hi\"")
+        try client.send(binary: [0x00, 0xFF])
+        try client.ping([0x07])
+        #expect(serve.tool.waitForOutput(containing: "\"ping\""), "\(serve.tool.transcript)")
+        _ = try client.close()
+        #expect(serve.tool.waitForOutput(containing: "\"close\""), "\(serve.tool.transcript)")
+        let events = serve.messageLines.compactMap { JSON(parsing: $0) }
+        #expect(events.count == serve.messageLines.count, "lines that are not JSON: \(serve.messageLines)")
+        #expect(events.compactMap { $0["type"]?.string } == ["open", "text", "binary", "ping", "close"], "\(serve.messageLines)")
+        let peers = Set(events.compactMap { $0["peer"]?.string })
+        #expect(peers.count == 1 && peers.first?.hasPrefix("127.0.0.1:") == true, "\(peers)")
+        #expect(events.first?["resource"]?.string == "/room")
+        #expect(events.first?["subprotocol"]?.string == "chat")
+        #expect(events.dropFirst().first?["data"]?.string == "say \"hi\"")
+        #expect(events.dropFirst(2).first?["hex"]?.string == "00ff")
+        #expect(events.dropFirst(3).first?["hex"]?.string == "07")
+        #expect(events.last?["code"]?.number == 1000 && events.last?["clean"]?.bool == true, "\(serve.messageLines)")
+    }
 }
