@@ -11,7 +11,7 @@ import WebSocketTransport
 /// `serve --exec CMD`: one `/bin/sh -c CMD` per connection. The client's messages, each followed by
 /// a newline, go to the command's standard input; each line of its standard output goes back as a
 /// message; when its output ends, the connection closes with 1000. When the connection ends first,
-/// the command's input is closed and it gets SIGTERM. The command sees the connection in its
+/// the command gets SIGTERM and its input is closed. The command sees the connection in its
 /// environment: `WEBSOCKET_PEER` (address:port), `WEBSOCKET_RESOURCE` (`/chat?x=1`),
 /// `WEBSOCKET_SUBPROTOCOL` (empty for none).
 ///
@@ -21,6 +21,8 @@ final class CommandBridge: @unchecked Sendable {
     private let input: Int32
     /// Writes to the command's input block while it does not read: they wait here, off the loop.
     private let writes = DispatchQueue(label: "websocket.exec.input")
+    /// Bytes handed to ``deliver(_:)`` and not yet written to the command.
+    private let pending = Locked(0)
     /// Whether the command has been waited for: its pid may be another process's after that.
     private let reaped = Locked(false)
 
@@ -105,9 +107,20 @@ final class CommandBridge: @unchecked Sendable {
     }
 
     /// Hands a message to the command, with a newline after it.
-    func deliver(_ bytes: [UInt8]) {
+    /// Returns `false`, taking nothing, when the command already has ``maxPendingBytes`` waiting: a
+    /// client must not fill the server's memory faster than its command reads.
+    func deliver(_ bytes: [UInt8]) -> Bool {
         let input = input
+        let size = bytes.count + 1
+        let pending = pending
+        let admitted = pending.withLock { waiting -> Bool in
+            guard waiting <= Self.maxPendingBytes - size else { return false }
+            waiting += size
+            return true
+        }
+        guard admitted else { return false }
         writes.async {
+            defer { pending.withLock { $0 -= size } }
             var data = bytes
             data.append(UInt8(ascii: "\n"))
             var offset = 0
@@ -118,17 +131,19 @@ final class CommandBridge: @unchecked Sendable {
                 offset += n
             }
         }
+        return true
     }
+
+    /// The most bytes of messages waiting for the command to read them (beyond the pipe's own buffer).
+    static let maxPendingBytes = 4 << 20
 
     /// The connection ended: the command's input ends, and it is asked to stop.
     func connectionEnded() {
+        // The signal first, from here: a write waiting on `writes` for a command that does not read
+        // would hold anything queued behind it; once the command is gone that write fails (EPIPE).
+        reaped.withLock { done in if !done { kill(pid, SIGTERM) } }
         let input = input
-        let pid = pid
-        let reaped = reaped
-        writes.async {
-            close(input)
-            reaped.withLock { done in if !done { kill(pid, SIGTERM) } }
-        }
+        writes.async { close(input) }
     }
 
     /// A pipe whose ends are closed in every other process the tool starts (glibc's `pipe2` is not

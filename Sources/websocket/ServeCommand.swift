@@ -105,11 +105,11 @@ enum ServeCommand {
                 }
             }
         case .text(let text):
-            if let bridge = connections.bridge(of: socket) { bridge.deliver(Array(text.utf8)) }
+            if let bridge = connections.bridge(of: socket) { hand(Array(text.utf8), to: bridge, of: socket) }
             else if settings.echo { try? socket.send(text: text) }
             else { settings.output.received(.text(text), peer: peer(socket)) }
         case .binary(let bytes):
-            if let bridge = connections.bridge(of: socket) { bridge.deliver(bytes) }
+            if let bridge = connections.bridge(of: socket) { hand(bytes, to: bridge, of: socket) }
             else if settings.echo { try? socket.send(binary: bytes) }
             else { settings.output.received(.binary(bytes), peer: peer(socket)) }
         case .ping(let bytes):
@@ -127,6 +127,14 @@ enum ServeCommand {
         case .fragment, .closeReceived, .drained:
             break
         }
+    }
+
+    /// A message for the connection's command; a command that does not keep up ends the connection
+    /// (1011) rather than the server's memory.
+    private static func hand(_ bytes: [UInt8], to bridge: CommandBridge, of socket: EventLoopWebSocket) {
+        guard !bridge.deliver(bytes) else { return }
+        printError("\(peer(socket)): the command is not reading its input (\(CommandBridge.maxPendingBytes) bytes waiting): closing with 1011")
+        try? socket.sendClose(code: .internalError, reason: "the command is not reading")
     }
 
     private static func peer(_ socket: EventLoopWebSocket) -> String {

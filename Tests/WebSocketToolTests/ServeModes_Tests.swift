@@ -104,6 +104,21 @@ struct ServeModesTests {
         #expect(client.closeStatus?.code == .normalClosure, "\(String(describing: client.closeStatus))")
     }
 
+    @Test("--exec with a command that never reads: past 4 MiB waiting, the connection ends with 1011, the server goes on")
+    func execNotReading() throws {
+        let serve = try ServeProcess(["--exec", "sleep 600"])
+        let client = try serve.connect()
+        let chunk = [UInt8](repeating: 0x61, count: 256 << 10)
+        // 8 MiB in all: the pipe holds 64 KiB, the bridge at most 4 MiB more.
+        for _ in 0..<32 { try? client.send(binary: chunk) }
+        while try client.receive() != nil {}
+        #expect(client.closeStatus?.code == .internalError, "\(String(describing: client.closeStatus))")
+        #expect(serve.tool.waitForStderr(containing: "not reading its input"), "\(serve.tool.transcript)")
+        let next = try serve.connect()
+        try next.send(text: "still serving")
+        _ = try next.close()
+    }
+
     @Test("--exec 'head -n 1': one reply, then the command's stdout ends and the connection closes with 1000")
     func execEnds() throws {
         let serve = try ServeProcess(["--exec", "head -n 1"])
