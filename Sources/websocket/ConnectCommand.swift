@@ -52,18 +52,27 @@ final class ClientSession: @unchecked Sendable {
     let settings: ConnectSettings
 
     private struct State {
-        var socket: BlockingWebSocket?
+        enum Phase {
+            /// Opening a connection (the first, or another with `--reconnect`): nothing to send on.
+            case connecting
+            case open(BlockingWebSocket)
+            /// The run is over, with its exit status.
+            case finished(Int32)
+        }
+        var phase = Phase.connecting
         /// Connections opened so far: a sender whose connection ended waits for this to change.
         var opened = 0
         /// Reconnection attempts made, against ``ReconnectPolicy/limit``.
         var attempts = 0
         var received = 0
         var lastMessage: Connection.Instant?
+        /// Why the tool closes; once set, no reconnection follows.
         var closing: ClosingReason?
-        /// An exit status that overrides the one of the close (bad input).
-        var override: Int32?
-        /// The exit status, once the run is over.
-        var outcome: Int32?
+
+        var socket: BlockingWebSocket? { if case .open(let socket) = phase { socket } else { nil } }
+        var outcome: Int32? { if case .finished(let status) = phase { status } else { nil } }
+        /// Refused input is a usage error, however the close that followed went.
+        var override: Int32? { closing == .badInput ? ExitStatus.usage.rawValue : nil }
     }
     private let state = Locked(State())
 
@@ -87,7 +96,7 @@ final class ClientSession: @unchecked Sendable {
                 let socket = try BlockingWebSocket.connect(settings.request, via: settings.endpoint,
                                                            configuration: settings.configuration, options: settings.options)
                 let attempt = state.withLock { state in
-                    state.socket = socket
+                    state.phase = .open(socket)
                     state.opened += 1
                     return state.opened
                 }
@@ -117,7 +126,7 @@ final class ClientSession: @unchecked Sendable {
         let attempt: Int? = state.withLock { state in
             guard state.closing == nil, state.attempts < settings.reconnect.limit else { return nil }
             state.attempts += 1
-            state.socket = nil
+            state.phase = .connecting
             return state.attempts
         }
         guard let attempt else { return false }
@@ -208,7 +217,6 @@ final class ClientSession: @unchecked Sendable {
             } else {
                 let which = settings.wholeInput ? "standard input" : "standard input line \(input.lineNumber)"
                 printError("websocket: \(which) is not valid UTF-8 (--binary sends bytes as they are)")
-                state.withLock { $0.override = ExitStatus.usage.rawValue }
                 beginClose(.badInput, code: .normalClosure)
                 return
             }
@@ -265,8 +273,7 @@ final class ClientSession: @unchecked Sendable {
     @discardableResult
     private func end(_ status: Int32) -> Int32 {
         let recorded = state.withLock { state in
-            if state.outcome == nil { state.outcome = status }
-            state.socket = nil
+            if state.outcome == nil { state.phase = .finished(status) }
             return state.outcome ?? status
         }
         state.broadcast()
