@@ -21,6 +21,13 @@ enum Help {
                                  offers them in this order, the server accepts the first the client
                                  offers among them
           --deflate              negotiate permessage-deflate (RFC 7692) when the peer agrees
+          --deflate-window-bits N  windows of 2^N bytes (9-15) both ways: a client asks for them, a
+                                 server answers with them (implies --deflate, as the next three do)
+          --deflate-no-context-takeover
+                                 reset the compression context after every message, both ways
+          --deflate-level N      zlib level 0 (store) to 9 (smallest; default 6)
+          --deflate-low-memory   the library's preset: 512-byte windows, no context takeover, zlib
+                                 memory level 1 (about 10 KiB a connection instead of 300)
           --max-message-size N   largest message accepted (default 16M; sizes take K, M or G)
           --max-frame-size N     largest frame accepted (default 16M)
           --max-fragments N      most frames in one message (default 1048576)

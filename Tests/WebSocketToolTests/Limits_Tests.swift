@@ -83,4 +83,45 @@ struct LimitsTests {
         #expect(try client.receive() == .text("plain"))
         try client.close()
     }
+
+    @Test("serve --deflate-window-bits 10 --deflate-no-context-takeover: the answer carries both, messages round-trip")
+    func serveDeflateParameters() throws {
+        let serve = try ServeProcess(["--echo", "--deflate-window-bits", "10", "--deflate-no-context-takeover"])
+        var configuration = Connection.Configuration()
+        configuration.extensions = [PerMessageDeflate()]
+        let client = try BlockingWebSocket.connect(to: serve.url(), configuration: configuration, options: clientOptions())
+        let agreed = try #require(client.handshake.extensions.first)
+        let parameters = Dictionary(agreed.parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        #expect(agreed.name == "permessage-deflate")
+        #expect(parameters["server_max_window_bits"] == .some("10"), "\(agreed)")
+        #expect(parameters["client_max_window_bits"] == .some("10"), "\(agreed)")
+        #expect(parameters.keys.contains("server_no_context_takeover"), "\(agreed)")
+        for _ in 0..<3 {
+            let long = String(repeating: "squeeze me ", count: 300)
+            try client.send(text: long)
+            #expect(try client.receive() == .text(long))
+        }
+        try client.close()
+    }
+
+    @Test("connect --deflate-low-memory: the preset's offer (no context takeover, 9-bit windows); messages round-trip")
+    func connectDeflateLowMemory() throws {
+        let server = try RecordingServer(extensions: [PerMessageDeflate()])
+        let long = String(repeating: "compressible ", count: 200)
+        let run = try runTool(["connect", server.url(), "--deflate-low-memory"], input: long + "\n" + long + "\n")
+        #expect(run.status == 0, "\(run.transcript)")
+        #expect(run.stdoutLines == [long, long], "\(run.transcript)")
+        let offer = try #require(server.seen.requests.first?.extensions.first)
+        let names = Set(offer.parameters.map(\.name))
+        #expect(names.isSuperset(of: ["server_no_context_takeover", "client_no_context_takeover", "server_max_window_bits"]), "\(offer)")
+        #expect(offer.parameters.first { $0.name == "server_max_window_bits" }?.value == "9", "\(offer)")
+    }
+
+    @Test("--deflate-window-bits outside 9-15 and --deflate-level outside 0-9 are usage errors naming the option",
+          arguments: [["--deflate-window-bits", "8"], ["--deflate-window-bits", "16"], ["--deflate-level", "10"]])
+    func deflateBadValues(arguments: [String]) throws {
+        let run = try runTool(["connect", "ws://127.0.0.1:9/"] + arguments, input: "")
+        #expect(run.status == 2, "\(run.transcript)")
+        #expect(run.stderr.split(separator: "\n").first?.contains(arguments[0]) == true, "\(run.transcript)")
+    }
 }
