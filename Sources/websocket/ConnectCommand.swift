@@ -112,7 +112,7 @@ final class ClientSession: @unchecked Sendable {
             } catch {
                 printError("websocket: \(error)")
                 settings.output.failed("\(error)")
-                guard ReconnectPolicy.isTransient(error), waitBeforeReconnecting() else {
+                guard error.isWorthReconnecting, waitBeforeReconnecting() else {
                     end(ExitStatus(error).rawValue)
                     return false
                 }
@@ -147,7 +147,7 @@ final class ClientSession: @unchecked Sendable {
             if let failure = socket.transportFailure { line += " (\(failure))" }
             printError(line)
             settings.output.closed(status, failure: socket.transportFailure.map { "\($0)" })
-            guard ReconnectPolicy.isTransient(status), waitBeforeReconnecting() else {
+            guard status.isWorthReconnecting, waitBeforeReconnecting() else {
                 return end(state.withLock { $0.override } ?? ExitStatus(status).rawValue)
             }
             guard open() else { return outcome ?? ExitStatus(status).rawValue }
