@@ -19,6 +19,17 @@ struct ConnectStdinTests {
         #expect(server.seen.texts == Array(repeating: ["a", "b"], count: 10).flatMap { $0 })
     }
 
+    @Test("20,000 lines of varying length (over 300 KiB, lines across every 64 KiB read): each sent once, in order, none cut")
+    func manyLines() throws {
+        let server = try RecordingServer()
+        let lines = (0..<20_000).map { index in "\(index):" + String(repeating: "x", count: index % 23) }
+        let run = try runTool(["connect", server.url(), "--max-messages", "20000", "--linger", "60"],
+                              input: lines.joined(separator: "\n") + "\n")
+        #expect(run.status == 0, "\(run.transcript.prefix(2000))")
+        #expect(server.seen.texts == lines, "\(server.seen.texts.count) texts received")
+        #expect(run.stdoutLines == lines, "\(run.stdoutLines.count) lines printed")
+    }
+
     @Test("Empty standard input: a clean close with 1000, exit 0, nothing on stdout")
     func emptyInput() throws {
         let server = try RecordingServer()
