@@ -122,8 +122,8 @@ final class CommandBridge: @unchecked Sendable {
         writes.async {
             defer { pending.withLock { $0 -= size } }
             // A command that stopped reading (EPIPE) gets nothing more: its output decides the end.
-            guard Self.writeAll(bytes, to: input) else { return }
-            _ = Self.writeAll([UInt8(ascii: "\n")], to: input)
+            guard writeAll(bytes, to: input) else { return }
+            writeAll([UInt8(ascii: "\n")], to: input)
         }
         return true
     }
@@ -145,18 +145,6 @@ final class CommandBridge: @unchecked Sendable {
     private static func makePipe(_ ends: inout [Int32]) -> Bool {
         guard pipe(&ends) == 0 else { return false }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        return true
-    }
-
-    /// write(2) until all of `bytes` is written; `false` when the descriptor refuses more.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            offset += n
-        }
         return true
     }
 

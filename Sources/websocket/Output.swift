@@ -26,15 +26,18 @@ private func writeAll(_ text: String, to descriptor: Int32) {
     writeAll(Array(text.utf8), to: descriptor)
 }
 
-/// write(2) until done: the C `stdout`/`stderr` globals are shared mutable state to Swift 6.
-private func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+/// write(2) until all of `bytes` is written (the C `stdout`/`stderr` globals are shared mutable state
+/// to Swift 6); `false` when the descriptor refuses more (a closed pipe).
+@discardableResult
+func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
     var offset = 0
     while offset < bytes.count {
         let n = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
         if n < 0 && errno == EINTR { continue }
-        if n <= 0 { break }
+        if n <= 0 { return false }
         offset += n
     }
+    return true
 }
 
 func exitProcess(_ status: Int32) -> Never {
