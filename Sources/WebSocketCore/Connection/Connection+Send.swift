@@ -191,9 +191,7 @@ extension Connection {
     }
 
     private mutating func sendControl(_ opcode: Opcode, _ payload: [UInt8]) throws(Connection.UsageError) {
-        try checkPermission(.sendControl)
-        guard payload.count <= 125 else { throw .controlPayloadTooLarge }
-        try checkOutputRoom()
+        try checkCanSendControl(payloadCount: payload.count)
         writeFrame(opcode, fin: true, payload: payload)
     }
 
@@ -224,6 +222,15 @@ extension Connection {
         try checkPermission(.startMessage)
         try checkOutputRoom()
         guard case .none = outgoing else { throw .messageInProgress }
+    }
+
+    /// The checks before a ping or a pong (awaited or not): the phase allows one, its payload fits a
+    /// control frame, and there is room for it.
+    func checkCanSendControl(payloadCount: Int) throws(Connection.UsageError) {
+        try checkPermission(.sendControl)
+        // RFC 6455 §5.5: "All control frames MUST have a payload length of 125 bytes or less".
+        guard payloadCount <= 125 else { throw .controlPayloadTooLarge }
+        try checkOutputRoom()
     }
 
     /// Sends are refused once the pending output reaches ``Connection/Limits/maxBufferedOutput``; memory is then
