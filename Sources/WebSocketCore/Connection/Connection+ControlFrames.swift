@@ -24,6 +24,7 @@ extension Connection {
     mutating func receivedPong() -> Step {
         let payload = takeControlPayload()
         transition(.pongReceived)
+        answerAwaitedPings(payload)
         return .event(.pong(payload))
     }
 

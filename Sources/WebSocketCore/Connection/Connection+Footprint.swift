@@ -12,11 +12,11 @@ extension Connection {
 
 extension Connection {
     /// The heap the connection's own buffers hold, by capacity: input (and its spare), output, the
-    /// message, control and lending buffers, the event queue and the handshake parser. Zlib state of a
-    /// negotiated extension is not included. For tests and for sizing a server.
+    /// message, control and lending buffers, the event queue, the handshake parser and the awaited
+    /// pings. Zlib state of a negotiated extension is not included. For tests and for sizing a server.
     @_spi(Testing) public var bufferCapacity: Int {
         inbox.capacity + spareInbox.capacity + outbox.capacity + queuedOutput.capacity * MemoryLayout<[UInt8]>.stride + messageBuffer.capacity + controlBuffer.capacity
             + lendScratch.capacity + events.capacity * MemoryLayout<Connection.Event>.stride + headParser.retainedByteCount
-            + bodyReader.body.capacity
+            + bodyReader.body.capacity + awaitedPings.capacity
     }
 }

@@ -21,7 +21,9 @@
 //    body reader are stored properties that always hold a value, and the phase says which is in use.
 //    Beside the phase sit the streams, which are not lifecycle: the input (bytes, and whether the
 //    transport's input ended, which the reader reaches in order, after the bytes before it), the frame
-//    and message being read, the message being sent, and the output.
+//    and message being read, the message being sent, and the output; and the awaited pings, which
+//    span phases (sent while open or closing remotely, answered while open or closing locally) and
+//    all end when the connection enters `closed`.
 // 3. What the caller may do in each phase is decided in one place, `checkPermission(_:)`. A caller's
 //    misuse throws `Connection.UsageError` and changes nothing; a permitted call then reports what it did to
 //    the transition (`close()` as `.closeCalled`, the last fragment as `.messageSent`).
@@ -32,7 +34,8 @@
 // 5. A peer's violation queues the Close frame with the violation's code, emits `.protocolViolation`
 //    then `.closed`, and every later input byte is ignored (RFC 6455 §7.1.7).
 // 6. Timers arm when their phase starts, relative to the last time reported; before any report they
-//    wait as `.pending` and arm at the first one.
+//    wait as `.pending` and arm at the first one. An awaited ping's timeout arms when it is sent, in
+//    the same way; when it expires the ping ends and nothing else changes.
 // 7. Once `.closed`, the connection never leaves it; only its transport disposition changes, toward
 //    closing now. `transportDirective` says what the caller should do with the transport (RFC 6455
 //    §7.1.1): a client that closed cleanly waits for the server to close TCP (bounded by the close
@@ -343,7 +346,8 @@ extension Connection {
 
     /// The closed phase, choosing what the transport does next (``Connection/TransportDirective``): once the
     /// input ended, or when `aborting`, it closes at once; a client that closed cleanly waits for the
-    /// server to close it; everything else half-closes and drains. Emits `.closed`.
+    /// server to close it; everything else half-closes and drains. Ends the awaited pings (the
+    /// connection closed first) and emits `.closed`.
     private mutating func closedPhase(_ status: Connection.CloseStatus, aborting: Bool = false) -> Phase {
         let disposition: TransportDisposition
         if inputEnded || aborting {
@@ -358,6 +362,7 @@ extension Connection {
         releaseInput()
         messageBuffer = []
         bodyReader = HTTPBodyReader()
+        awaitedPings.endAll(status)
         enqueue(.closed(status))
         return .closed(status, transport: disposition)
     }

@@ -95,6 +95,11 @@ public struct Connection: Sendable {
     /// The last time reported; the timers themselves live in the phase's payload.
     var lastReportedTime: Connection.Instant? = nil
 
+    // Awaited pings.
+    /// The pings sent with ``sendPing(_:awaitingPongWithin:)`` that wait for their pongs, and the
+    /// outcomes not taken yet: beside the phase, not in it (see ``AwaitedPings``).
+    var awaitedPings = AwaitedPings()
+
     /// Creates a connection.
     ///
     /// A client queues its opening handshake request at once: take it with ``takeOutput()``. A server

@@ -33,6 +33,14 @@ extension Connection {
         /// not queued, while the buffer is over this mark (RFC 6455 §5.5.3 lets an endpoint answer only the
         /// latest ping).
         public var maxBufferedOutput: Int = 64 << 20
+        /// The most awaited pings (``Connection/sendPing(_:awaitingPongWithin:)``) a connection holds at
+        /// once: pings whose pong has not come, and ended pings whose outcome
+        /// ``Connection/nextPingOutcome()`` has not returned yet. Default 64, far more than anyone waits
+        /// for at once. Past it, `sendPing` throws ``Connection/UsageError/tooManyAwaitedPings`` before
+        /// anything is sent or stored, so a peer that never answers, or a caller that never takes the
+        /// outcomes, cannot make the connection's memory grow. Values below 0 count as 0 (no awaited
+        /// ping is allowed).
+        public var maxAwaitedPings: Int = 64
 
         /// The defaults above: generous for real traffic, bounded against a hostile peer.
         public init() {}

@@ -45,6 +45,9 @@ extension Connection {
             /// extension cannot run the agreed element (invalid or contradictory parameters, one the role
             /// cannot have agreed to, an extension agreed twice): the reason, naming the extension.
             case invalidExtensionAgreement(String)
+            /// ``Connection/Limits/maxAwaitedPings`` awaited pings are pending or have outcomes not taken:
+            /// take them with ``Connection/nextPingOutcome()``, or wait for pongs or timeouts.
+            case tooManyAwaitedPings
         }
 
         /// Which error this is, with what it carries.
@@ -150,6 +153,10 @@ extension Connection {
             return nil
         }
 
+        /// ``Connection/Limits/maxAwaitedPings`` awaited pings are pending or have outcomes not taken:
+        /// take them with ``Connection/nextPingOutcome()``, or wait for pongs or timeouts.
+        public static let tooManyAwaitedPings = UsageError(.tooManyAwaitedPings)
+
         /// Whether `value` is this UsageError: lets `catch UsageError.x` match a thrown error.
         public static func ~= (pattern: UsageError, value: any Error) -> Bool { (value as? UsageError) == pattern }
     }
@@ -175,6 +182,7 @@ extension Connection.UsageError: CustomStringConvertible {
         case .preparedMessageFromClient: return "only a server sends prepared messages: a client masks each frame"
         case .preparedFrameTooLarge(let size): return "a prepared frame of \(size) bytes exceeds the fragmentation size"
         case .invalidExtensionAgreement(let reason): return "invalid extension agreement: \(printable(reason))"
+        case .tooManyAwaitedPings: return "too many awaited pings: their pongs or outcomes are pending"
         }
     }
 }

@@ -1,9 +1,19 @@
 extension Connection {
     /// The earliest instant at which ``advanceTime(to:)`` has something to do, or `nil` when no timer
-    /// is armed. Timers start at the first reported time, so report one when the connection starts.
+    /// is armed: the phase's timers (handshake, keepalive, close, linger) and the timeouts of awaited
+    /// pings (``sendPing(_:awaitingPongWithin:)``). Timers start at the first reported time, so report
+    /// one when the connection starts.
     public var nextDeadline: Connection.Instant? {
+        // Adapters ask after every read and write, and this must not allocate. Without an awaited
+        // ping that has a timeout, the pings cost one comparison with `nil`.
+        guard let ping = awaitedPings.earliestDeadline else { return phaseDeadline }
+        return Self.earlier(phaseDeadline, ping)
+    }
+
+    /// The earliest deadline of the phase's timers.
+    @inline(__always)
+    private var phaseDeadline: Connection.Instant? {
         // Each timer lives in the payload of its phase: only that phase's timers can be armed.
-        // Adapters ask after every read and write, and this must not allocate.
         switch phase {
         case .clientAwaitingResponse(_, _, let timeout), .clientReadingRejection(_, let timeout),
              .serverAwaitingRequest(let timeout), .serverAwaitingDecision(_, let timeout),
@@ -26,12 +36,24 @@ extension Connection {
     }
 
     /// Reports the current time (from any monotonic clock; only differences matter). Runs the timers
-    /// that expired: the opening handshake timeout, keepalive pings and their pong timeout, and the
-    /// closing handshake timeout. Their events are pulled with ``nextEvent()`` and their frames taken
-    /// with the output. Time never runs backwards here: an earlier instant than the last is ignored.
+    /// that expired: the opening handshake timeout, keepalive pings and their pong timeout, the
+    /// closing handshake timeout, and the timeouts of awaited pings. Their events are pulled with
+    /// ``nextEvent()``, their frames taken with the output, and the awaited pings that timed out
+    /// reported by ``nextPingOutcome()``. Time never runs backwards here: an earlier instant than the
+    /// last is ignored.
+    ///
+    /// Awaited pings whose timeout has passed end first, as timed out; then the phase's timers run
+    /// (and if one closes the connection, the pings still awaited end as closed first).
     public mutating func advanceTime(to now: Connection.Instant) {
-        if let last = lastReportedTime, now < last { return }
+        if let last = lastReportedTime {
+            if now < last { return }
+        } else if !awaitedPings.pending.isEmpty {
+            // The first time reported: pings sent before it count as sent now, and their timers start.
+            awaitedPings.startClock(at: now)
+        }
         lastReportedTime = now
+        // Without an awaited ping that has a timeout, one comparison with `nil`.
+        if let deadline = awaitedPings.earliestDeadline, deadline <= now { awaitedPings.timeOut(at: now) }
         transition(.timeAdvanced(to: now))
     }
 
