@@ -181,6 +181,34 @@ struct AllocationTests {
         #expect(closed.allocations == 0 && closed.mismatches == 0)
         #expect(releasing == 0)
     }
+
+    @Test("Timers with awaited pings: advanceTime(to:) and nextDeadline allocate nothing while pings wait, and nothing once none does",
+          arguments: [true, false])
+    func awaitedPingTimersAllocateNothing(client isClient: Bool) throws {
+        let (client, server) = try openPair()
+        var connection = isClient ? client : server
+        var peer = isClient ? server : client
+        func at(_ milliseconds: Int) -> Connection.Instant { Connection.Instant(sinceOrigin: .milliseconds(milliseconds)) }
+        var wire: [UInt8] = []
+        connection.advanceTime(to: at(0))
+        _ = try connection.sendPing(awaitingPongWithin: .seconds(10))
+        _ = try connection.sendPing(awaitingPongWithin: nil)
+        // Warm up on a copy (type metadata on first use), then count: two pings wait, one with a deadline.
+        var copy = connection
+        _ = Self.timerAllocations(&copy, from: at(1), steps: 100, expecting: at(10_000))
+        let waiting = Self.timerAllocations(&connection, from: at(1), steps: 5_000, expecting: at(10_000))
+        // Both answered (the pong of the second answers the first too), their outcomes taken.
+        Self.exchange(&connection, with: &peer, wire: &wire)
+        var outcomes = 0
+        while let (_, outcome) = connection.nextPingOutcome() {
+            if outcome.answered != nil { outcomes += 1 }
+        }
+        #expect(outcomes == 2)
+        // No ping waits any more, and the arrays that held them keep their capacity.
+        let none = Self.timerAllocations(&connection, from: at(5_001), steps: 5_000, expecting: nil)
+        #expect(waiting.allocations == 0 && waiting.mismatches == 0)
+        #expect(none.allocations == 0 && none.mismatches == 0)
+    }
 }
 
 @Suite("Memory held by an idle connection")
