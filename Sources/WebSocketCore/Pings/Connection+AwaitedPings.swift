@@ -47,7 +47,10 @@ extension Connection {
     ///   (``Connection/UsageError/notOpen``, ``Connection/UsageError/closeAlreadySent``,
     ///   ``Connection/UsageError/controlPayloadTooLarge``, ``Connection/UsageError/outputBufferFull``), then
     ///   ``Connection/UsageError/tooManyAwaitedPings`` when ``Connection/Limits/maxAwaitedPings`` pings are
-    ///   awaited or have outcomes not taken yet. A refused ping is neither sent nor awaited.
+    ///   awaited or have outcomes not taken yet. A refused ping is neither sent nor awaited. (While
+    ///   closing remotely, when the peer's Close came during your fragmented message, a ping is still
+    ///   sent, as with ``ping(_:)``; but nothing the peer sends is read any more, so it ends when the
+    ///   connection closes.)
     ///
     /// RFC 6455 §5.5.2, §5.5.3: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
     public mutating func sendPing(_ payload: [UInt8]? = nil,
