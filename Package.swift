@@ -19,9 +19,8 @@ let package = Package(
     products: [
         .library(name: "WebSocketCore", targets: ["WebSocketCore"]),
         .library(name: "WebSocketDeflate", targets: ["WebSocketDeflate"]),
-        .library(name: "WebSocketDispatch", targets: ["WebSocketDispatch"]),
         .library(name: "WebSocketPOSIX", targets: ["WebSocketPOSIX"]),
-        .library(name: "WebSocketEventLoop", targets: ["WebSocketEventLoop"]),
+        .library(name: "WebSocketAsync", targets: ["WebSocketAsync"]),
         .library(name: "WebSocketTLS", targets: ["WebSocketTLS"]),
         .executable(name: "websocket", targets: ["websocket"]),
         .executable(name: "websocket-bench", targets: ["websocket-bench"]),
@@ -45,24 +44,20 @@ let package = Package(
         // System headers the Glibc module lacks (epoll, eventfd, accept4, malloc_trim), for the
         // readiness loops and the socket layer.
         .target(name: "CWebSocketSystem"),
-        // The Dispatch adapter: non-blocking sockets with readiness from epoll (Linux) or
-        // DispatchSources, events on your queue or an async face.
-        .target(name: "WebSocketDispatch", dependencies: ["WebSocketTransport", "CWebSocketSystem"]),
-        // The server for many connections: one epoll loop per CPU, each owning its connections, with
-        // handlers on the loop or async tasks whose executor is the loop (Linux for now).
-        .target(name: "WebSocketEventLoop", dependencies: ["WebSocketTransport", "CWebSocketSystem"]),
+        // The non-blocking adapter: event loops (epoll on Linux, poll elsewhere), clients and
+        // servers, handlers on the loop or on a queue, or async/await.
+        .target(name: "WebSocketAsync", dependencies: ["WebSocketTransport", "CWebSocketSystem"]),
         // Blocking sockets (POSIX threads): moves bytes and time in and out of a Connection.
         .target(name: "WebSocketPOSIX", dependencies: ["WebSocketTransport"]),
-        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "WebSocketEventLoop"]),
-        .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketDispatch", "WebSocketTLS",
-                                                                  "WebSocketEventLoop", "TLSTestSupport"],
+        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "WebSocketAsync"]),
+        .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketAsync", "WebSocketTLS",
+                                                                  "TLSTestSupport"],
                           path: "Benchmarks/websocket-bench"),
         // Test support: counts the calling thread's heap allocations (glibc), for allocation tests.
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         // Test support for both adapters: the fault-injecting syscall shim, raw peers, descriptor counts.
         .target(name: "TransportTestSupport", dependencies: ["WebSocketTransport"], path: "Tests/TransportTestSupport"),
         .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore", "AllocationCounter"]),
-        .testTarget(name: "WebSocketDispatchTests", dependencies: ["WebSocketDispatch", "WebSocketTransport", "WebSocketCore", "TransportTestSupport", "WebSocketTLS", "TLSTestSupport"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "WebSocketCore", "TransportTestSupport"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
         // Test support: the test PKI (a CA, leaves, expired and foreign ones, client certificates),
@@ -71,7 +66,8 @@ let package = Package(
                 path: "Tests/TLSTestSupport"),
         .testTarget(name: "WebSocketTLSTests", dependencies: ["WebSocketTLS", "WebSocketTransport", "WebSocketCore", "TLSTestSupport",
                                                              .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
-        .testTarget(name: "WebSocketEventLoopTests", dependencies: ["WebSocketEventLoop", "WebSocketTransport", "WebSocketCore", "WebSocketPOSIX", "TransportTestSupport", "WebSocketTLS", "TLSTestSupport"]),
+        .testTarget(name: "WebSocketAsyncTests", dependencies: ["WebSocketAsync", "WebSocketTransport", "WebSocketCore", "WebSocketPOSIX",
+                                                               "TransportTestSupport", "WebSocketTLS", "TLSTestSupport"]),
         .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketTransport", "WebSocketCore", "WebSocketDeflate", "TransportTestSupport", "WebSocketTLS", "TLSTestSupport"]),
         // The `websocket` tool run as a process (pipes, a pseudo-terminal) against servers in the test
         // process, and its `serve` against the library's client. It finds the tool beside the test

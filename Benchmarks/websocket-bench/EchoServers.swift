@@ -5,9 +5,8 @@ import Darwin
 #endif
 import Dispatch
 import WebSocketCore
-import WebSocketDispatch
+import WebSocketAsync
 import WebSocketPOSIX
-import WebSocketEventLoop
 
 // `websocket-bench serve-echo KIND [--port P]`: one of our servers as an echo server process, for
 // Benchmarks/servers (compare.sh, idle-connections.sh), where an external load generator drives it.
@@ -21,16 +20,12 @@ import WebSocketEventLoop
 enum EchoServerKind: String, CaseIterable, Sendable {
     /// `BlockingWebSocketServer` (WebSocketPOSIX): blocking sockets, one thread per connection.
     case blocking
-    /// `WebSocketServer` (WebSocketDispatch), the delegate-queue face: every connection's events on
-    /// one serial queue.
-    case dispatchHandler = "dispatch-handler"
-    /// `WebSocketServer` (WebSocketDispatch), the async face: a task per connection iterating its
-    /// `messages`.
-    case dispatchAsync = "dispatch-async"
-    /// `EventLoopServer` (WebSocketEventLoop), the handler face: events on the connection's loop.
+    /// `WebSocketServer` (WebSocketAsync), handlers on the loop: events on the connection's loop.
     case loopHandler = "loop-handler"
-    /// `EventLoopServer`, the async face: `run`, a task per connection on its loop as executor.
-    case loopAsync = "loop-async"
+    /// `WebSocketServer`, handlers on a queue: every connection's events on one serial queue.
+    case queueHandler = "queue-handler"
+    /// `WebSocketServer`, async/await: `run`, a task per connection on its loop as executor.
+    case async
 }
 
 /// One of our servers, started: the port it listens on, and how to stop it.
@@ -67,54 +62,43 @@ enum EchoServers {
                     fail("serve-echo blocking: \(error)")
                 }
             }
-            return StartedEchoServer(port: server.port ?? port, stop: {
+            return StartedEchoServer(port: server.port, stop: {
                 server.stop()
                 serving.join()  // at most the close timeout plus a second, for open connections
             })
 
-        case .dispatchHandler:
-            let queue = DispatchQueue(label: "serve-echo.handler")
-            let server = try WebSocketServer(host: "127.0.0.1", port: port, backlog: backlog, queue: queue) { socket, event in
-                switch event {
-                case .text(let text): echo({ () throws(WebSocketError) in try socket.send(text: text) }, refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
-                case .binary(let bytes): echo({ () throws(WebSocketError) in try socket.send(binary: bytes) }, refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
-                default: break
-                }
-            }
-            return StartedEchoServer(port: server.port, stop: { server.stop() })
-
-        case .dispatchAsync:
-            // maxPendingConnections: accepted connections not yet taken by the loop below; it takes
-            // them at once, so the mark matters only in bursts (the default is 128).
-            let server = try WebSocketServer(host: "127.0.0.1", port: port, backlog: backlog, maxPendingConnections: 1024)
-            Task.detached {
-                for await socket in server.connections {
-                    Task { await echoAll(socket.messages) { try await socket.send($0) } }
-                }
-            }
-            return StartedEchoServer(port: server.port, stop: { server.stop() })
-
         case .loopHandler:
             // The handler reaches the server through this box, set once the server exists (a request
             // before that is echoed); broadcast.sh sends `broadcast K S` (see ``broadcastRequest(_:)``).
-            let serverBox = Locked<EventLoopServer?>(nil)
-            let server = try EventLoopServer(host: "127.0.0.1", port: port, backlog: backlog) { socket, event in
+            let serverBox = Locked<WebSocketServer?>(nil)
+            let server = try WebSocketServer(host: "127.0.0.1", port: port, backlog: backlog) { socket, event in
                 switch event {
-                case .text(let text):
+                case .message(.text(let text)):
                     if let (count, size) = broadcastRequest(text), let server = serverBox.withLock({ $0 }) {
                         broadcast(server, count: count, size: size)
                     } else {
                         echo({ () throws(WebSocketError) in try socket.send(text: text) }, refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
                     }
-                case .binary(let bytes): echo({ () throws(WebSocketError) in try socket.send(binary: bytes) }, refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
+                case .message(.binary(let bytes)): echo({ () throws(WebSocketError) in try socket.send(binary: bytes) }, refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
                 default: break
                 }
             }
             serverBox.withLock { $0 = server }
             return StartedEchoServer(port: server.port, stop: { server.stop() })
 
-        case .loopAsync:
-            let server = try EventLoopServer(host: "127.0.0.1", port: port, backlog: backlog, maxPendingConnections: 1024)
+        case .queueHandler:
+            let queue = DispatchQueue(label: "serve-echo.handler")
+            let server = try WebSocketServer(host: "127.0.0.1", port: port, backlog: backlog, queue: queue) { socket, event in
+                switch event {
+                case .message(.text(let text)): echo({ () throws(WebSocketError) in try socket.send(text: text) }, refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
+                case .message(.binary(let bytes)): echo({ () throws(WebSocketError) in try socket.send(binary: bytes) }, refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
+                default: break
+                }
+            }
+            return StartedEchoServer(port: server.port, stop: { server.stop() })
+
+        case .async:
+            let server = try WebSocketServer(host: "127.0.0.1", port: port, backlog: backlog, maxPendingConnections: 1024)
             Task.detached {
                 // Written inline, as the guide shows it: the body runs on the connection's loop and
                 // stays there (a generic helper here, a nonisolated async function, would switch
@@ -149,29 +133,13 @@ enum EchoServers {
     }
 
     /// Sends `count` binary messages of `size` bytes to every open connection, each framed once
-    /// (``EventLoopServer/broadcast(binary:)``): message k carries k as a big-endian UInt64 in its
+    /// (``WebSocketServer/broadcast(binary:)``): message k carries k as a big-endian UInt64 in its
     /// first 8 bytes, then byte i is `i * 31 + 7` (mod 256), as wsload's `broadcast` checks.
-    private static func broadcast(_ server: EventLoopServer, count: Int, size: Int) {
+    private static func broadcast(_ server: WebSocketServer, count: Int, size: Int) {
         var payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         for sequence in 0..<count {
             for i in 0..<8 { payload[i] = UInt8(truncatingIfNeeded: UInt64(sequence) >> (8 * (7 - i))) }
             server.broadcast(binary: payload)
-        }
-    }
-
-    /// The async faces' echo: every text and binary message sent back, until the sequence ends.
-    private static func echoAll<Messages: AsyncSequence>(_ messages: Messages,
-                                                         _ send: (WebSocketMessage) async throws -> Void) async
-        where Messages.Element == WebSocketMessage {
-        do {
-            for try await message in messages {
-                switch message {
-                case .text, .binary: try await send(message)
-                default: break
-                }
-            }
-        } catch {
-            // The connection failed or was lost; the socket is closed already.
         }
     }
 

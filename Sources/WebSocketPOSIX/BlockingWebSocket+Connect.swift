@@ -72,73 +72,65 @@ extension BlockingWebSocket {
     }
 
     /// Connects, following redirects within ``TransportOptions/maxRedirects``: each hop is a new
-    /// connection, with its own proxy choice and TLS name.
+    /// connection, with its own proxy choice and TLS name (the session decides, as for every adapter).
     static func connect(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint, configuration: Connection.Configuration,
                         options: TransportOptions, system: SystemCalls) throws(WebSocketError) -> BlockingWebSocket {
-        var chain = RedirectChain(first: request.url, limit: options.maxRedirects)
-        var hop = (request: request, endpoint: endpoint)
+        let settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: false)
+        var session = try SocketSession(client: request, via: endpoint, configuration: configuration, transport: options,
+                                        settings: settings)
         while true {
-            do throws(WebSocketError) {
-                return try connectOnce(hop.request, via: hop.endpoint, configuration: configuration, options: options,
-                                       system: system)
-            } catch {
-                guard case .handshakeFailed(let failure) = error,
-                      let next = try chain.next(after: failure, request: hop.request, endpoint: hop.endpoint) else {
-                    throw error
-                }
-                hop = next
+            guard let target = session.target else { throw .invalidArgument("not a client") }
+            session.resolved(try target.resolveAddresses(), at: system.monotonicNow())
+            let socket = openSocket(&session, system: system)
+            guard let socket else {
+                // No address took the connection: the session says why.
+                _ = session.finish()
+                throw session.ending?.error ?? .timedOut(.connect)
             }
-        }
-    }
-
-    /// One hop: connects and runs the opening handshake.
-    private static func connectOnce(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint,
-                                    configuration: Connection.Configuration, options: TransportOptions,
-                                    system: SystemCalls) throws(WebSocketError) -> BlockingWebSocket {
-        let plan = try ConnectionPipeline.client(request, via: endpoint, configuration: configuration, transport: options)
-        let pipeline = plan.pipeline
-        let socket = try openSocket(to: plan, options: options, system: system)
-        let driver: ConnectionDriver
-        do throws(Errno) {
-            driver = try ConnectionDriver(socket: socket, pipeline: pipeline, options: options)
-        } catch {
-            throw .transport(error)
-        }
-        try driver.flush()
-        let result = driver.reader.withLock { reader -> Result<Connection.HandshakeResult, WebSocketError> in
-            var failure: WebSocketError? = nil
-            while true {
-                switch driver.pump(&reader, until: nil) {
-                case .event(.handshakeCompleted(let result)):
-                    return .success(result)
-                case .event(.handshakeFailed(let handshakeFailure)):
-                    failure = .handshakeFailed(handshakeFailure)
-                case .event:
-                    continue
-                case .socketClosed, .limitReached:
-                    // A transport failure (TLS, a reset) says more than the end of stream it caused.
-                    return .failure(driver.transportFailure ?? failure ?? .handshakeFailed(.endOfStream))
-                }
-            }
-        }
-        return BlockingWebSocket(driver: driver, handshake: try result.get())
-    }
-
-    /// Resolves where the plan connects (the endpoint or its proxy) and connects to the first address that accepts.
-    private static func openSocket(to plan: ClientPlan, options: TransportOptions,
-                                   system: SystemCalls) throws(WebSocketError) -> Socket {
-        let addresses = try plan.resolveAddresses()
-        let deadline = options.connectTimeout.map { system.monotonicNow() + $0 }
-        switch Socket.connect(to: addresses, deadline: deadline, system: system) {
-        case .failure(.timedOut):
-            throw .timedOut(.connect)
-        case .failure(.failed(let address, let errno)):
-            throw .connectFailed(address, errno)
-        case .success(let socket):
-            if options.noDelay, !plan.isUnixSocket {
+            if options.noDelay, !session.isUnixSocket {
                 try? socket.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
             }
-            return socket
+            session.connected(at: system.monotonicNow())
+            let driver: ConnectionDriver
+            do throws(Errno) {
+                driver = try ConnectionDriver(socket: socket, session: session, options: options)
+            } catch {
+                throw .transport(error)
+            }
+            try? driver.flush()
+            let opened = driver.reader.withLock { reader -> Connection.HandshakeResult? in
+                while true {
+                    switch driver.pump(&reader, until: nil) {
+                    case .opened(let result): return result
+                    case .message, .decide, .limitReached: continue
+                    case .socketClosed: return nil
+                    }
+                }
+            }
+            if let opened { return BlockingWebSocket(driver: driver, handshake: opened) }
+            session = driver.shared.withLock { $0.session }
+            // Redirected: the session starts over with the next hop.
+            if session.stage == .resolving { continue }
+            throw session.ending?.error ?? .handshakeFailed(.endOfStream)
         }
+    }
+
+    /// Connects to the session's addresses in turn, within the connect timeout: the socket, or `nil`
+    /// when none took the connection (the session has the reason).
+    private static func openSocket(_ session: inout SocketSession, system: SystemCalls) -> Socket? {
+        while let address = session.connectAddress {
+            let deadline = session.nextDeadline
+            do throws(Errno) {
+                guard let socket = try Socket.connect(to: address, deadline: deadline, system: system) else {
+                    // The connect timeout passed: the session fails with it.
+                    session.timerFired(at: system.monotonicNow())
+                    continue
+                }
+                return socket
+            } catch {
+                session.connectAttemptFailed(error)
+            }
+        }
+        return nil
     }
 }

@@ -30,6 +30,9 @@ import WebSocketTransport
 /// ``close(code:reason:)`` runs the closing handshake from this side (``sendClose(code:reason:)``
 /// starts it and lets ``receive()`` finish it). Dropping the last reference closes the socket
 /// without a handshake.
+///
+/// The API has the shape of the non-blocking adapter's `WebSocket` (`WebSocketAsync`): the same
+/// operations under the same names and parameter types, blocking where that one awaits.
 public final class BlockingWebSocket: Sendable {
     let driver: ConnectionDriver
 
@@ -57,10 +60,17 @@ public final class BlockingWebSocket: Sendable {
 
     /// How the connection ended; `nil` while it has not (as observed by ``receive()`` or
     /// ``close(code:reason:)``).
-    public var closeStatus: Connection.CloseStatus? { driver.closeStatus }
+    public var closeStatus: Connection.CloseStatus? {
+        if case .closed(let status)? = driver.ending { return status }
+        return nil
+    }
 
     /// The transport failure that ended the connection (a reset, a write timeout…), if one did.
     public var transportFailure: WebSocketError? { driver.transportFailure }
+
+    /// The bytes queued for the peer and not yet written to the socket. Every send writes before it
+    /// returns, so this is 0 but while another thread's send is writing.
+    public var bufferedAmount: Int { driver.shared.withLock { $0.session.bufferedAmount } }
 
     // MARK: Sending
 
@@ -72,8 +82,7 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// RFC 6455 §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
     public func send(text: String) throws(WebSocketError) {
-        try driver.perform { (connection) throws(Connection.UsageError) in try connection.send(text: text) }
-        try driver.flush()
+        try send(isData: true) { (connection) throws(Connection.UsageError) in try connection.send(text: text) }
     }
 
     /// Sends a message (whole, a fragment, a ping, a pong, or a Close frame that starts the closing
@@ -81,7 +90,7 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// - Throws: as ``send(text:)``.
     public func send(_ message: WebSocketMessage) throws(WebSocketError) {
-        try driver.perform { (connection) throws(Connection.UsageError) in try connection.send(message) }
+        try driver.perform { (session) throws(WebSocketError) in try session.send(message) }
         try driver.flush()
     }
 
@@ -89,7 +98,15 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// - Throws: as ``send(text:)``.
     public func send(binary: some Collection<UInt8>) throws(WebSocketError) {
-        try driver.perform { (connection) throws(Connection.UsageError) in try connection.send(binary: binary) }
+        try send(isData: true) { (connection) throws(Connection.UsageError) in try connection.send(binary: binary) }
+    }
+
+    /// Sends a message framed once for many connections (``WebSocketCore/Connection/PreparedMessage``),
+    /// and returns once it is written to the socket.
+    ///
+    /// - Throws: as ``send(text:)``.
+    public func send(_ prepared: Connection.PreparedMessage) throws(WebSocketError) {
+        try driver.perform { (session) throws(WebSocketError) in try session.send(prepared) }
         try driver.flush()
     }
 
@@ -101,28 +118,73 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// RFC 6455 §5.4: <https://www.rfc-editor.org/rfc/rfc6455#section-5.4>
     public func sendFragment(_ bytes: some Collection<UInt8>, kind: Connection.MessageKind, isFinal: Bool) throws(WebSocketError) {
-        try driver.perform { (connection) throws(Connection.UsageError) in
+        try send(isData: true) { (connection) throws(Connection.UsageError) in
             try connection.sendFragment(bytes, kind: kind, isFinal: isFinal)
         }
-        try driver.flush()
     }
 
-    /// Sends a ping (at most 125 bytes). Its pong is returned by ``receive()`` when
-    /// ``WebSocketTransport/TransportOptions/receivesControlFrames`` is on.
+    /// Sends a ping (at most 125 bytes) and returns once it is written; its pong is returned by
+    /// ``receive()`` when ``WebSocketTransport/TransportOptions/receivesControlFrames`` is on. To wait
+    /// for the pong, use ``ping(_:timeout:)``.
     ///
     /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
-    public func ping(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
-        try driver.perform { (connection) throws(Connection.UsageError) in try connection.ping(payload) }
-        try driver.flush()
+    public func sendPing(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
+        try send(isData: false) { (connection) throws(Connection.UsageError) in try connection.ping(payload) }
     }
 
     /// Sends an unsolicited pong (at most 125 bytes), or answers a ping yourself when automatic
     /// pongs are off.
     ///
     /// RFC 6455 §5.5.3: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.3>
-    public func pong(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
-        try driver.perform { (connection) throws(Connection.UsageError) in try connection.pong(payload) }
+    public func sendPong(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
+        try send(isData: false) { (connection) throws(Connection.UsageError) in try connection.pong(payload) }
+    }
+
+    private func send(isData: Bool, _ body: (inout Connection) throws(Connection.UsageError) -> Void) throws(WebSocketError) {
+        try driver.perform { (session) throws(WebSocketError) in try session.perform(isData: isData, body) }
         try driver.flush()
+    }
+
+    /// Sends a ping and returns the round-trip time once its pong arrives (RFC 6455 §5.5.2): a pong
+    /// with the same payload, or one answering a later ping (a peer may answer only the most recent,
+    /// §5.5.3). While it waits the connection is read (messages that arrive are kept for
+    /// ``receive()``), unless another thread is in ``receive()``, which then carries the pong to it.
+    ///
+    /// - Parameters:
+    ///   - payload: at most 125 bytes; by default a payload unique to this ping.
+    ///   - timeout: how long to wait for the pong; `nil` waits until the connection ends. Default 20
+    ///     seconds.
+    /// - Throws: ``WebSocketTransport/WebSocketError/timedOut(_:)`` (`.ping`) when no pong comes in
+    ///   time (the connection goes on); ``WebSocketTransport/WebSocketError/closed(_:)`` when the
+    ///   connection ends first; ``WebSocketTransport/WebSocketError/connection(_:)`` when it is not open.
+    ///
+    /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
+    @discardableResult
+    public func ping(_ payload: [UInt8]? = nil, timeout: Duration? = .seconds(20)) throws(WebSocketError) -> Duration {
+        let answer = Locked<Result<Duration, WebSocketError>?>(nil)
+        try driver.perform { (session) throws(WebSocketError) in
+            session.ping(payload, timeout: timeout) { result in answer.withLock { $0 = result } }
+        }
+        try? driver.flush()
+        while true {
+            if let result = answer.withLock({ $0 }) { return try result.get() }
+            // Read as the reader if no other thread is; otherwise the reader resumes the ping and
+            // wakes us (checked again now and then, in case that thread stops reading).
+            let pumped: Void? = driver.reader.tryWithLock { reader in
+                while answer.withLock({ $0 }) == nil {
+                    switch driver.pump(&reader, until: nil) {
+                    case .message(let message): reader.kept.append(message)
+                    case .socketClosed: return
+                    case .opened, .decide, .limitReached: continue
+                    }
+                }
+            }
+            if pumped == nil {
+                let system = driver.system
+                _ = driver.shared.wait(until: { _ in answer.withLock { $0 } != nil },
+                                       deadline: system.monotonicNow() + .milliseconds(100), now: system.monotonicNow)
+            }
+        }
     }
 
     // MARK: Receiving
@@ -145,16 +207,14 @@ public final class BlockingWebSocket: Sendable {
     /// - Throws: ``WebSocketTransport/WebSocketError/timedOut(_:)`` (`.receive`) when the timeout passes first.
     public func receive(timeout: Duration?) throws(WebSocketError) -> WebSocketMessage? {
         let limit = timeout.map { driver.system.monotonicNow() + $0 }
-        let receivesControlFrames = driver.options.receivesControlFrames
         return try driver.reader.withLock { (reader) throws(WebSocketError) -> WebSocketMessage? in
+            if !reader.kept.isEmpty { return reader.kept.removeFirst() }
             while true {
                 switch driver.pump(&reader, until: limit) {
-                case .event(let event):
-                    if let message = WebSocketMessage(event, receivesControlFrames: receivesControlFrames) { return message }
-                case .socketClosed:
-                    return nil
-                case .limitReached:
-                    throw .timedOut(.receive)
+                case .message(let message): return message
+                case .opened, .decide: continue
+                case .socketClosed: return nil
+                case .limitReached: throw .timedOut(.receive)
                 }
             }
         }
@@ -182,14 +242,15 @@ public final class BlockingWebSocket: Sendable {
     public func close(code: Connection.CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) -> Connection.CloseStatus {
         try sendClose(code: code, reason: reason)
         driver.reader.withLock { reader in
+            reader.kept = []
             while true {
                 switch driver.pump(&reader, until: nil) {
-                case .event: continue
+                case .message, .opened, .decide: continue
                 case .socketClosed, .limitReached: return
                 }
             }
         }
-        return driver.shared.withLock { $0.closeStatus ?? $0.pipeline.closeStatus }
+        return closeStatus ?? driver.shared.withLock { $0.session.pipeline.closeStatus }
     }
 
     /// Starts the closing handshake and returns at once: sends a Close frame with `code` and `reason`,
@@ -202,13 +263,8 @@ public final class BlockingWebSocket: Sendable {
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
     public func sendClose(code: Connection.CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
-        try driver.perform(evenAfterFailure: true) { (connection) throws(Connection.UsageError) in
-            switch connection.state {
-            case .closing(initiatedBy: .local), .closed:
-                break
-            case .connecting, .open, .closing(initiatedBy: .remote):
-                try connection.close(code: code, reason: reason)
-            }
+        try driver.perform { (session) throws(WebSocketError) in
+            try session.close(code: code, reason: reason, completion: nil)
         }
         // A write failure is recorded and ends the connection, which the reader then reports.
         try? driver.flush()

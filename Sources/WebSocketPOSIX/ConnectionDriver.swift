@@ -7,19 +7,21 @@ import WebSocketTransport
 
 // Theory of operation
 //
-// A `ConnectionDriver` moves bytes and time between one blocking socket and one `ConnectionPipeline`
-// (the `Connection` and the transport layers under it); it makes no protocol or transport decision:
-// what to write, when to half-close, drain and close is the pipeline's `socketDirective`. Three locks,
-// always taken in this order, share the work between threads:
+// A `ConnectionDriver` moves bytes and time between one blocking socket and one `SocketSession`
+// (the `Connection`, the transport layers under it, and what the adapters decide about the socket);
+// it makes no protocol or transport decision: what to deliver, what to write, when to half-close,
+// drain and close is the session's. Three locks, always taken in this order, share the work
+// between threads:
 //
 // 1. `reader` is the read role, held for a whole `receive`, handshake or close: one thread at a time
-//    reads the socket, feeds the pipeline, pulls the connection's events and runs its timers (`pump`).
-//    It owns the read buffer (`ReadState`).
-// 2. `writer` is the write role: whoever holds it takes the pipeline's output for the socket and
+//    reads the socket, feeds the session, pulls its actions and runs its timers (`pump`). It owns
+//    the read buffer (`ReadState`).
+// 2. `writer` is the write role: whoever holds it takes the session's output for the socket and
 //    writes all of it (`flush`), so that frames queued by several threads reach the wire in queue
 //    order.
-// 3. `shared` guards the pipeline itself and what is known about the socket. It is held only for
-//    non-blocking work, never across a system call that waits.
+// 3. `shared` guards the session itself and what is known about the socket. It is held only for
+//    non-blocking work, never across a system call that waits. Waiters (an awaited ping) wait on
+//    its condition; the reader broadcasts it when it has resumed any.
 //
 // The descriptor is closed only by a thread holding both roles (`closeSocket`), and every other use of
 // it happens under one of them, so no thread can use a descriptor number after it was closed and
@@ -27,8 +29,8 @@ import WebSocketTransport
 // it through `wake`, a self-pipe polled with the socket.
 //
 // Transport failures (a reset, a write that times out) are not thrown at the reader: they go to the
-// pipeline (`ConnectionPipeline.fail`), which aborts the connection, so that they surface as `.closed`
-// with 1006 and `failure: .aborted`; the pipeline's `failure` keeps the cause.
+// session, which aborts the connection, so that they surface as `.closed` with 1006 and
+// `failure: .aborted`; the pipeline's `failure` keeps the cause.
 
 /// Runs one connection over one blocking socket, for ``BlockingWebSocket`` and the server's handshake.
 final class ConnectionDriver: Sendable {
@@ -52,51 +54,48 @@ final class ConnectionDriver: Sendable {
         var readsFirst = false
         /// The socket and the wake-up pipe, kept so that a wait allocates nothing.
         var pollSet: [pollfd] = []
+        /// Messages read while a thread waited for a pong, for the next receive.
+        var kept: [WebSocketMessage] = []
     }
 
     struct Shared: Sendable {
-        var pipeline: ConnectionPipeline
-        /// The status of the `.closed` event, once pulled.
-        var closeStatus: Connection.CloseStatus? = nil
+        var session: SocketSession
         /// The descriptor is closed.
         var isSocketClosed = false
     }
 
     var system: SystemCalls { socket.system }
 
-    init(socket: Socket, pipeline: ConnectionPipeline, options: TransportOptions) throws(Errno) {
+    init(socket: Socket, session: SocketSession, options: TransportOptions) throws(Errno) {
         self.socket = socket
         self.options = options
         wake = try WakeSignal(system: socket.system)
         reader = Locked(ReadState(buffer: [UInt8](repeating: 0, count: options.effectiveReadBufferSize)))
-        var pipeline = pipeline
+        var session = session
         // Timers count from here (RFC 6455 §4.1 handshake timeout included).
-        pipeline.advanceTime(to: socket.system.monotonicNow())
-        pipeline.update()
-        shared = Locked(Shared(pipeline: pipeline))
+        session.advanceTime(to: socket.system.monotonicNow())
+        session.pipeline.update()
+        shared = Locked(Shared(session: session))
     }
 
     // MARK: Calls from any thread
 
-    /// Applies a call to the connection (a send, a close, a handshake decision), then wakes the
-    /// reader if what it waits for changed. Throws the transport failure, if the transport has failed,
-    /// unless `evenAfterFailure`, and the connection's refusal as ``WebSocketError/connection(_:)``.
-    func perform<Result>(evenAfterFailure: Bool = false,
-                         _ body: (inout Connection) throws(Connection.UsageError) -> Result) throws(WebSocketError) -> Result {
+    /// Applies a call to the session (a send, a close, a handshake decision), then wakes the reader
+    /// if what it waits for changed.
+    func perform<Result>(_ body: (inout SocketSession) throws(WebSocketError) -> Result) throws(WebSocketError) -> Result {
         let outcome = shared.withLock { state -> Swift.Result<(Result, Bool), WebSocketError> in
-            if !evenAfterFailure, let failure = state.pipeline.failure { return .failure(failure) }
-            let deadline = state.pipeline.nextDeadline
-            let directive = state.pipeline.connection.transportDirective
+            let deadline = state.session.nextDeadline
+            let directive = state.session.pipeline.connection.transportDirective
             // Timers the call arms (the close timer) start from now.
-            state.pipeline.advanceTime(to: system.monotonicNow())
-            do throws(Connection.UsageError) {
-                let value = try body(&state.pipeline.connection)
-                state.pipeline.update()
-                let changed = state.pipeline.nextDeadline != deadline
-                    || state.pipeline.connection.transportDirective != directive
+            state.session.advanceTime(to: system.monotonicNow())
+            do throws(WebSocketError) {
+                let value = try body(&state.session)
+                state.session.pipeline.update()
+                let changed = state.session.nextDeadline != deadline
+                    || state.session.pipeline.connection.transportDirective != directive
                 return .success((value, changed))
             } catch {
-                return .failure(.connection(error))
+                return .failure(error)
             }
         }
         let (value, changed) = try outcome.get()
@@ -105,19 +104,19 @@ final class ConnectionDriver: Sendable {
     }
 
     /// Writes all pending output for the socket (write role), waiting for room at most
-    /// ``TransportOptions/writeTimeout`` at a time. A failure goes to the pipeline, which ends the
+    /// ``TransportOptions/writeTimeout`` at a time. A failure goes to the session, which ends the
     /// connection, and is thrown.
     func flush() throws(WebSocketError) {
         try writer.withLock { (_: inout Void) throws(WebSocketError) in
             while true {
                 let next = shared.withLock { state -> Swift.Result<[UInt8], WebSocketError> in
-                    state.pipeline.update()
+                    state.session.pipeline.update()
                     // Nothing is written after our FIN, nor to a closed descriptor (its number may
                     // have been reused); the connection queues nothing then, this only makes sure.
-                    if state.pipeline.isWriteShutDown || state.isSocketClosed {
-                        return state.pipeline.socketOutputCount > 0 ? .failure(.transport(.brokenPipe)) : .success([])
+                    if state.session.pipeline.isWriteShutDown || state.isSocketClosed {
+                        return state.session.pipeline.socketOutputCount > 0 ? .failure(.transport(.brokenPipe)) : .success([])
                     }
-                    return .success(state.pipeline.takeSocketOutput())
+                    return .success(state.session.pipeline.takeSocketOutput())
                 }
                 let bytes = try next.get()
                 if bytes.isEmpty { return }
@@ -127,22 +126,22 @@ final class ConnectionDriver: Sendable {
                         Swift.Result { () throws(Errno) in try socket.write(raw, idleTimeout: options.writeTimeout) }
                     }.get()
                 } catch {
-                    fail(.transport(error))
+                    fail { $0.writeFailed(error) }
                     throw .transport(error)
                 }
                 if case .timedOut = outcome {
-                    fail(.timedOut(.write))
+                    fail { $0.pipeline.fail(.timedOut(.write)) }
                     throw .timedOut(.write)
                 }
             }
         }
     }
 
-    /// Hands a transport failure to the pipeline (the connection is aborted: 1006 with
-    /// ``Connection/CloseStatus/Failure/aborted``), shuts the socket down and wakes the reader. Call with the
-    /// read or the write role held (the socket is used).
-    func fail(_ failure: WebSocketError) {
-        shared.withLock { $0.pipeline.fail(failure) }
+    /// Hands a transport failure to the session (the connection is aborted: 1006 with
+    /// ``Connection/CloseStatus/Failure/aborted``), shuts the socket down and wakes the reader. Call with
+    /// the read or the write role held (the socket is used).
+    private func fail(_ record: (inout SocketSession) -> Void) {
+        shared.withLock { record(&$0.session) }
         socket.shutdown(SocketConstants.shutdownBoth)
         wake.signal()
     }
@@ -151,33 +150,50 @@ final class ConnectionDriver: Sendable {
 
     /// What ``pump(_:until:)`` stopped for.
     enum PumpOutcome {
-        /// The connection produced an event.
-        case event(Connection.Event)
+        /// A message (or a control frame, when asked for) arrived.
+        case message(WebSocketMessage)
+        /// The opening handshake succeeded.
+        case opened(Connection.HandshakeResult)
+        /// (Server) A valid opening handshake request awaits the decision: answer it with
+        /// ``perform(_:)`` and ``SocketSession/respond(to:)``.
+        case decide(Connection.HandshakeRequest)
         /// The socket is closed: nothing more will happen.
         case socketClosed
         /// `limit` passed first.
         case limitReached
     }
 
-    /// Runs the connection until it produces an event, the socket is closed, or `limit` passes:
-    /// pulls events, writes automatic replies, obeys the pipeline's ``ConnectionPipeline/SocketDirective``
-    /// (half-close, drain, close), and otherwise reads; only when nothing has arrived does it wait
-    /// (poll) for bytes, a wake-up, or the next deadline, whichever comes first. `limit` and the
-    /// timers' deadlines are checked after every read as after every wait, so input that never stops
-    /// coming cannot hold `receive` past its timeout. Call with the read role held; `reader` is its
-    /// state.
+    /// Runs the session until it has something for the caller, the socket is closed, or `limit`
+    /// passes: pulls actions, writes automatic replies, obeys the session's directive (half-close,
+    /// drain, close), and otherwise reads; only when nothing has arrived does it wait (poll) for
+    /// bytes, a wake-up, or the next deadline, whichever comes first. `limit` and the timers'
+    /// deadlines are checked after every read as after every wait, so input that never stops coming
+    /// cannot hold `receive` past its timeout. Call with the read role held; `reader` is its state.
     func pump(_ reader: inout ReadState, until limit: Connection.Instant?) -> PumpOutcome {
         while true {
-            let (event, directive, isClosed, deadline) = shared.withLock { state in
-                let event = state.pipeline.connection.nextEvent()
-                if case .closed(let status)? = event { state.closeStatus = status }
-                state.pipeline.update()
-                return (event, state.pipeline.socketDirective, state.isSocketClosed, state.pipeline.nextDeadline)
+            var resumptions: [Resumption] = []
+            let (outcome, directive, isClosed, deadline) = shared.withLock { state in
+                var outcome: PumpOutcome? = nil
+                while outcome == nil, let action = state.session.nextAction() {
+                    switch action {
+                    case .deliver(.message(let message)): outcome = .message(message)
+                    case .deliver(.open(let result)): outcome = .opened(result)
+                    case .deliver: break
+                    case .decide(let request): outcome = .decide(request)
+                    case .resume(let resumption): resumptions.append(resumption)
+                    }
+                }
+                state.session.pipeline.update()
+                return (outcome, state.session.socketDirective, state.isSocketClosed, state.session.nextDeadline)
+            }
+            if !resumptions.isEmpty {
+                for resumption in resumptions { resumption.run() }
+                shared.broadcast()
             }
             // Replies queued while pulling (pongs, the Close reply, an HTTP error). A failure goes to
-            // the pipeline and comes back as the connection's end.
+            // the session and comes back as the connection's end.
             if directive != .close { try? flush() }
-            if let event { return .event(event) }
+            if let outcome { return outcome }
             if isClosed { return .socketClosed }
             switch directive {
             case .open, .drain:
@@ -185,18 +201,18 @@ final class ConnectionDriver: Sendable {
             case .shutDownWrite:
                 writer.withLock { _ in
                     socket.shutdown(SocketConstants.shutdownWrite)
-                    shared.withLock { $0.pipeline.didShutDownWrite() }
+                    shared.withLock { $0.session.didShutDownWrite() }
                 }
                 continue
             case .close:
                 closeSocket()
-                return .socketClosed
+                continue
             }
             let now = system.monotonicNow()
             if let limit, now >= limit { return .limitReached }
             readOrWait(&reader, until: earliest(deadline, limit))
             let later = system.monotonicNow()
-            shared.withLock { $0.pipeline.advanceTime(to: later) }
+            shared.withLock { $0.session.timerFired(at: later) }
         }
     }
 
@@ -207,14 +223,14 @@ final class ConnectionDriver: Sendable {
         return min(a, b)
     }
 
-    /// Feeds the pipeline what one read gives. When the last read filled the buffer
+    /// Feeds the session what one read gives. When the last read filled the buffer
     /// (``ReadState/readsFirst``), it reads first and waits only if the socket turns out to have
     /// nothing (`EAGAIN`): input that has already arrived (a burst of frames, a message larger than
     /// the buffer) then costs one system call per read, not two. Otherwise it waits first, in `poll`,
     /// for bytes or a wake-up until `deadline`, then reads.
     ///
     /// A wake-up that comes while bytes keep arriving stays in the self-pipe until the next poll;
-    /// `pump` looks at the pipeline again after every read anyway, so nothing it signals is missed.
+    /// `pump` looks at the session again after every read anyway, so nothing it signals is missed.
     private func readOrWait(_ reader: inout ReadState, until deadline: Connection.Instant?) {
         do throws(Errno) {
             if reader.readsFirst, try readOnce(&reader) { return }
@@ -230,11 +246,11 @@ final class ConnectionDriver: Sendable {
             guard reader.pollSet[0].revents != 0 else { return }
             _ = try readOnce(&reader)
         } catch {
-            fail(.transport(error))
+            fail { $0.readFailed(error) }
         }
     }
 
-    /// One read without waiting: bytes or the end of the stream go to the pipeline, and
+    /// One read without waiting: bytes or the end of the stream go to the session, and
     /// ``ReadState/readsFirst`` records whether the buffer was filled. Returns `false` when there was
     /// nothing to read (`EAGAIN`).
     private func readOnce(_ reader: inout ReadState) throws(Errno) -> Bool {
@@ -245,13 +261,13 @@ final class ConnectionDriver: Sendable {
         case .bytes(let count):
             reader.readsFirst = count == reader.buffer.count
             reader.buffer.withUnsafeBytes { raw in
-                shared.withLock { $0.pipeline.receive(UnsafeRawBufferPointer(rebasing: raw[..<count])) }
+                shared.withLock { $0.session.received(UnsafeRawBufferPointer(rebasing: raw[..<count])) }
             }
             return true
         case .endOfStream:
             // Every later read returns the end at once, as would a poll.
             reader.readsFirst = true
-            shared.withLock { $0.pipeline.receiveEOF() }
+            shared.withLock { $0.session.receivedEndOfStream() }
             return true
         case .nothing:
             reader.readsFirst = false
@@ -260,17 +276,21 @@ final class ConnectionDriver: Sendable {
     }
 
     /// Closes the socket, once, after writing what it takes without waiting (a Close reply to a peer
-    /// that shut down only its sending side). Call with the read role held.
+    /// that shut down only its sending side), and ends the session: its last actions (the
+    /// resumptions of waiters) come from the next pump. Call with the read role held.
     func closeSocket() {
         writer.withLock { _ in
             let bytes = shared.withLock { state -> [UInt8] in
-                guard !state.isSocketClosed, !state.pipeline.isWriteShutDown else { return [] }
-                state.pipeline.update()
-                return state.pipeline.takeSocketOutput()
+                guard !state.isSocketClosed, !state.session.pipeline.isWriteShutDown else { return [] }
+                state.session.pipeline.update()
+                return state.session.pipeline.takeSocketOutput()
             }
             if !bytes.isEmpty { _ = bytes.withUnsafeBytes { try? socket.writeSome($0) } }
             socket.close()
-            shared.withLock { $0.isSocketClosed = true }
+            shared.withLock { state in
+                state.isSocketClosed = true
+                _ = state.session.finish()
+            }
         }
         shared.broadcast()
     }
@@ -278,13 +298,11 @@ final class ConnectionDriver: Sendable {
     // MARK: State
 
     /// The connection's state.
-    var state: Connection.State { shared.withLock { $0.pipeline.connection.state } }
+    var state: Connection.State { shared.withLock { $0.session.pipeline.connection.state } }
 
-    /// How the connection ended, once its `.closed` event has been pulled or the socket is closed.
-    var closeStatus: Connection.CloseStatus? {
-        shared.withLock { $0.closeStatus ?? ($0.isSocketClosed ? $0.pipeline.closeStatus : nil) }
-    }
+    /// How the connection ended, once the socket is closed.
+    var ending: Ending? { shared.withLock { $0.session.ending } }
 
     /// The transport failure that ended the connection, if one did.
-    var transportFailure: WebSocketError? { shared.withLock { $0.pipeline.failure } }
+    var transportFailure: WebSocketError? { shared.withLock { $0.session.pipeline.failure } }
 }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Dispatch
 import WebSocketCore
-import WebSocketEventLoop
+import WebSocketAsync
 import WebSocketTransport
 
 /// `serve --exec CMD`: one `/bin/sh -c CMD` per connection. The client's messages, each followed by
@@ -28,7 +28,7 @@ final class CommandBridge: @unchecked Sendable {
 
     /// Starts `command` for `socket`, with `environment` added to the tool's. `binary`: its output
     /// lines are sent as binary messages.
-    init(command: String, socket: EventLoopWebSocket, binary: Bool, peer: String,
+    init(command: String, socket: WebSocket, binary: Bool, peer: String,
          environment: [(name: String, value: String)]) throws(CommandError) {
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Dispatch
 import WebSocketCore
-import WebSocketEventLoop
+import WebSocketAsync
 import WebSocketTransport
 
 /// `websocket serve`: a server that prints every message, or echoes it, runs a command per
@@ -30,17 +30,20 @@ enum ServeCommand {
             // The first subprotocol in the client's order of preference that this server speaks.
             return .accept(subprotocol: request.subprotocols.first { settings.subprotocols.contains($0) })
         }
-        let handler: EventLoopWebSocket.EventHandler = { socket, event in
+        let handler: WebSocket.EventHandler = { socket, event in
             serve(socket, event, settings: settings, connections: connections)
         }
-        let server: EventLoopServer
+        // Pings and pongs are printed (--jsonl) as they come.
+        var options = settings.options
+        options.receivesControlFrames = true
+        let server: WebSocketServer
         do throws(WebSocketError) {
             if let path = settings.unixSocketPath {
-                server = try EventLoopServer(unixSocketPath: path, configuration: settings.configuration, options: settings.options,
+                server = try WebSocketServer(unixSocketPath: path, configuration: settings.configuration, options: options,
                                              handshake: handshake, handler: handler)
             } else {
-                server = try EventLoopServer(host: settings.host, port: settings.port,
-                                             configuration: settings.configuration, options: settings.options,
+                server = try WebSocketServer(host: settings.host, port: settings.port,
+                                             configuration: settings.configuration, options: options,
                                              handshake: handshake, handler: handler)
             }
         } catch {
@@ -64,7 +67,7 @@ enum ServeCommand {
 
     /// `--broadcast`: each line of standard input to every open client. A line that is not UTF-8
     /// (without `--binary`) is reported and skipped: the server goes on.
-    private static func broadcastStandardInput(to server: EventLoopServer, binary: Bool) {
+    private static func broadcastStandardInput(to server: WebSocketServer, binary: Bool) {
         var input = LineReader()
         while let line = input.next() {
             if binary {
@@ -80,7 +83,7 @@ enum ServeCommand {
 
     /// One event of a connection, on its loop: print, echo or hand over each message; log its start
     /// and end on standard error.
-    private static func serve(_ socket: EventLoopWebSocket, _ event: WebSocketEvent, settings: ServeSettings,
+    private static func serve(_ socket: WebSocket, _ event: WebSocketEvent, settings: ServeSettings,
                               connections: OpenConnections) {
         switch event {
         case .open(let result):
@@ -104,17 +107,17 @@ enum ServeCommand {
                     try? socket.sendClose(code: .internalError, reason: "command failed to start")
                 }
             }
-        case .text(let text):
+        case .message(.text(let text)):
             if let bridge = connections.bridge(of: socket) { hand(Array(text.utf8), to: bridge, of: socket) }
             else if settings.echo { try? socket.send(text: text) }
             else { settings.output.received(.text(text), peer: peer(socket)) }
-        case .binary(let bytes):
+        case .message(.binary(let bytes)):
             if let bridge = connections.bridge(of: socket) { hand(bytes, to: bridge, of: socket) }
             else if settings.echo { try? socket.send(binary: bytes) }
             else { settings.output.received(.binary(bytes), peer: peer(socket)) }
-        case .ping(let bytes):
+        case .message(.ping(let bytes)):
             settings.output.received(.ping(bytes), peer: peer(socket))
-        case .pong(let bytes):
+        case .message(.pong(let bytes)):
             settings.output.received(.pong(bytes), peer: peer(socket))
         case .closed(let status):
             connections.closed(socket)?.connectionEnded()
@@ -124,20 +127,20 @@ enum ServeCommand {
             connections.closed(socket)?.connectionEnded()
             printError("\(peer(socket)): \(error)")
             settings.output.failed("\(error)", peer: peer(socket))
-        case .fragment, .closeReceived, .drained:
+        case .message(.fragment), .message(.close), .drained:
             break
         }
     }
 
     /// A message for the connection's command; a command that does not keep up ends the connection
     /// (1011) rather than the server's memory.
-    private static func hand(_ bytes: [UInt8], to bridge: CommandBridge, of socket: EventLoopWebSocket) {
+    private static func hand(_ bytes: [UInt8], to bridge: CommandBridge, of socket: WebSocket) {
         guard !bridge.deliver(bytes) else { return }
         printError("\(peer(socket)): the command is not reading its input (\(CommandBridge.maxPendingBytes) bytes waiting): closing with 1011")
         try? socket.sendClose(code: .internalError, reason: "the command is not reading")
     }
 
-    private static func peer(_ socket: EventLoopWebSocket) -> String {
+    private static func peer(_ socket: WebSocket) -> String {
         socket.remoteAddress.map { "\($0)" } ?? "peer"
     }
 
@@ -167,7 +170,7 @@ final class OpenConnections: @unchecked Sendable {
     var isFull: Bool { limit.map { count >= $0 } ?? false }
 
     /// Counts a connection that opened; `false` when that is one too many.
-    func opened(_ socket: EventLoopWebSocket) -> Bool {
+    func opened(_ socket: WebSocket) -> Bool {
         state.withLock { open in
             if let limit, open.count >= limit { return false }
             open[ObjectIdentifier(socket)] = .some(nil)
@@ -175,16 +178,16 @@ final class OpenConnections: @unchecked Sendable {
         }
     }
 
-    func attach(_ bridge: CommandBridge, to socket: EventLoopWebSocket) {
+    func attach(_ bridge: CommandBridge, to socket: WebSocket) {
         state.withLock { $0[ObjectIdentifier(socket)] = .some(bridge) }
     }
 
-    func bridge(of socket: EventLoopWebSocket) -> CommandBridge? {
+    func bridge(of socket: WebSocket) -> CommandBridge? {
         state.withLock { $0[ObjectIdentifier(socket)] ?? nil }
     }
 
     /// Forgets a connection that ended, returning its command.
-    func closed(_ socket: EventLoopWebSocket) -> CommandBridge? {
+    func closed(_ socket: WebSocket) -> CommandBridge? {
         state.withLock { $0.removeValue(forKey: ObjectIdentifier(socket)) ?? nil }
     }
 }

@@ -20,7 +20,7 @@ func testOptions(receiveTimeout: Duration? = .seconds(10)) -> TransportOptions {
 }
 
 /// Socket options for a test server's connections: no receive timeout (a loaded machine must not
-/// make the server hang up); ``RunningServer/stop(code:)`` ends them.
+/// make the server hang up); ``RunningServer/stop(closing:)`` ends them.
 func serverOptions() -> TransportOptions { testOptions(receiveTimeout: nil) }
 
 /// A configuration whose timers are short enough for tests.
@@ -63,7 +63,7 @@ final class RunningServer: Sendable {
         }
     }
 
-    var port: UInt16 { server.port ?? 0 }
+    var port: UInt16 { server.port }
 
     /// The `ws://` URL of `resource` on this server (TCP servers).
     func url(_ resource: String = "/") -> String {
@@ -75,7 +75,7 @@ final class RunningServer: Sendable {
     /// Stops the server and waits (10 seconds at most) for `serve` to return.
     @discardableResult
     func stop(code: Connection.CloseCode = .goingAway) -> Bool {
-        server.stop(code: code)
+        server.stop(closing: code)
         return finished.wait(until: { $0 }, deadline: now() + .seconds(10), now: now)
     }
 }

@@ -1,5 +1,5 @@
-// System headers that Swift's Glibc module does not bring: epoll, eventfd and malloc_trim (Linux), for the readiness
-// loops of the Dispatch and event-loop adapters, and accept4 for the socket layer (Linux only); and an atomic flag.
+// System headers that Swift's Glibc module does not bring: epoll, eventfd and malloc_trim (Linux), for the event
+// loops' readiness backend, and accept4 for the socket layer (Linux only); and atomic integers.
 #ifndef C_WEBSOCKET_SYSTEM_H
 #define C_WEBSOCKET_SYSTEM_H
 
@@ -23,6 +23,13 @@ int cwebsocket_accept_configured(int fd, struct sockaddr *address, socklen_t *le
 static inline int cwebsocket_atomic_load(const int *flag) { return __atomic_load_n(flag, __ATOMIC_SEQ_CST); }
 static inline int cwebsocket_atomic_exchange(int *flag, int value) {
     return __atomic_exchange_n(flag, value, __ATOMIC_SEQ_CST);
+}
+
+// A count read and written atomically, on every platform: what other threads read of a loop's
+// socket (its buffered amount) without a lock on the loop's hot path.
+static inline long cwebsocket_atomic_load_long(const long *value) { return __atomic_load_n(value, __ATOMIC_SEQ_CST); }
+static inline void cwebsocket_atomic_store_long(long *value, long newValue) {
+    __atomic_store_n(value, newValue, __ATOMIC_SEQ_CST);
 }
 
 #endif

@@ -25,31 +25,6 @@ public enum WebSocketMessage: Sendable, Hashable {
     /// handshake has begun, and the reply is queued unless it answers ours. Sent, the start of the
     /// closing handshake with this code and reason.
     case close(Connection.CloseFrame)
-
-    /// The message an event carries, if it is one the caller asked for.
-    package init?(_ event: Connection.Event, receivesControlFrames: Bool) {
-        switch event {
-        case .text(let text): self = .text(text)
-        case .binary(let bytes): self = .binary(bytes)
-        case .fragment(let fragment): self = .fragment(fragment)
-        case .ping(let payload) where receivesControlFrames: self = .ping(payload)
-        case .pong(let payload) where receivesControlFrames: self = .pong(payload)
-        case .closeReceived(let frame) where receivesControlFrames: self = .close(frame)
-        case .ping, .pong, .closeReceived, .handshakeRequest, .handshakeCompleted, .handshakeFailed,
-             .protocolViolation, .closed:
-            return nil
-        }
-    }
-
-    /// The payload bytes the message holds, counted against buffering limits.
-    package var payloadSize: Int {
-        switch self {
-        case .text(let text): return text.utf8.count
-        case .binary(let bytes), .ping(let bytes), .pong(let bytes): return bytes.count
-        case .fragment(let fragment): return fragment.bytes.count
-        case .close(let frame): return frame.reason.utf8.count
-        }
-    }
 }
 
 extension Connection {

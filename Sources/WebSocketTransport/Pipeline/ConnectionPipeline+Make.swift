@@ -119,7 +119,33 @@ package struct ClientPlan: Sendable {
     ///
     /// - Throws: as ``WebSocketEndpoint/resolveAddresses()``.
     package func resolveAddresses() throws(WebSocketError) -> [SocketAddress] {
-        switch socketTarget {
+        try socketTarget.resolveAddresses()
+    }
+}
+
+extension ClientPlan.SocketTarget {
+    /// Whether resolving needs no lookup that could block: a Unix socket, or a numeric IPv4 or IPv6
+    /// address.
+    package var isNumeric: Bool {
+        let host: String
+        switch self {
+        case .endpoint(let endpoint):
+            if endpoint.unixSocketPath != nil { return true }
+            host = AddressResolution.resolverHost(forURLHost: endpoint.url.host)
+        case .host(let name, _):
+            host = name
+        }
+        var literal = host[...]
+        if literal.hasPrefix("["), literal.hasSuffix("]") { literal = literal.dropFirst().dropLast() }
+        if let zone = literal.firstIndex(of: "%") { literal = literal[..<zone] }
+        return IPAddressLiteral(String(literal)) != nil
+    }
+
+    /// The addresses to connect to, in order (`getaddrinfo`, which may block on DNS).
+    ///
+    /// - Throws: as ``WebSocketEndpoint/resolveAddresses()``.
+    package func resolveAddresses() throws(WebSocketError) -> [SocketAddress] {
+        switch self {
         case .endpoint(let endpoint):
             return try endpoint.resolveAddresses()
         case .host(let host, let port):

@@ -50,6 +50,14 @@ package final class Locked<Value> {
         return try body(&value)
     }
 
+    /// Runs `body` with the value if the lock is free now; `nil` (without running it) when another
+    /// thread holds it.
+    package func tryWithLock<Result>(_ body: (inout Value) -> Result) -> Result? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return body(&value)
+    }
+
     /// Wakes every thread waiting in ``wait(until:deadline:now:)``. Call it after changing what they
     /// wait for.
     package func broadcast() {

@@ -96,11 +96,11 @@ final class RecordingServer: Sendable {
     }
 
     deinit {
-        server.stop(code: .goingAway)
+        server.stop(closing: .goingAway)
         _ = finished.wait(until: { $0 }, deadline: elapsedClock() + .seconds(15), now: elapsedClock)
     }
 
-    var port: UInt16 { server.port ?? 0 }
+    var port: UInt16 { server.port }
 
     /// `ws://127.0.0.1:PORT/resource`.
     func url(_ resource: String = "/") -> String { "ws://127.0.0.1:\(port)\(resource)" }

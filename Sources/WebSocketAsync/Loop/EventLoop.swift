@@ -1,0 +1,436 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if os(Linux)
+import CWebSocketSystem
+#endif
+import WebSocketTransport
+
+// Theory of operation
+//
+// An `EventLoop` is one thread that owns a set of sockets outright: it waits for readiness, reads
+// and writes its sockets, runs their sessions and calls their handlers, with no lock and no hop
+// between threads on the way. The process has one loop per CPU it may run on (`EventLoops.shared`);
+// servers spread their connections over them, clients take them in turn, and a socket stays on its
+// loop for its whole life.
+//
+// One turn of the loop:
+//
+// 1. Wait for readiness (no longer than the earliest timer; not at all when work is left over).
+// 2. For each ready descriptor: a listener accepts; a socket reads until `EAGAIN` (or a short read,
+//    which means the same for a stream socket), feeds its session and acts on what it parsed; the
+//    tasks that delivery resumed run; then the socket writes its answers, in one gathered send,
+//    before the next socket is read.
+// 3. Work from elsewhere: closures queued by other threads (``execute(_:)``) and Swift tasks whose
+//    executor this loop is, in the order they came.
+// 4. Due timers: the sockets' deadlines (handshake, close, keepalive, linger, stalled writes,
+//    awaited pings, connect attempts).
+// 5. Every socket still dirty (sends from elsewhere, timers) writes what it has and obeys its
+//    session's directive.
+//
+// Readiness comes from a backend (`Readiness`): epoll on Linux, `poll` everywhere else. Each socket
+// remembers whether it is still readable or writable, and tells the backend only what it waits for.
+// An event carries a token (slot and generation, never a pointer): an event for a socket that has
+// gone finds a newer generation in its slot and is dropped.
+
+/// One thread running sockets: see the theory of operation above.
+///
+/// `@unchecked Sendable`: everything but `remote`, `thread` and the constants is touched only on the
+/// loop's own thread; other threads reach the loop only through ``execute(_:)`` and the executor's
+/// `enqueue`, which go through `remote` under its lock.
+final class EventLoop: @unchecked Sendable {
+    /// Special tokens: listeners count down from the top.
+    enum Token {
+        static func listener(_ index: Int) -> UInt64 { UInt64.max - 1 - UInt64(index) }
+        /// Socket tokens are below this (31-bit generations, 32-bit slots).
+        static let firstSpecial = UInt64(1) << 63
+    }
+
+    /// Work from other threads, in the order it came.
+    enum Work {
+        case job(UnownedJob)
+        case command(@Sendable () -> Void)
+    }
+
+    private struct Remote {
+        var work: [Work] = []
+        /// Whether the loop has been woken since it last took the work.
+        var signalled = false
+    }
+
+    let index: Int
+    let readiness: any Readiness
+    private let remote = Locked(Remote())
+    private let thread: UnsafeMutablePointer<pthread_t>
+    let system: SystemCalls
+
+    // The loop's own state, on its thread only. What is touched per message is
+    // `@exclusivity(unchecked)`, for the reason and under the rule given at `WebSocket`.
+    /// Sockets by slot, with each slot's generation.
+    @exclusivity(unchecked) private var sockets: [WebSocket?] = []
+    @exclusivity(unchecked) private var generations: [UInt32] = []
+    private var freeSlots: [Int] = []
+    /// Each server's live sockets on this loop (a server's broadcast and stop walk only its own),
+    /// unordered; each socket knows its index (`WebSocket.indexInServer`).
+    private var byServer: [(server: ServerCore, sockets: [WebSocket])] = []
+    /// Live sockets, and the most since the heap was last trimmed.
+    private var liveCount = 0
+    private var peakSinceTrim = 0
+    private var listeners: [Listener?] = []
+    @exclusivity(unchecked) private var local: [Work] = []
+    @exclusivity(unchecked) private var dirty: [WebSocket] = []
+    @exclusivity(unchecked) private var again: [WebSocket] = []
+    @exclusivity(unchecked) private var timers = DeadlineHeap()
+    /// The one read buffer of every socket of the loop: a connection keeps only what it has not
+    /// parsed yet, in its own (small) input buffer.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    /// The time of this turn, read once after waking.
+    @exclusivity(unchecked) private(set) var now: Connection.Instant
+
+    static let readBufferSize = 64 << 10
+
+    init(index: Int, backend: ReadinessBackend, system: SystemCalls = .live) throws(Errno) {
+        self.index = index
+        self.system = system
+        readiness = try backend.make()
+        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        now = system.monotonicNow()
+        thread = .allocate(capacity: 1)
+        thread.initialize(to: pthread_self())
+        let started = Locked(false)
+        try spawnDetachedThread { [self] in
+            thread.pointee = pthread_self()
+            started.withLock { $0 = true }
+            started.broadcast()
+            run()
+        }
+        _ = started.wait(until: { $0 }, deadline: nil, now: system.monotonicNow)
+    }
+
+    /// Whether the caller runs on this loop's thread.
+    var inLoop: Bool { pthread_equal(pthread_self(), thread.pointee) != 0 }
+
+    // MARK: Work from anywhere
+
+    /// Runs `command` on the loop: in this turn when called on the loop; otherwise after the loop
+    /// wakes. Commands and tasks run in the order they were queued.
+    func execute(_ command: @escaping @Sendable () -> Void) {
+        submit(.command(command))
+    }
+
+    func submit(_ work: Work) {
+        if inLoop {
+            local.append(work)
+            return
+        }
+        let mustWake = remote.withLock { remote in
+            remote.work.append(work)
+            defer { remote.signalled = true }
+            return !remote.signalled
+        }
+        if mustWake { readiness.wake() }
+    }
+
+    // MARK: Sockets
+
+    /// Makes `socket` the loop's, watching `descriptor` (a socket connecting again registers its new
+    /// descriptor under a new token).
+    func register(_ socket: WebSocket, descriptor: Int32, interest: Interest) throws(Errno) {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+        } else {
+            slot = sockets.count
+            sockets.append(nil)
+            generations.append(0)
+        }
+        let token = UInt64(generations[slot]) << 32 | UInt64(slot)
+        do throws(Errno) {
+            try readiness.register(descriptor, token: token, interest: interest)
+        } catch {
+            freeSlots.append(slot)
+            throw error
+        }
+        sockets[slot] = socket
+        socket.token = token
+        if let server = socket.server {
+            let group = byServer.firstIndex { $0.server === server } ?? {
+                byServer.append((server, []))
+                return byServer.count - 1
+            }()
+            socket.indexInServer = byServer[group].sockets.count
+            byServer[group].sockets.append(socket)
+        }
+        liveCount += 1
+        peakSinceTrim = max(peakSinceTrim, liveCount)
+    }
+
+    /// Forgets `socket`'s registration: call before closing its descriptor.
+    func unregister(_ socket: WebSocket, descriptor: Int32) {
+        let slot = Int(socket.token & 0xffff_ffff)
+        guard slot < sockets.count, sockets[slot] === socket else { return }
+        readiness.deregister(descriptor, token: socket.token)
+        sockets[slot] = nil
+        if let server = socket.server, let group = byServer.firstIndex(where: { $0.server === server }) {
+            // Swap-remove: the last socket takes the leaving one's place.
+            let index = socket.indexInServer
+            let last = byServer[group].sockets.removeLast()
+            if last !== socket {
+                byServer[group].sockets[index] = last
+                last.indexInServer = index
+            }
+            if byServer[group].sockets.isEmpty { byServer.remove(at: group) }
+        }
+        generations[slot] = (generations[slot] &+ 1) & 0x7fff_ffff
+        freeSlots.append(slot)
+        liveCount -= 1
+        trimIfMostlyFreed()
+    }
+
+    /// Gives freed memory back to the system once the loop has lost most of its connections: glibc
+    /// keeps what `free` returns in its arenas, so a server that held 10,000 connections would
+    /// otherwise keep their memory for good. Rare (at most once per halving).
+    private func trimIfMostlyFreed() {
+        guard peakSinceTrim >= 256 ? liveCount <= peakSinceTrim / 2 : (liveCount == 0 && peakSinceTrim > 0) else { return }
+        peakSinceTrim = liveCount
+        releaseFreedMemory()
+    }
+
+    /// The live socket with `token`, if any.
+    private func socket(for token: UInt64) -> WebSocket? {
+        let slot = Int(token & 0xffff_ffff)
+        guard slot < sockets.count, UInt64(generations[slot]) == token >> 32 else { return nil }
+        return sockets[slot]
+    }
+
+    /// Every live socket of `server` on this loop.
+    func sockets(of server: ServerCore) -> [WebSocket] {
+        byServer.first { $0.server === server }?.sockets ?? []
+    }
+
+    /// `socket` has output or a state change to act on, at the end of this turn.
+    func markDirty(_ socket: WebSocket) {
+        dirty.append(socket)
+    }
+
+    /// `socket` stopped reading to let the others have a turn: it reads again next turn.
+    func readAgain(_ socket: WebSocket) {
+        again.append(socket)
+    }
+
+    /// Calls `socket.timerFired()` at `deadline` or soon after (or not, if the socket has gone).
+    func schedule(_ socket: WebSocket, at deadline: Connection.Instant) {
+        timers.push(deadline, token: socket.token)
+    }
+
+    // MARK: Listeners
+
+    /// A listening socket of a server, watched by this loop.
+    private struct Listener {
+        var socket: Socket
+        var server: ServerCore
+        /// Whether connections may be waiting (until `accept` says `EAGAIN`).
+        var readable = false
+        /// Accepting is paused (the server's limit, or no descriptor left).
+        var paused = false
+    }
+
+    /// Starts accepting on `socket` for `server`.
+    func addListener(_ socket: Socket, server: ServerCore) throws(Errno) {
+        let index = listeners.firstIndex { $0 == nil } ?? listeners.count
+        if index == listeners.count { listeners.append(nil) }
+        try readiness.register(socket.descriptor, token: Token.listener(index), interest: .readable)
+        listeners[index] = Listener(socket: socket, server: server, readable: true)
+        accept(index)
+    }
+
+    /// Stops accepting for `server`: its listeners leave this loop.
+    func removeListeners(of server: ServerCore) {
+        for index in listeners.indices where listeners[index]?.server === server {
+            if let listener = listeners[index] {
+                readiness.deregister(listener.socket.descriptor, token: Token.listener(index))
+            }
+            listeners[index] = nil
+        }
+    }
+
+    /// Accepting may go on for `server` (it had paused at its limit).
+    func resumeAccepting(for server: ServerCore) {
+        for index in listeners.indices where listeners[index]?.server === server && listeners[index]?.paused == true {
+            listeners[index]?.paused = false
+            accept(index)
+        }
+    }
+
+    /// Accepts what is waiting on listener `index`, a batch at a time.
+    private func accept(_ index: Int) {
+        guard var listener = listeners[index], !listener.paused else { return }
+        defer {
+            listeners[index] = listener
+            // Wait for more only while nothing is known to be waiting and accepting is not paused.
+            readiness.update(listener.socket.descriptor, token: Token.listener(index),
+                             interest: listener.readable || listener.paused ? [] : .readable)
+        }
+        var accepted = 0
+        while listener.readable {
+            guard accepted < 64 else {
+                // Let the connections have a turn; go on in the next one.
+                execute { [self] in accept(index) }
+                return
+            }
+            guard listener.server.mayAccept(on: self) else {
+                listener.paused = true
+                return
+            }
+            do throws(Errno) {
+                guard let socket = try listener.socket.accept() else {
+                    listener.readable = false
+                    return
+                }
+                accepted += 1
+                listener.server.accepted(socket, by: self)
+            } catch {
+                // Out of descriptors or memory: the connection waits in the backlog; try again in
+                // a moment rather than spinning on a listener that stays readable.
+                listener.paused = true
+                timers.push(now + .milliseconds(100), token: Token.listener(index))
+                return
+            }
+        }
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        while true {
+            let timeout: Int32
+            if !local.isEmpty || !dirty.isEmpty || !again.isEmpty {
+                timeout = 0
+            } else if let earliest = timers.earliest {
+                timeout = Poller.milliseconds(until: earliest, now: system.monotonicNow())
+            } else {
+                timeout = -1
+            }
+            var stamped = false
+            _ = readiness.wait(timeoutMilliseconds: timeout) { token, events in
+                if !stamped {
+                    now = system.monotonicNow()
+                    stamped = true
+                }
+                handle(token, events)
+            }
+            now = system.monotonicNow()
+            let readers = again
+            again = []
+            for socket in readers { socket.readAgain() }
+            runWork()
+            fireTimers()
+            runWork()
+            flushDirty()
+        }
+    }
+
+    private func handle(_ token: UInt64, _ events: ReadinessEvents) {
+        if token >= Token.firstSpecial {
+            let index = Int(UInt64.max - 1 - token)
+            guard index < listeners.count, listeners[index] != nil else { return }
+            listeners[index]?.readable = true
+            accept(index)
+        } else if let socket = socket(for: token) {
+            socket.handle(events)
+            // The tasks the delivery resumed (the async face) answer now, and the answers go out
+            // before the loop reads the next socket: a peer waiting for this one's reply does not
+            // wait for the rest of the turn. Sends made elsewhere go out at the turn's end.
+            runLocalWork()
+            if socket.isDirty { socket.flush() }
+        }
+    }
+
+    /// Runs the work the loop queued itself (tasks resumed on it), a few rounds at most.
+    private func runLocalWork() {
+        for _ in 0..<4 where !local.isEmpty {
+            let work = local
+            local = []
+            for item in work { run(item) }
+        }
+    }
+
+    /// Runs the work queued from other threads and by the loop itself, until none is left (a few
+    /// rounds at most per turn, so that a task that keeps yielding cannot starve the sockets).
+    private func runWork() {
+        for _ in 0..<8 {
+            let fromElsewhere = remote.withLock { remote in
+                remote.signalled = false
+                defer { remote.work = [] }
+                return remote.work
+            }
+            let fromHere = local
+            local = []
+            guard !fromElsewhere.isEmpty || !fromHere.isEmpty else { return }
+            for work in fromElsewhere { run(work) }
+            for work in fromHere { run(work) }
+        }
+    }
+
+    private func run(_ work: Work) {
+        switch work {
+        case .job(let job): runJob(job)
+        case .command(let command): command()
+        }
+    }
+
+    private func fireTimers() {
+        while let token = timers.popDue(now: now) {
+            if token >= Token.firstSpecial {
+                let index = Int(UInt64.max - 1 - token)
+                guard index < listeners.count, listeners[index]?.paused == true else { continue }
+                listeners[index]?.paused = false
+                listeners[index]?.readable = true
+                accept(index)
+            } else if let socket = socket(for: token) {
+                socket.timerFired()
+            }
+        }
+    }
+
+    private func flushDirty() {
+        // A flush can make more sockets dirty (a handler's send to another socket): they wait for
+        // the next turn, which then does not wait.
+        // A socket flushed since it was listed (right after its reads) is skipped.
+        let sockets = dirty
+        dirty = []
+        for socket in sockets where socket.isDirty { socket.flush() }
+    }
+}
+
+// MARK: Tasks
+
+extension EventLoop {
+    /// Runs a task's job here, as its executor. Jobs come only from the executor's `enqueue`, which
+    /// exists where task executors do.
+    fileprivate func runJob(_ job: UnownedJob) {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}
+
+/// The loop as the executor of tasks that prefer it (`Task(executorPreference:)`): their jobs run in
+/// its turns, beside its sockets' I/O, so that a task that reads and sends takes no hop between
+/// threads.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+extension EventLoop: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        submit(.job(UnownedJob(job)))
+    }
+}
+
+/// Gives the heap's freed memory back to the system (glibc's `malloc_trim`); elsewhere the
+/// allocator does it by itself.
+private func releaseFreedMemory() {
+    #if os(Linux)
+    _ = malloc_trim(0)
+    #endif
+}

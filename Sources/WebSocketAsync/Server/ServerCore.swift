@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import WebSocketTransport
+
+/// What the loops share about one server: its settings, its user's decision and face, its
+/// listeners and its counts. The loops that accept for it keep it (and so the server) alive until
+/// ``WebSocketServer/stop()``, whatever references to the ``WebSocketServer`` remain.
+///
+/// `@unchecked Sendable`: constants, and `counts` behind its lock.
+final class ServerCore: @unchecked Sendable {
+    /// Where a server's connections go once open.
+    enum Face {
+        /// Every connection's events, to one handler on its loop.
+        case loopHandler(WebSocket.EventHandler)
+        /// Every connection's events, to one handler on this queue.
+        case queueHandler(DispatchQueue, WebSocket.EventHandler)
+        /// Open connections wait in ``WebSocketServer/connections``.
+        case async(ConnectionQueue)
+    }
+
+    let configuration: Connection.Configuration
+    let options: TransportOptions
+    let decide: @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision
+    let face: Face
+    let isUnixSocket: Bool
+    let loops: [EventLoop]
+    let system: SystemCalls
+    let settings: SocketSession.Settings
+
+    private struct Counts {
+        /// Connections accepted and not yet closed.
+        var live = 0
+        var stopped = false
+        /// Set by a stop that closes every connection: those that open later are closed with it.
+        var closing: Connection.CloseFrame? = nil
+        /// Where the next connection goes, when one loop accepts for all.
+        var nextLoop = 0
+    }
+    private let counts = Locked(Counts())
+
+    init(configuration: Connection.Configuration, options: TransportOptions, isUnixSocket: Bool, loops: [EventLoop],
+         decide: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision, face: Face,
+         system: SystemCalls) {
+        self.configuration = configuration
+        self.options = options
+        self.isUnixSocket = isUnixSocket
+        self.loops = loops
+        self.decide = decide
+        self.face = face
+        self.system = system
+        let holds: Bool
+        switch face {
+        case .loopHandler: holds = false
+        case .queueHandler, .async: holds = true
+        }
+        settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: holds)
+    }
+
+    // MARK: Accepting (on a loop)
+
+    func mayAccept(on loop: EventLoop) -> Bool {
+        guard !isStopped else { return false }
+        switch face {
+        case .loopHandler, .queueHandler: return true
+        case .async(let queue): return queue.mayAccept(on: loop)
+        }
+    }
+
+    /// `loop` accepted `socket`: it is served there, or, when one loop accepts for all, on the next
+    /// loop in turn.
+    func accepted(_ socket: Socket, by loop: EventLoop) {
+        if case .async(let queue) = face { queue.accepted() }
+        counts.withLock { $0.live += 1 }
+        if options.noDelay, !isUnixSocket {
+            try? socket.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
+        }
+        guard !EventLoops.kernelBalancesListeners || isUnixSocket, loops.count > 1 else {
+            serve(socket, on: loop)
+            return
+        }
+        let target = counts.withLock { counts in
+            defer { counts.nextLoop = (counts.nextLoop + 1) % loops.count }
+            return loops[counts.nextLoop % loops.count]
+        }
+        if target === loop {
+            serve(socket, on: loop)
+        } else {
+            target.execute { [self] in serve(socket, on: target) }
+        }
+    }
+
+    /// Starts serving `socket` on `loop`.
+    private func serve(_ socket: Socket, on loop: EventLoop) {
+        let pipeline: ConnectionPipeline
+        do throws(WebSocketError) {
+            pipeline = try ConnectionPipeline.server(configuration: configuration, transport: options)
+        } catch {
+            // Only a TLS layer can fail to be made, and the server checked that it can be.
+            socket.close()
+            ended(wasOpen: false)
+            return
+        }
+        let webSocket = WebSocket(loop: loop, server: self, socket: socket,
+                                  session: SocketSession(accepted: pipeline, settings: settings),
+                                  consumer: .pending, options: options, system: system)
+        do throws(Errno) {
+            try loop.register(webSocket, descriptor: socket.descriptor, interest: .readable)
+        } catch {
+            socket.close()
+            ended(wasOpen: false)
+            return
+        }
+        webSocket.interest = .readable
+        // A new socket can take bytes; its request is reported by the backend when it comes.
+        webSocket.writable = true
+        // Starts the handshake timer; the end of the turn arms the loop's timer for it.
+        webSocket.peek { $0.advanceTime(to: loop.now) }
+        webSocket.markDirty()
+    }
+
+    // MARK: A connection's life (on its loop)
+
+    /// A connection opened: the face that takes its events. An async-face connection waits in
+    /// ``WebSocketServer/connections``; once the server stopped closing its connections, it is
+    /// closed with the same code.
+    func opened(_ socket: WebSocket) -> Consumer {
+        let consumer: Consumer
+        switch face {
+        case .loopHandler(let handler):
+            consumer = .loopHandler(handler)
+        case .queueHandler(let queue, let handler):
+            consumer = .queueHandler(DispatchQueue(label: "WebSocketServer.events", target: queue), handler)
+        case .async(let queue):
+            consumer = socket.attachBatches()
+            if !queue.push(socket) {
+                try? socket.sendNow(.message(.close(Connection.CloseFrame(code: .goingAway, reason: "server stopped"))))
+            }
+        }
+        if let frame = counts.withLock({ $0.closing }) { try? socket.sendNow(.message(.close(frame))) }
+        return consumer
+    }
+
+    /// A connection's socket closed.
+    func ended(wasOpen: Bool) {
+        if !wasOpen, case .async(let queue) = face { queue.released() }
+        counts.withLock { $0.live -= 1 }
+        counts.broadcast()
+    }
+
+    // MARK: The server's side
+
+    var isStopped: Bool { counts.withLock { $0.stopped } }
+
+    /// Stops accepting; with `closing`, connections that open from now on are closed with it.
+    /// Returns whether this call stopped the server.
+    func stop(closing: Connection.CloseFrame?) -> Bool {
+        let first = counts.withLock { counts in
+            if let closing { counts.closing = closing }
+            defer { counts.stopped = true }
+            return !counts.stopped
+        }
+        if first, case .async(let queue) = face { queue.finish() }
+        return first
+    }
+
+    /// Connections accepted and not yet closed.
+    var liveConnections: Int { counts.withLock { $0.live } }
+
+    /// Waits until no connection is left, or `deadline`.
+    func waitUntilIdle(deadline: Connection.Instant?) -> Bool {
+        counts.wait(until: { $0.live == 0 }, deadline: deadline, now: system.monotonicNow)
+    }
+}

@@ -1,0 +1,318 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import WebSocketTransport
+
+/// A WebSocket server on the process's event loops: one thread per CPU, each running its own
+/// connections with no lock, queue hop or copy on the way between the socket and your code. With
+/// ``WebSocketTransport/TransportOptions/tls`` set it serves `wss://`.
+///
+/// On Linux each loop accepts on its own listening socket (`SO_REUSEPORT`: the kernel spreads
+/// connections over the loops); elsewhere, and for a Unix socket, one loop accepts and hands
+/// connections to the loops in turn. A connection stays on its loop for its whole life.
+///
+/// Each opening handshake request goes to `handshake`, which accepts it (subprotocol, extensions,
+/// headers) or rejects it (status, headers, body). Requests that are not valid handshakes never
+/// reach it: the core answers them (400, 405, 426…).
+///
+/// Accepted connections go to one of three faces:
+///
+/// ```swift
+/// // Handlers on the loop: every connection's events, on its loop. The fastest.
+/// let server = try WebSocketServer(port: 9001) { socket, event in
+///     if case .message(.text(let text)) = event { try? socket.send(text: text) }
+/// }
+///
+/// // Handlers on a queue you name.
+/// let server = try WebSocketServer(port: 9001, queue: .main) { socket, event in … }
+///
+/// // async/await: one task per connection.
+/// let server = try WebSocketServer(port: 9001)
+/// await server.run { socket in
+///     do { for try await message in socket.messages { try await socket.send(message) } } catch {}
+/// }
+/// ```
+///
+/// **The server runs until ``stop()``**, whatever references to it remain: the loops keep it.
+/// ``stop(closing:reason:)`` also closes every connection (and any that opens later).
+public final class WebSocketServer: Sendable {
+    /// The address the server listens on; with port 0, the port the system chose is in it.
+    public let localAddress: SocketAddress
+    /// Open connections, for the async face (servers created without a handler), in the order they
+    /// opened; it ends after ``stop()``, once the connections already open have been taken. Take
+    /// them from one task (``run(_:)`` does). For a server with a handler it is empty.
+    public let connections: Connections
+    let core: ServerCore
+    private let listeners: [Socket]
+    private let unixSocketPath: String?
+
+    /// The port the server listens on (the one the system chose when you passed 0), or 0 for a Unix
+    /// socket.
+    public var port: UInt16 { localAddress.port ?? 0 }
+
+    /// Connections accepted and not yet closed (opening, open or closing).
+    public var connectionCount: Int { core.liveConnections }
+
+    /// Creates a server whose connections report to `handler`: on each connection's loop, or on
+    /// `queue`.
+    ///
+    /// - Parameters:
+    ///   - host: the address to listen on: `127.0.0.1` (the default), `::1`, `0.0.0.0`, `::`, or a name.
+    ///   - port: the port; 0 (the default) lets the system choose one, read it from ``port``.
+    ///   - backlog: the `listen` backlog of each listening socket (the kernel caps it at `somaxconn`).
+    ///     Default 1024.
+    ///   - configuration: the core's limits, timers and delivery for every connection.
+    ///   - options: transport options for every connection; ``WebSocketTransport/TransportOptions/tls`` to serve `wss`.
+    ///   - loops: how many of the process's event loops serve (one per CPU the process may run on);
+    ///     default all of them.
+    ///   - queue: where `handshake` and `handler` run; `nil` (the default) runs them on each
+    ///     connection's loop, the fastest (keep them quick: the loop's other connections wait
+    ///     meanwhile). A concurrent queue is fine: calls for one connection never overlap.
+    ///   - handshake: the decision on each valid opening handshake request. Default: accept without
+    ///     a subprotocol.
+    ///   - handler: every connection's events, starting with ``WebSocketTransport/WebSocketEvent/open(_:)``
+    ///     and ending with ``WebSocketTransport/WebSocketEvent/closed(_:)``; connections that never
+    ///     open do not reach it.
+    /// - Throws: ``WebSocketTransport/WebSocketError/addressResolutionFailed(host:reason:)``,
+    ///   ``WebSocketTransport/WebSocketError/bindFailed(_:_:)``, ``WebSocketTransport/WebSocketError/tls(_:)`` for a TLS
+    ///   configuration that cannot serve, ``WebSocketTransport/WebSocketError/transport(_:)`` when the
+    ///   loops cannot start.
+    public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024,
+                            configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
+                            loops: Int? = nil, queue: DispatchQueue? = nil,
+                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() },
+                            handler: @escaping WebSocket.EventHandler) throws(WebSocketError) {
+        try self.init(addresses: Socket.listenAddresses(host: host, port: port), unixSocketPath: nil, backlog: backlog,
+                      configuration: configuration, options: options, loops: loops, handshake: handshake,
+                      face: queue.map { .queueHandler($0, handler) } ?? .loopHandler(handler))
+    }
+
+    /// Creates a server whose open connections arrive in ``connections`` (the async face); serve them
+    /// with ``run(_:)``.
+    ///
+    /// - Parameters:
+    ///   - host: the address to listen on, as for the handler faces; default `127.0.0.1`.
+    ///   - port: the port; 0 (the default) lets the system choose one, read it from ``port``.
+    ///   - backlog: the `listen` backlog. Default 1024.
+    ///   - configuration: the core's limits, timers and delivery for every connection.
+    ///   - options: transport options for every connection.
+    ///   - loops: how many of the process's event loops serve; default all of them.
+    ///   - maxPendingConnections: the most connections opening, or open and not yet taken from
+    ///     ``connections``; at the mark the loops stop accepting until a task takes one, and clients
+    ///     wait in the kernel's backlog. No connection is answered 101 and then dropped. Default 128.
+    ///   - handshake: the decision on each valid opening handshake request, on the connection's
+    ///     loop. Default: accept without a subprotocol.
+    /// - Throws: as the other initializer.
+    public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024,
+                            configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
+                            loops: Int? = nil, maxPendingConnections: Int = 128,
+                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() })
+        throws(WebSocketError) {
+        try self.init(addresses: Socket.listenAddresses(host: host, port: port), unixSocketPath: nil, backlog: backlog,
+                      configuration: configuration, options: options, loops: loops, handshake: handshake,
+                      face: .async(ConnectionQueue(limit: maxPendingConnections)))
+    }
+
+    /// Creates a server on a Unix domain socket at `path` whose connections report to `handler`; see
+    /// ``init(host:port:backlog:configuration:options:loops:queue:handshake:handler:)``. A stale
+    /// socket file (one nobody accepts on any more) is replaced; the file is removed by ``stop()``.
+    ///
+    /// - Throws: ``WebSocketTransport/WebSocketError/invalidArgument(_:)`` for a path too long for
+    ///   `sun_path`, ``WebSocketTransport/WebSocketError/bindFailed(_:_:)`` (a live server there, no
+    ///   permission…).
+    public convenience init(unixSocketPath path: String, backlog: Int32 = 1024,
+                            configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
+                            loops: Int? = nil, queue: DispatchQueue? = nil,
+                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() },
+                            handler: @escaping WebSocket.EventHandler) throws(WebSocketError) {
+        try self.init(addresses: [SocketAddress.unixSocket(path: path)], unixSocketPath: path, backlog: backlog,
+                      configuration: configuration, options: options, loops: loops, handshake: handshake,
+                      face: queue.map { .queueHandler($0, handler) } ?? .loopHandler(handler))
+    }
+
+    /// Creates a server on a Unix domain socket at `path` whose open connections arrive in
+    /// ``connections``.
+    public convenience init(unixSocketPath path: String, backlog: Int32 = 1024,
+                            configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
+                            loops: Int? = nil, maxPendingConnections: Int = 128,
+                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() })
+        throws(WebSocketError) {
+        try self.init(addresses: [SocketAddress.unixSocket(path: path)], unixSocketPath: path, backlog: backlog,
+                      configuration: configuration, options: options, loops: loops, handshake: handshake,
+                      face: .async(ConnectionQueue(limit: maxPendingConnections)))
+    }
+
+    init(addresses: [SocketAddress], unixSocketPath: String?, backlog: Int32, configuration: Connection.Configuration,
+         options: TransportOptions, loops requested: Int?,
+         handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision, face: ServerCore.Face,
+         system: SystemCalls = .live) throws(WebSocketError) {
+        let all = try EventLoops.all()
+        if let requested, requested < 1 { throw .invalidArgument("loops must be at least 1, got \(requested)") }
+        let loops = Array(all.prefix(requested ?? all.count))
+        // A TLS configuration that cannot make server sessions fails here, not per connection.
+        if let tls = options.tls { _ = try tls.makeServerLayer() }
+        let isUnix = unixSocketPath != nil
+        let perLoop = !isUnix && EventLoops.kernelBalancesListeners && loops.count > 1
+        let first = try Socket.listening(on: addresses, unixSocketPath: unixSocketPath, backlog: backlog,
+                                         reusePort: perLoop, system: system)
+        let address = first.localAddress ?? addresses[0]
+        var listeners = [first]
+        // The other loops' sockets on the very address and port the first one got.
+        while perLoop, listeners.count < loops.count {
+            listeners.append(try Socket.listening(on: [address], unixSocketPath: nil, backlog: backlog,
+                                                  reusePort: true, system: system))
+        }
+        localAddress = address
+        self.listeners = listeners
+        self.unixSocketPath = unixSocketPath
+        core = ServerCore(configuration: configuration, options: options, isUnixSocket: isUnix, loops: loops,
+                          decide: handshake, face: face, system: system)
+        if case .async(let queue) = face { queue.server = core }
+        connections = Connections(queue: { if case .async(let queue) = face { return queue } else { return nil } }())
+        for (index, listener) in listeners.enumerated() {
+            let loop = loops[index]
+            let core = self.core
+            loop.execute { try? loop.addListener(listener, server: core) }
+        }
+    }
+
+    /// Stops accepting connections and closes the listening sockets (and removes a Unix socket's
+    /// file); accepted connections carry on. ``connections`` ends once those already open are taken.
+    public func stop() {
+        stopAccepting(closing: nil)
+    }
+
+    /// Stops accepting, and starts the closing handshake of every connection with `code` (1001
+    /// "going away" for a server shutting down, 1012 "service restart" for one that comes back):
+    /// those open now, and those that open later. Wait for them with ``waitUntilIdle(timeout:)``.
+    public func stop(closing code: Connection.CloseCode, reason: String = "") {
+        let frame = Connection.CloseFrame(code: code, reason: reason)
+        stopAccepting(closing: frame)
+        let core = self.core
+        for loop in core.loops {
+            loop.execute {
+                for socket in loop.sockets(of: core) where socket.peek({ $0.handshake != nil }) {
+                    try? socket.sendNow(.message(.close(frame)))
+                }
+            }
+        }
+    }
+
+    /// Sends one message to every open connection of the server, framed once: every connection
+    /// shares the bytes (``WebSocketCore/Connection/PreparedMessage``). Each loop queues it to its own
+    /// connections in its next turn; a connection at its high-water mark, or closing, is skipped.
+    /// Returns at once.
+    public func broadcast(_ message: Connection.PreparedMessage) {
+        let core = self.core
+        for loop in core.loops {
+            loop.execute {
+                for socket in loop.sockets(of: core) {
+                    guard socket.peek({ $0.stage }) == .open else { continue }
+                    try? socket.sendNow(.prepared(message))
+                }
+            }
+        }
+    }
+
+    /// Sends a text message to every open connection; see ``broadcast(_:)``.
+    public func broadcast(text: String) {
+        broadcast(Connection.PreparedMessage(text: text, fragmentationSize: core.configuration.fragmentationSize))
+    }
+
+    /// Sends a binary message to every open connection; see ``broadcast(_:)``.
+    public func broadcast(binary: some Collection<UInt8>) {
+        broadcast(Connection.PreparedMessage(binary: binary, fragmentationSize: core.configuration.fragmentationSize))
+    }
+
+    private func stopAccepting(closing: Connection.CloseFrame?) {
+        guard core.stop(closing: closing) else { return }
+        let remaining = Locked(listeners.count)
+        let (core, listeners, path) = (self.core, self.listeners, unixSocketPath)
+        for loop in core.loops {
+            loop.execute {
+                loop.removeListeners(of: core)
+                guard remaining.withLock({ count in
+                    count -= 1
+                    return count == 0
+                }) else { return }
+                for listener in listeners { listener.close() }
+                if let path { _ = unlink(path) }
+            }
+        }
+    }
+
+    /// Waits (blocking the calling thread) until every connection is closed, or `timeout` passes.
+    /// Returns whether none is left.
+    public func waitUntilIdle(timeout: Duration?) -> Bool {
+        core.waitUntilIdle(deadline: timeout.map { core.system.monotonicNow() + $0 })
+    }
+
+    /// Serves the async face: runs `body` for every connection from ``connections``, each in a child
+    /// task, until ``stop()`` and the end of every task. Where task executors exist, each task runs
+    /// on its connection's loop (its receives and sends take no hop between threads); elsewhere on
+    /// the global executor.
+    ///
+    /// `body` is `nonisolated(nonsending)`: it runs on the executor of the task that calls it, and
+    /// resumes there after each `await` without asking the runtime which executor the task prefers.
+    public func run(_ body: nonisolated(nonsending) @escaping @Sendable (WebSocket) async -> Void) async {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            // The taking itself runs on a loop too: a connection that opens there reaches its task
+            // without waking any other thread.
+            await withTaskExecutorPreference(core.loops[0]) {
+                await withDiscardingTaskGroup { group in
+                    for await socket in connections {
+                        group.addTask(executorPreference: socket.loop) { await body(socket) }
+                    }
+                }
+            }
+        } else if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, visionOS 1, *) {
+            await withDiscardingTaskGroup { group in
+                for await socket in connections { group.addTask { await body(socket) } }
+            }
+        } else {
+            // Without a discarding group, each finished child's record stays until it is awaited:
+            // they are awaited as connections come.
+            await withTaskGroup(of: Void.self) { group in
+                var running = 0
+                for await socket in connections {
+                    group.addTask { await body(socket) }
+                    running += 1
+                    if running >= 64 {
+                        await group.next()
+                        running -= 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// The async sequence of a server's open connections; see ``WebSocketServer/connections``.
+    public struct Connections: AsyncSequence, Sendable {
+        /// An open connection, its handshake done.
+        public typealias Element = WebSocket
+        /// Taking connections never fails.
+        public typealias Failure = Never
+        let queue: ConnectionQueue?
+
+        /// An iterator over the open connections; iterators share them (each goes to one call).
+        public func makeAsyncIterator() -> Iterator { Iterator(queue: queue) }
+
+        /// The iterator of ``WebSocketServer/Connections``.
+        public struct Iterator: AsyncIteratorProtocol {
+            /// An open connection, its handshake done.
+            public typealias Element = WebSocket
+            /// Taking connections never fails.
+            public typealias Failure = Never
+            let queue: ConnectionQueue?
+
+            /// The next open connection; `nil` once the server has stopped and the open ones are taken.
+            public mutating func next() async -> WebSocket? {
+                guard let queue else { return nil }
+                return await queue.next()
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Dispatch
+import WebSocketTransport
+
+/// The messages of an async-face socket on their way from its loop to the task reading them,
+/// crossing in batches: the loop stages what one read parsed and publishes it at once; a waiting
+/// reader is resumed once per batch, and takes the whole batch at once (``WebSocket/messages``) or
+/// one message (``WebSocket/receive(timeout:)``).
+///
+/// Confined to the loop: every member is touched on the loop's thread only, so no lock is taken.
+/// A reader on the loop (a task that prefers the loop as its executor, as ``WebSocketServer/run(_:)``
+/// starts them) takes directly; a reader elsewhere hops to the loop for each take that finds
+/// nothing ready, as it would wait for a wake-up anyway. `@exclusivity(unchecked)` for the reason
+/// and under the rule given at ``WebSocket``.
+///
+/// The continuations are unsafe ones (no checking box allocated per wait): each is stored in one
+/// place, on the loop, and whoever takes it out resumes it, once.
+final class MessageBatches: @unchecked Sendable {
+    enum Take {
+        case messages([WebSocketMessage])
+        /// The end: `nil` after a clean close, the error otherwise.
+        case end(WebSocketError?)
+        /// The waiting task was cancelled; the connection and its messages are untouched.
+        case cancelled
+        /// The wait's own timeout passed first.
+        case timedOut
+    }
+
+    /// Names one wait, so that a cancellation or timeout that arrives late (after the wait was
+    /// answered, or during a later one) resumes nothing.
+    final class Wait: Sendable {
+        let wantsAll: Bool
+        init(wantsAll: Bool) { self.wantsAll = wantsAll }
+    }
+
+    private let loop: EventLoop
+    private weak var socket: WebSocket?
+    /// Published, not yet taken, from `head`.
+    @exclusivity(unchecked) private var messages: [WebSocketMessage] = []
+    @exclusivity(unchecked) private var head = 0
+    /// Parsed in this read, not yet published.
+    @exclusivity(unchecked) private var staged: [WebSocketMessage] = []
+    /// Set once: `nil` inside for a clean end.
+    @exclusivity(unchecked) private var end: WebSocketError?? = nil
+    @exclusivity(unchecked) private var waiter: (wait: Wait, continuation: UnsafeContinuation<Take, Never>)? = nil
+    /// A wait whose cancellation reached the loop before the wait itself.
+    @exclusivity(unchecked) private var cancelledBeforeWaiting: Wait? = nil
+
+    init(socket: WebSocket) {
+        self.loop = socket.loop
+        self.socket = socket
+    }
+
+    // MARK: The loop's side
+
+    func stage(_ message: WebSocketMessage) {
+        staged.append(message)
+    }
+
+    /// Hands the staged messages over, resuming a waiting reader.
+    func publish() {
+        guard !staged.isEmpty else { return }
+        if head == messages.count {
+            messages = staged
+            head = 0
+        } else {
+            messages.append(contentsOf: staged)
+        }
+        staged = []
+        if let waiter, let ready = takeIfReady(wantsAll: waiter.wait.wantsAll) {
+            self.waiter = nil
+            waiter.continuation.resume(returning: ready)
+        }
+    }
+
+    /// The connection ended: a waiting reader gets the end once the messages are taken.
+    func finish(_ error: WebSocketError?) {
+        publish()
+        end = .some(error)
+        guard head == messages.count, let waiter else { return }
+        self.waiter = nil
+        waiter.continuation.resume(returning: .end(error))
+    }
+
+    // MARK: The reader's side
+
+    /// Every message published (or the first, unless `all`), or the end; waits while there is
+    /// neither, at most `timeout`. It runs on its caller's executor (`nonisolated(nonsending)`), so
+    /// that a reader on the loop takes without a switch.
+    ///
+    /// Cancelling the waiting task answers ``Take/cancelled`` at once (a task already cancelled
+    /// gets it when nothing is ready); no message is lost, the next take gets it.
+    nonisolated(nonsending) func take(all: Bool, timeout: Duration? = nil) async -> Take {
+        if loop.inLoop, let ready = takeIfReady(wantsAll: all) { return ready }
+        let wait = Wait(wantsAll: all)
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Take, Never>) in
+                if loop.inLoop {
+                    takeOrWait(wait, continuation, timeout: timeout)
+                } else {
+                    loop.execute { [self] in takeOrWait(wait, continuation, timeout: timeout) }
+                }
+            }
+        } onCancel: {
+            loop.execute { [self] in end(wait, with: .cancelled) }
+        }
+    }
+
+    /// (On the loop) Resumes `continuation` with what is ready, or keeps it for the next batch.
+    private func takeOrWait(_ wait: Wait, _ continuation: UnsafeContinuation<Take, Never>, timeout: Duration?) {
+        if let ready = takeIfReady(wantsAll: wait.wantsAll) {
+            continuation.resume(returning: ready)
+        } else if waiter != nil {
+            continuation.resume(returning: .end(.invalidArgument("messages are read by another task")))
+        } else if cancelledBeforeWaiting === wait {
+            cancelledBeforeWaiting = nil
+            continuation.resume(returning: .cancelled)
+        } else {
+            waiter = (wait, continuation)
+            if let timeout {
+                DispatchQueue.global().asyncAfter(deadline: .now() + dispatchInterval(timeout)) { [self] in
+                    loop.execute { [self] in end(wait, with: .timedOut) }
+                }
+            }
+        }
+    }
+
+    /// (On the loop) The wait `wait` was cancelled or timed out: answers it if it is waiting, or
+    /// remembers a cancellation whose wait has not reached the loop yet (a reader elsewhere,
+    /// cancelled meanwhile: its two hops may arrive in either order).
+    private func end(_ wait: Wait, with outcome: Take) {
+        guard let waiter, waiter.wait === wait else {
+            if case .cancelled = outcome { cancelledBeforeWaiting = wait }
+            return
+        }
+        self.waiter = nil
+        waiter.continuation.resume(returning: outcome)
+    }
+
+    /// (On the loop) What is ready now, if anything; what is taken no longer counts as held.
+    private func takeIfReady(wantsAll: Bool) -> Take? {
+        guard head < messages.count else {
+            if let end { return .end(end) }
+            return nil
+        }
+        let taken: [WebSocketMessage]
+        if wantsAll {
+            taken = head == 0 ? messages : Array(messages[head...])
+            messages = []
+            head = 0
+        } else {
+            taken = [messages[head]]
+            head += 1
+            if head == messages.count {
+                messages.removeAll(keepingCapacity: true)
+                head = 0
+            }
+        }
+        var bytes = 0
+        for message in taken { bytes += message.payloadSize }
+        // Reading resumes in the loop's next turn, not from inside the take.
+        socket?.consumerTook(bytes)
+        return .messages(taken)
+    }
+}
+
+/// A duration as a Dispatch interval: whole nanoseconds rounded up, at least 0, at most a year.
+func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+    guard duration > .zero else { return .nanoseconds(0) }
+    let (seconds, attoseconds) = duration.components
+    guard seconds < 365 * 86_400 else { return .seconds(365 * 86_400) }
+    let nanoseconds = seconds * 1_000_000_000 + (attoseconds + 999_999_999) / 1_000_000_000
+    return .nanoseconds(Int(nanoseconds))
+}

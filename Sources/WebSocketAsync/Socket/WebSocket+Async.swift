@@ -1,0 +1,302 @@
+import Dispatch
+import WebSocketTransport
+
+extension WebSocket {
+    // MARK: Connecting (async face)
+
+    /// Connects with every option of the opening handshake request and returns once the handshake
+    /// (TLS first, for `wss`) has succeeded; read messages with ``messages`` or
+    /// ``receive(timeout:)``. See ``connect(_:via:configuration:options:queue:handler:)`` for what
+    /// connecting does.
+    ///
+    /// Cancelling the calling task closes the socket and throws ``WebSocketTransport/WebSocketError/cancelled``.
+    ///
+    /// - Throws: ``WebSocketTransport/WebSocketError``: `.connectFailed`, `.timedOut(.connect)`, `.tls`,
+    ///   `.handshakeFailed` (a refusal carries the server's status, headers and body), `.cancelled`…
+    ///
+    /// RFC 6455 §4.1: <https://www.rfc-editor.org/rfc/rfc6455#section-4.1>
+    public static func connect(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint? = nil,
+                               configuration: Connection.Configuration = Connection.Configuration(),
+                               options: TransportOptions = TransportOptions()) async throws(WebSocketError) -> WebSocket {
+        try await connect(request, via: endpoint ?? WebSocketEndpoint(url: request.url), configuration: configuration,
+                          options: options, system: .live)
+    }
+
+    /// Connects to a `ws://`, `wss://` or `ws+unix://` URL given as a string; see
+    /// ``connect(_:via:configuration:options:)``.
+    ///
+    /// ```swift
+    /// let socket = try await WebSocket.connect(to: "wss://example.com/chat", subprotocols: ["chat.v1"],
+    ///                                          headers: ["Authorization": "Bearer …"], options: options)
+    /// ```
+    ///
+    /// - Throws: ``WebSocketTransport/WebSocketError/invalidURL(_:)`` as well.
+    public static func connect(to url: String, subprotocols: [String] = [], headers: Connection.HTTPHeaders = [:],
+                               configuration: Connection.Configuration = Connection.Configuration(),
+                               options: TransportOptions = TransportOptions()) async throws(WebSocketError) -> WebSocket {
+        let endpoint = try WebSocketEndpoint(parsing: url)
+        return try await connect(Connection.ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers),
+                                 via: endpoint, configuration: configuration, options: options, system: .live)
+    }
+
+    static func connect(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint, configuration: Connection.Configuration,
+                        options: TransportOptions, system: SystemCalls, loop: EventLoop? = nil) async throws(WebSocketError) -> WebSocket {
+        let socket = try startClient(request, via: endpoint, configuration: configuration, options: options,
+                                     consumer: .pending, system: system, loop: loop)
+        let result = await withTaskCancellationHandler {
+            await socket.awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
+                socket.peek { $0.waitForOpening(completion) }
+            }
+        } onCancel: {
+            socket.cancel()
+        }
+        try result.get()
+        return socket
+    }
+
+    // MARK: Receiving (async face)
+
+    /// The connection's messages, for sockets of the async face (from the async `connect`, or a
+    /// server's ``WebSocketServer/connections``): whole messages (or fragments, with
+    /// ``WebSocketCore/Connection/Delivery/fragments``), and pings, pongs and the peer's Close frame
+    /// when ``WebSocketTransport/TransportOptions/receivesControlFrames`` is on.
+    ///
+    /// ```swift
+    /// for try await message in socket.messages {
+    ///     if case .text(let text) = message { print(text) }
+    /// }
+    /// ```
+    ///
+    /// The sequence ends after a clean close and throws ``WebSocketTransport/WebSocketError/closed(_:)``
+    /// when the connection ended otherwise; messages that arrived before the end come first.
+    ///
+    /// Messages cross from the loop in batches: one resumption of the reading task brings every
+    /// message that one read parsed. Read from one task at a time. While the messages taken from the
+    /// loop and not yet read reach ``WebSocketTransport/TransportOptions/maxUndeliveredBytes``, the
+    /// socket stops reading, and TCP slows the peer down.
+    ///
+    /// Cancelling a task waiting for the next message makes that call throw
+    /// ``WebSocketTransport/WebSocketError/cancelled``; the connection stays open and no message is
+    /// lost: the next call gets it. On a socket of a handler face, iterating throws
+    /// ``WebSocketTransport/WebSocketError/eventHandlerInUse``.
+    public var messages: Messages { Messages(socket: self) }
+
+    /// The async sequence of a socket's messages; see ``WebSocket/messages``.
+    public struct Messages: AsyncSequence, Sendable {
+        /// A message.
+        public typealias Element = WebSocketMessage
+        /// What iterating throws.
+        public typealias Failure = WebSocketError
+        let socket: WebSocket
+
+        /// An iterator over the socket's messages; iterators share them (each goes to one call).
+        public func makeAsyncIterator() -> Iterator { Iterator(batches: socket.asyncBatches) }
+
+        /// The iterator of ``WebSocket/Messages``.
+        public struct Iterator: AsyncIteratorProtocol {
+            /// A message.
+            public typealias Element = WebSocketMessage
+            /// What ``next()`` throws.
+            public typealias Failure = WebSocketError
+            let batches: MessageBatches?
+            private var batch: [WebSocketMessage] = []
+            private var index = 0
+
+            init(batches: MessageBatches?) {
+                self.batches = batches
+            }
+
+            /// The next message, as ``next()`` (what `for try await` calls).
+            public mutating func next(isolation actor: isolated (any Actor)?) async throws(WebSocketError) -> WebSocketMessage? {
+                try await next()
+            }
+
+            /// The next message; `nil` after a clean close.
+            ///
+            /// `nonisolated(nonsending)`: it runs where its caller runs (on the loop, for a task
+            /// that prefers it) instead of switching executors at every call.
+            ///
+            /// - Throws: ``WebSocketTransport/WebSocketError/cancelled`` when the task is cancelled (the
+            ///   connection stays open, no message is lost), or how the connection failed.
+            public nonisolated(nonsending) mutating func next() async throws(WebSocketError) -> WebSocketMessage? {
+                if index < batch.count {
+                    defer { index += 1 }
+                    return batch[index]
+                }
+                batch = []
+                index = 0
+                let messages = try await WebSocket.take(from: batches, all: true, timeout: nil)
+                guard let messages else { return nil }
+                batch = messages
+                index = 1
+                return messages.first
+            }
+        }
+    }
+
+    /// The next message, waiting at most `timeout` (`nil`: until one comes); `nil` after a clean
+    /// close. The same messages as ``messages``: one call or the other takes each.
+    ///
+    /// - Throws: ``WebSocketTransport/WebSocketError/timedOut(_:)`` (`.receive`) when none came in
+    ///   time: not fatal, receive again; ``WebSocketTransport/WebSocketError/closed(_:)`` when the
+    ///   connection ended without a clean close; ``WebSocketTransport/WebSocketError/cancelled`` (no
+    ///   message is lost); ``WebSocketTransport/WebSocketError/eventHandlerInUse`` on a socket of a
+    ///   handler face.
+    public nonisolated(nonsending) func receive(timeout: Duration?) async throws(WebSocketError) -> WebSocketMessage? {
+        try await Self.take(from: asyncBatches, all: false, timeout: timeout)?.first
+    }
+
+    /// The next message, waiting at most ``WebSocketTransport/TransportOptions/receiveTimeout``; see
+    /// ``receive(timeout:)``.
+    public nonisolated(nonsending) func receive() async throws(WebSocketError) -> WebSocketMessage? {
+        try await receive(timeout: options.receiveTimeout)
+    }
+
+    /// Messages from the async face's batches: `nil` at a clean end.
+    nonisolated(nonsending) static func take(from batches: MessageBatches?, all: Bool, timeout: Duration?) async throws(WebSocketError)
+        -> [WebSocketMessage]?
+    {
+        guard let batches else { throw .eventHandlerInUse }
+        switch await batches.take(all: all, timeout: timeout) {
+        case .messages(let messages): return messages
+        case .end(nil): return nil
+        case .end(let error?): throw error
+        case .cancelled: throw .cancelled
+        case .timedOut: throw .timedOut(.receive)
+        }
+    }
+
+    /// The async face's batches, `nil` for a handler face's socket. Set once, before the socket is
+    /// handed out.
+    var asyncBatches: MessageBatches? { shared.withLock { $0.batches } }
+
+    /// Makes the async face's batches this socket's consumer (before the socket is handed out).
+    func attachBatches() -> Consumer {
+        let batches = MessageBatches(socket: self)
+        shared.withLock { $0.batches = batches }
+        return .batches(batches)
+    }
+
+    // MARK: Sending (async face)
+
+    /// Queues `message`, waiting first while ``bufferedAmount`` is at the high-water mark
+    /// (``WebSocketCore/Connection/Limits/maxBufferedOutput``) until it falls to
+    /// ``WebSocketTransport/TransportOptions/lowWaterMark``. Returns once the message is in the output
+    /// buffer, in the order the calls reached the loop. ``WebSocketTransport/WebSocketMessage/ping(_:)``
+    /// sends a ping without waiting for its pong (``ping(_:timeout:)`` waits);
+    /// ``WebSocketTransport/WebSocketMessage/close(_:)`` starts the closing handshake
+    /// (``close(code:reason:)`` also waits for its end).
+    ///
+    /// It runs on its caller's executor (`nonisolated(nonsending)`): on the loop, no executor switch.
+    ///
+    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)`` when the connection refuses it (not
+    ///   open, a ping over 125 bytes…); ``WebSocketTransport/WebSocketError/closed(_:)`` when it ended
+    ///   while the message waited.
+    public nonisolated(nonsending) func send(_ message: WebSocketMessage) async throws(WebSocketError) {
+        if loop.inLoop, !peek({ $0.hasPendingSends }) {
+            do throws(WebSocketError) {
+                try sendNow(.message(message))
+                return
+            } catch .bufferFull {
+                // Wait for room below.
+            }
+        }
+        try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
+            socket.peek { $0.sendOrWait(message, completion: completion) }
+            socket.markDirty()
+        }.get()
+    }
+
+    // MARK: Pings (every face)
+
+    /// Sends a ping and returns the round-trip time once its pong arrives (RFC 6455 §5.5.2): a pong
+    /// with the same payload, or one answering a later ping (a peer may answer only the most recent,
+    /// §5.5.3).
+    ///
+    /// - Parameters:
+    ///   - payload: at most 125 bytes; by default a payload unique to this ping.
+    ///   - timeout: how long to wait for the pong; `nil` waits until the connection ends. Default 20
+    ///     seconds.
+    /// - Throws: ``WebSocketTransport/WebSocketError/timedOut(_:)`` (`.ping`) when no pong comes in
+    ///   time (the connection goes on); ``WebSocketTransport/WebSocketError/closed(_:)`` when the
+    ///   connection ends first; ``WebSocketTransport/WebSocketError/connection(_:)`` when it is not open.
+    ///
+    /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
+    @discardableResult
+    public nonisolated(nonsending) func ping(_ payload: [UInt8]? = nil, timeout: Duration? = .seconds(20)) async throws(WebSocketError)
+        -> Duration
+    {
+        try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Duration>) in
+            socket.startPing(payload, timeout: timeout, completion: completion)
+        }.get()
+    }
+
+    /// Sends a ping and calls `onPong` with the round-trip time once its pong arrives, or with why
+    /// it did not (see ``ping(_:timeout:)``): on the handler's queue for the queue face, on the
+    /// socket's loop otherwise. The handler faces' counterpart of ``ping(_:timeout:)``, like
+    /// `URLSessionWebSocketTask.sendPing(pongReceiveHandler:)`.
+    public func ping(_ payload: [UInt8]? = nil, timeout: Duration? = .seconds(20),
+                     onPong: @escaping @Sendable (Result<Duration, WebSocketError>) -> Void) {
+        loop.execute { [self] in
+            let completion: SessionCompletion<Duration>
+            if case .queueHandler(let queue, _) = consumer {
+                completion = { result in queue.async { onPong(result) } }
+            } else {
+                completion = onPong
+            }
+            startPing(payload, timeout: timeout, completion: completion)
+        }
+    }
+
+    /// (On the loop) Sends an awaited ping.
+    private func startPing(_ payload: [UInt8]?, timeout: Duration?, completion: @escaping SessionCompletion<Duration>) {
+        peek { $0.advanceTime(to: loop.now) }
+        peek { $0.ping(payload, timeout: timeout, completion: completion) }
+        act()
+        markDirty()
+    }
+
+    // MARK: Closing (async face)
+
+    /// Starts the closing handshake (or joins one under way) and returns once it is over and the
+    /// socket is closed, with how the connection ended: ``WebSocketCore/Connection/CloseStatus/wasClean``
+    /// is `false` when the peer did not answer within ``WebSocketCore/Connection/Timeouts/close`` or
+    /// the connection was lost.
+    ///
+    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)`` for an invalid code or reason, or
+    ///   before the connection opened (use ``cancel()``); how the connection failed if it never opened.
+    ///
+    /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
+    @discardableResult
+    public nonisolated(nonsending) func close(code: Connection.CloseCode = .normalClosure, reason: String = "") async throws(WebSocketError)
+        -> Connection.CloseStatus
+    {
+        try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Connection.CloseStatus>) in
+            socket.peek { $0.advanceTime(to: socket.loop.now) }
+            do throws(WebSocketError) {
+                try socket.session.close(code: code, reason: reason, completion: completion)
+            } catch {
+                completion(.failure(error))
+                return
+            }
+            socket.act()
+            socket.markDirty()
+        }.get()
+    }
+
+    // MARK: Waiting for the loop
+
+    /// Runs `start` on the loop with a completion that resumes the caller, and waits for it.
+    nonisolated(nonsending) func awaitLoop<Value: Sendable>(
+        _ start: @escaping @Sendable (WebSocket, @escaping SessionCompletion<Value>) -> Void
+    ) async -> Result<Value, WebSocketError> {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, WebSocketError>, Never>) in
+            let completion: SessionCompletion<Value> = { continuation.resume(returning: $0) }
+            if loop.inLoop {
+                start(self, completion)
+            } else {
+                loop.execute { [self] in start(self, completion) }
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import Dispatch
+import CWebSocketSystem
+import WebSocketTransport
+
+// Everything here runs on the socket's loop.
+extension WebSocket {
+    /// How many reads one socket makes in a turn before the others get theirs.
+    static let readsPerTurn = 16
+
+    // MARK: Readiness
+
+    /// The backend reported readiness.
+    func handle(_ events: ReadinessEvents) {
+        switch peek({ $0.stage }) {
+        case .finished, .resolving:
+            return
+        case .connecting:
+            if !events.isEmpty { finishConnectAttempt() }
+            return
+        case .handshaking, .open:
+            break
+        }
+        if !events.isDisjoint(with: [.writable, .failed]) {
+            writable = true
+            markDirty()
+        }
+        if events.contains(.hangUp) { peerHungUp = true }
+        if !events.isDisjoint(with: [.readable, .failed]) {
+            readable = true
+            readAvailable()
+        }
+    }
+
+    /// Reads again after giving the loop's other sockets a turn, or after the consumer took what
+    /// had paused reading.
+    func readAgain() {
+        guard !peek({ $0.isFinished }) else { return }
+        readAvailable()
+    }
+
+    /// Reads until the socket has nothing more (or the turn's share is used), feeding the session
+    /// and acting on what it parsed after each read.
+    func readAvailable() {
+        var reads = 0
+        while readable, let socket, peek({ $0.wantsInput }) {
+            guard reads < Self.readsPerTurn else {
+                loop.readAgain(self)
+                break
+            }
+            reads += 1
+            let buffer = loop.readBuffer
+            let outcome: Socket.ReadOutcome
+            do throws(Errno) {
+                outcome = try socket.read(into: buffer)
+            } catch {
+                readable = false
+                peek { $0.readFailed(error) }
+                break
+            }
+            switch outcome {
+            case .bytes(let count):
+                // A short read emptied the socket: the next arrival is a new edge. Unless the peer
+                // hung up: its end of stream is still to be read, and no new edge will say so.
+                if count < buffer.count, !peerHungUp { readable = false }
+                peek { $0.received(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
+            case .nothing:
+                readable = false
+                continue
+            case .endOfStream:
+                readable = false
+                peek { $0.receivedEndOfStream() }
+            }
+            peek { $0.advanceTime(to: loop.now) }
+            act()
+        }
+        markDirty()
+    }
+
+    // MARK: Writing
+
+    /// (End of the turn, or right after a read) Writes what the socket takes, then obeys the
+    /// session's directive, and tells the loop what to wait for.
+    func flush() {
+        isDirty = false
+        switch peek({ $0.stage }) {
+        case .finished:
+            return
+        case .resolving, .connecting:
+            if peek({ $0.socketDirective }) == .close { closeSocket() } else { scheduleTimer() }
+            return
+        case .handshaking, .open:
+            break
+        }
+        writeOutput()
+        peek { $0.outputDrained() }
+        // A drain resumed sends (more output) or owes the handler its event.
+        act()
+        if peek({ $0.pipeline.socketOutputCount }) > 0, writable { writeOutput() }
+        publishBufferedAmount()
+        switch peek({ $0.socketDirective }) {
+        case .open, .drain:
+            break
+        case .shutDownWrite:
+            socket?.shutdown(SocketConstants.shutdownWrite)
+            peek { $0.didShutDownWrite() }
+        case .close:
+            closeSocket()
+            return
+        }
+        // A change of phase (closed: now reading to the end) may want input the socket has.
+        if readable, peek({ $0.wantsInput }) { loop.readAgain(self) }
+        publishStateIfChanged()
+        syncInterest()
+        scheduleTimer()
+    }
+
+    /// Writes the session's output while the socket takes it, in gathered sends (the connection's
+    /// frames, and prepared messages kept apart in place): a burst goes out in a few calls.
+    private func writeOutput() {
+        guard let socket else { return }
+        peek { $0.pipeline.update() }
+        var wrote = 0
+        while writable, peek({ $0.pipeline.socketOutputCount }) > 0 {
+            var wroteAll = true
+            do throws(Errno) {
+                try session.pipeline.withSocketOutputPieces(upTo: Socket.maxPieces) {
+                    (pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int in
+                    let written = try socket.writeSome(pieces: pieces)
+                    var offered = 0
+                    for piece in pieces { offered += piece.count }
+                    if written < offered { wroteAll = false }
+                    wrote += written
+                    return written
+                }
+            } catch {
+                peek { $0.writeFailed(error) }
+                break
+            }
+            if !wroteAll { writable = false }
+            peek { $0.pipeline.update() }
+        }
+        peek { $0.wroteRound(wrote, at: loop.now) }
+    }
+
+    /// Publishes the buffered amount for other threads, when it changed.
+    private func publishBufferedAmount() {
+        let amount = peek { $0.bufferedAmount }
+        if amount != publishedBuffered {
+            publishedBuffered = amount
+            cwebsocket_atomic_store_long(publishedBufferedAmount, amount)
+        }
+    }
+
+    /// Publishes the connection's state for other threads, when it changed.
+    private func publishStateIfChanged() {
+        let state = peek { $0.pipeline.connection.state }
+        guard state != publishedState else { return }
+        publishedState = state
+        shared.withLock { $0.state = state }
+    }
+
+    /// Tells the readiness backend what the socket waits for: to read while it wants input and knows
+    /// of none, to write while output waits and the socket took no more.
+    func syncInterest() {
+        guard let socket else { return }
+        var wanted: Interest = []
+        if peek({ $0.stage }) == .connecting {
+            wanted = .writable
+        } else {
+            if !readable, peek({ $0.wantsInput }) { wanted.insert(.readable) }
+            if !writable, peek({ $0.pipeline.socketOutputCount }) > 0 { wanted.insert(.writable) }
+        }
+        guard wanted != interest else { return }
+        interest = wanted
+        loop.readiness.update(socket.descriptor, token: token, interest: wanted)
+    }
+
+    // MARK: Time
+
+    /// Makes sure the loop wakes by the socket's earliest deadline.
+    func scheduleTimer() {
+        guard let deadline = peek({ $0.nextDeadline }) else { return }
+        if let scheduled = scheduledDeadline, scheduled <= deadline { return }
+        scheduledDeadline = deadline
+        loop.schedule(self, at: deadline)
+    }
+
+    /// A deadline of the loop's timers for this socket came (it may have moved since).
+    func timerFired() {
+        guard !peek({ $0.isFinished }) else { return }
+        scheduledDeadline = nil
+        peek { $0.timerFired(at: loop.now) }
+        act()
+        markDirty()
+    }
+
+    // MARK: The end
+
+    /// Closes the descriptor and ends the session: the last event, the waiters, the server's count.
+    /// A client whose handshake was redirected starts over with the next hop instead.
+    func closeSocket() {
+        dropDescriptor()
+        let wasOpen = peek { $0.handshake != nil }
+        switch peek({ $0.finish() }) {
+        case .redirected:
+            startResolving()
+        case .ended(let ending):
+            let failure = peek { $0.pipeline.failure }
+            let state = peek { $0.pipeline.connection.state }
+            publishedState = state
+            shared.withLock { shared in
+                shared.ending = ending
+                shared.transportFailure = failure
+                shared.state = state
+                shared.outbox = []
+                shared.outboxBytes = 0
+            }
+            publishBufferedAmount()
+            act()
+            if case .batches(let batches) = consumer { batches.finish(ending.messagesError) }
+            consumer = .finished
+            server?.ended(wasOpen: wasOpen)
+        }
+    }
+
+    /// Stops watching and closes the current descriptor, if any.
+    func dropDescriptor() {
+        guard let socket else { return }
+        loop.unregister(self, descriptor: socket.descriptor)
+        socket.close()
+        self.socket = nil
+        readable = false
+        writable = false
+        peerHungUp = false
+        interest = []
+        scheduledDeadline = nil
+    }
+}

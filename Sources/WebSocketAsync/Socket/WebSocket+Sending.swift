@@ -1,0 +1,200 @@
+import Dispatch
+import CWebSocketSystem
+import WebSocketTransport
+
+extension WebSocket {
+    // MARK: Sending (every face)
+
+    /// Queues a text message.
+    ///
+    /// On the socket's loop it is in the output buffer when this returns, written with everything
+    /// else sent in answer to the same read. From another thread it is checked, then carried out on
+    /// the loop (see "Sending" above).
+    ///
+    /// - Throws: ``WebSocketTransport/WebSocketError/bufferFull(bufferedAmount:)`` when ``bufferedAmount``
+    ///   has reached ``highWaterMark`` (or async sends wait for room): nothing was queued; send again
+    ///   after ``WebSocketTransport/WebSocketEvent/drained(bufferedAmount:)``. ``WebSocketTransport/WebSocketError/connection(_:)``
+    ///   when the connection refuses it (not open yet, closing…); ``WebSocketTransport/WebSocketError/closed(_:)``
+    ///   once it has ended.
+    ///
+    /// RFC 6455 §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
+    public func send(text: String) throws(WebSocketError) {
+        if loop.inLoop {
+            try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
+                try connection.send(text: text)
+            }
+        } else {
+            try submit(.message(.text(text)))
+        }
+    }
+
+    /// Queues a binary message; see ``send(text:)``.
+    public func send(binary: some Collection<UInt8>) throws(WebSocketError) {
+        if loop.inLoop {
+            try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
+                try connection.send(binary: binary)
+            }
+        } else {
+            try submit(.message(.binary(Array(binary))))
+        }
+    }
+
+    /// Queues a message (whole, a fragment, a ping, a pong, or a Close frame that starts the closing
+    /// handshake); see ``send(text:)``. From a handler, this echoes what arrived; in an async context
+    /// the awaiting ``send(_:)`` is chosen, which waits for room instead of refusing.
+    ///
+    /// - Throws: as ``send(text:)``.
+    public func send(_ message: WebSocketMessage) throws(WebSocketError) {
+        if loop.inLoop {
+            try sendNow(.message(message))
+        } else {
+            try submit(.message(message))
+        }
+    }
+
+    /// Queues one fragment of a message you stream yourself: the first call starts a message of
+    /// `kind`, the one with `isFinal` ends it; pings and pongs may go between fragments. See
+    /// ``send(text:)``.
+    ///
+    /// - Throws: as ``send(text:)``, and ``WebSocketCore/Connection/UsageError/invalidUTF8`` when text
+    ///   fragments stop being valid UTF-8.
+    ///
+    /// RFC 6455 §5.4: <https://www.rfc-editor.org/rfc/rfc6455#section-5.4>
+    public func sendFragment(_ bytes: some Collection<UInt8>, kind: Connection.MessageKind, isFinal: Bool) throws(WebSocketError) {
+        if loop.inLoop {
+            try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
+                try connection.sendFragment(bytes, kind: kind, isFinal: isFinal)
+            }
+        } else {
+            try submit(.message(.fragment(Connection.Fragment(kind: kind, bytes: Array(bytes), isFirst: false, isFinal: isFinal))))
+        }
+    }
+
+    /// Sends a ping (at most 125 bytes) and returns at once; its pong arrives as a message when
+    /// ``WebSocketTransport/TransportOptions/receivesControlFrames`` is on. To wait for the pong, use
+    /// ``ping(_:timeout:)`` or ``ping(_:timeout:onPong:)``. See ``send(text:)``.
+    ///
+    /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
+    public func sendPing(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
+        try sendControl(.ping(Array(payload)))
+    }
+
+    /// Sends an unsolicited pong (at most 125 bytes), or answers a ping yourself when automatic pongs
+    /// are off. See ``send(text:)``.
+    ///
+    /// RFC 6455 §5.5.3: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.3>
+    public func sendPong(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
+        try sendControl(.pong(Array(payload)))
+    }
+
+    /// Starts the closing handshake and returns at once. The socket is closed when the handshake is
+    /// over (a server half-closes and waits for the client; a client waits for the server to close
+    /// TCP, RFC 6455 §7.1.1) or after ``WebSocketCore/Connection/Timeouts/close``, and then
+    /// ``WebSocketTransport/WebSocketEvent/closed(_:)`` is reported. The async ``close(code:reason:)``
+    /// also waits for the end and returns its status.
+    ///
+    /// - Parameters:
+    ///   - code: a code that may be sent (RFC 6455 §7.4); default 1000.
+    ///   - reason: at most 123 bytes of UTF-8.
+    /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)``: ``WebSocketCore/Connection/UsageError/notOpen``
+    ///   before the handshake completes (use ``cancel()``), ``WebSocketCore/Connection/UsageError/closeAlreadySent``,
+    ///   an invalid code or reason.
+    ///
+    /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
+    public func sendClose(code: Connection.CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
+        try sendControl(.close(Connection.CloseFrame(code: code, reason: reason)))
+    }
+
+    /// Queues a message framed once for many connections (``WebSocketCore/Connection/PreparedMessage``):
+    /// the connection's output adopts the prepared bytes when it is empty, with no copy. See
+    /// ``send(text:)``; ``WebSocketServer/broadcast(_:)`` sends one to every open connection.
+    ///
+    /// - Throws: as ``send(text:)``, and ``WebSocketTransport/WebSocketError/connection(_:)`` with
+    ///   ``WebSocketCore/Connection/UsageError/preparedFrameTooLarge(_:)`` for frames larger than the connection's
+    ///   ``WebSocketCore/Connection/Configuration/fragmentationSize`` (prepare with the same size).
+    public func send(_ prepared: Connection.PreparedMessage) throws(WebSocketError) {
+        if loop.inLoop {
+            try sendNow(.prepared(prepared))
+        } else {
+            try submit(.prepared(prepared))
+        }
+    }
+
+    private func sendControl(_ message: WebSocketMessage) throws(WebSocketError) {
+        if loop.inLoop {
+            try sendNow(.message(message))
+        } else {
+            try submit(.message(message))
+        }
+    }
+
+    // MARK: On the loop
+
+    /// (On the loop) One call into the connection that queues output, with the time reported first
+    /// (so that a close timer starts now).
+    @inline(__always)
+    func sendOnLoop(isData: Bool, _ body: (inout Connection) throws(Connection.UsageError) -> Void) throws(WebSocketError) {
+        session.advanceTime(to: loop.now)
+        try session.perform(isData: isData, body)
+        markDirty()
+    }
+
+    /// (On the loop) Puts `item` into the connection.
+    func sendNow(_ item: Outgoing) throws(WebSocketError) {
+        session.advanceTime(to: loop.now)
+        switch item {
+        case .message(let message): try session.send(message)
+        case .prepared(let prepared): try session.send(prepared)
+        }
+        markDirty()
+    }
+
+    // MARK: From other threads
+
+    /// Checks `item` against the state and buffered amount the loop published, and queues it for the
+    /// loop; the first item of a burst asks the loop to carry the queue out.
+    private func submit(_ item: Outgoing) throws(WebSocketError) {
+        let buffered = cwebsocket_atomic_load_long(publishedBufferedAmount)
+        let mustSchedule = try shared.withLock { (shared) throws(WebSocketError) -> Bool in
+            if let ending = shared.ending { throw ending.error }
+            if case .connecting = shared.state { throw .connection(.notOpen) }
+            if item.isData, buffered + shared.outboxBytes >= highWaterMark {
+                shared.drainWanted = true
+                throw .bufferFull(bufferedAmount: buffered + shared.outboxBytes)
+            }
+            shared.outbox.append(item)
+            shared.outboxBytes += item.byteCount
+            defer { shared.outboxScheduled = true }
+            return !shared.outboxScheduled
+        }
+        if mustSchedule { loop.execute { [self] in carryOutOutbox() } }
+    }
+
+    /// (On the loop) Carries out the sends queued by other threads, in order. One the connection
+    /// refuses for room waits for it, as an async send would; one it refuses otherwise (it closed
+    /// meanwhile) is dropped.
+    private func carryOutOutbox() {
+        let (items, drainWanted) = shared.withLock { shared in
+            defer {
+                shared.outbox = []
+                shared.outboxBytes = 0
+                shared.outboxScheduled = false
+                shared.drainWanted = false
+            }
+            return (shared.outbox, shared.drainWanted)
+        }
+        guard !peek({ $0.isFinished }) else { return }
+        if drainWanted { peek { $0.expectDrain() } }
+        for item in items {
+            do throws(WebSocketError) {
+                try sendNow(item)
+            } catch .bufferFull {
+                if case .message(let message) = item { peek { $0.sendOrWait(message) { _ in } } }
+            } catch {
+                // Closed meanwhile: dropped, as documented.
+            }
+        }
+        act()
+        markDirty()
+    }
+}

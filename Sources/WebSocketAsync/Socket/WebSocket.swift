@@ -1,0 +1,242 @@
+import Dispatch
+import CWebSocketSystem
+import WebSocketTransport
+
+/// A WebSocket connection (RFC 6455) on an event loop: a client from one of the `connect`
+/// functions, or a connection a ``WebSocketServer`` accepted. `wss://` works when
+/// ``WebSocketTransport/TransportOptions/tls`` is set.
+///
+/// Everything about the connection happens on its loop's thread: reading, writing, its timers, and
+/// the protocol (a ``WebSocketCore/Connection`` inside). Its events reach you through one of three
+/// faces, chosen when the socket is made:
+///
+/// ```swift
+/// // Handlers on the loop: the fastest; keep them quick, the loop's other sockets wait meanwhile.
+/// let socket = try WebSocket.connect(to: "ws://127.0.0.1:9001/chat") { socket, event in
+///     if case .open = event { try? socket.send(text: "hello") }
+/// }
+///
+/// // Handlers on a queue you name (the delegate-queue model of SocketRocket and GCDAsyncSocket).
+/// let socket = try WebSocket.connect(to: "ws://127.0.0.1:9001/chat", queue: .main) { socket, event in … }
+///
+/// // async/await.
+/// let socket = try await WebSocket.connect(to: "wss://example.com/chat", options: options)
+/// try await socket.send(.text("hello"))
+/// for try await message in socket.messages { print(message) }
+/// ```
+///
+/// **Sending.** Every method may be called from any thread. On the socket's loop (its handlers, and
+/// tasks that prefer its ``executor``) a send goes straight into the connection's output buffer and
+/// is written with everything else sent in answer to the same read. From any other thread it is
+/// checked against the socket's state and buffered amount as last published by the loop, then
+/// carried out on the loop, in the order of the calls; what the connection refuses by then (it
+/// closed meanwhile) is dropped, as a browser drops a send after a close. The async
+/// ``send(_:)`` waits for the loop's verdict, and for room.
+///
+/// **Lifetime.** A socket keeps itself alive until its connection ends (its last event has been
+/// delivered); you need not hold a reference to it.
+///
+/// `@unchecked Sendable`: the mutable state is touched only on the loop's thread (every public
+/// method checks where it runs and hops to the loop when needed), except `shared`, behind its lock,
+/// and the published buffered amount, an atomic.
+///
+/// The state the loop touches for every message is `@exclusivity(unchecked)`: the runtime's check
+/// of each access to a class's stored property was a third of the loop's user-space instructions
+/// per message (callgrind, 100 connections echoing). What the check guards holds by construction:
+/// one thread, and no access in progress while other code runs. User code (handlers, and tasks,
+/// which the loop's executor queues and never runs inline) runs only between accesses, never from a
+/// closure lent by one (`peek`, `withSocketOutputPieces` copy out and return first).
+public final class WebSocket: @unchecked Sendable {
+    /// The handler of the handler faces: the socket and what happened, on the socket's loop or on
+    /// the queue you named.
+    public typealias EventHandler = @Sendable (WebSocket, WebSocketEvent) -> Void
+
+    let loop: EventLoop
+    /// The server that accepted it; `nil` for a client.
+    let server: ServerCore?
+    let options: TransportOptions
+    let system: SystemCalls
+    /// The buffered amount at which sends are refused: the core's ``WebSocketCore/Connection/Limits/maxBufferedOutput``.
+    public let highWaterMark: Int
+    /// The socket's descriptor: `nil` while a client resolves, and between connect attempts.
+    @exclusivity(unchecked) var socket: Socket?
+    @exclusivity(unchecked) var session: SocketSession
+    /// Where its events go: settled when a client is made, when a server's connection opens.
+    @exclusivity(unchecked) var consumer: Consumer
+    /// The loop's name for the registration (its slot and generation).
+    var token: UInt64 = 0
+    /// Where the loop lists it among its server's sockets.
+    var indexInServer = 0
+    /// Edge-like readiness the descriptor has not used up yet.
+    @exclusivity(unchecked) var readable = false
+    @exclusivity(unchecked) var writable = false
+    /// The backend reported the peer's hang-up: read until the end of the stream.
+    @exclusivity(unchecked) var peerHungUp = false
+    /// What the readiness backend watches the descriptor for.
+    @exclusivity(unchecked) var interest: Interest = []
+    /// In the loop's dirty list for this turn.
+    @exclusivity(unchecked) var isDirty = false
+    /// The earliest deadline the loop's timers hold for this socket.
+    @exclusivity(unchecked) var scheduledDeadline: Connection.Instant? = nil
+    /// The state last published to other threads.
+    @exclusivity(unchecked) var publishedState = Connection.State.connecting
+    /// The buffered amount last published to other threads.
+    @exclusivity(unchecked) var publishedBuffered = 0
+    /// (Queue face) The events of this turn, handed to the queue in one block.
+    @exclusivity(unchecked) var queueBatch: [WebSocketEvent] = []
+
+    /// What other threads read and queue, behind its lock.
+    struct Shared {
+        var state = Connection.State.connecting
+        var handshake: Connection.HandshakeResult? = nil
+        var ending: Ending? = nil
+        var transportFailure: WebSocketError? = nil
+        var remoteAddress: SocketAddress?? = nil
+        var localAddress: SocketAddress?? = nil
+        /// Sends from other threads, carried out on the loop in order.
+        var outbox: [Outgoing] = []
+        var outboxBytes = 0
+        /// The loop has been asked to carry the outbox out.
+        var outboxScheduled = false
+        /// A send from another thread was refused for room: the loop reports the drain.
+        var drainWanted = false
+        /// The async face's messages.
+        var batches: MessageBatches? = nil
+    }
+    let shared = Locked(Shared())
+    /// The buffered amount the loop published last (an atomic, read by other threads).
+    let publishedBufferedAmount: UnsafeMutablePointer<Int>
+
+    init(loop: EventLoop, server: ServerCore?, socket: Socket?, session: SocketSession, consumer: Consumer,
+         options: TransportOptions, system: SystemCalls) {
+        self.loop = loop
+        self.server = server
+        self.socket = socket
+        self.session = session
+        self.consumer = consumer
+        self.options = options
+        self.system = system
+        highWaterMark = session.settings.highWaterMark
+        publishedBufferedAmount = .allocate(capacity: 1)
+        publishedBufferedAmount.initialize(to: 0)
+    }
+
+    deinit {
+        publishedBufferedAmount.deallocate()
+    }
+
+    // MARK: What the connection is
+
+    /// The connection's state, as last published by its loop (exact on the loop).
+    public var state: Connection.State {
+        if loop.inLoop { return peek { $0.pipeline.connection.state } }
+        return shared.withLock { $0.state }
+    }
+
+    /// What the opening handshake agreed on (subprotocol, extensions, the peer's headers, the
+    /// resource), once open.
+    public var handshake: Connection.HandshakeResult? { shared.withLock { $0.handshake } }
+
+    /// The subprotocol agreed in the opening handshake, if any.
+    public var subprotocol: String? { handshake?.subprotocol }
+
+    /// How the connection ended, once its socket is closed (after the last event); `nil` before,
+    /// and for a connection that never opened.
+    public var closeStatus: Connection.CloseStatus? {
+        if case .closed(let status)? = shared.withLock({ $0.ending }) { return status }
+        return nil
+    }
+
+    /// The transport failure that ended the connection (a reset, a write timeout, a TLS failure), if
+    /// one did; known once the socket is closed.
+    public var transportFailure: WebSocketError? { shared.withLock { $0.transportFailure } }
+
+    /// The peer's address (asked of the kernel on first use); for a Unix socket client, the
+    /// server's path.
+    public var remoteAddress: SocketAddress? {
+        if let known = shared.withLock({ $0.remoteAddress }) { return known }
+        let address = descriptorAddress(\.peerAddress)
+        if address != nil { shared.withLock { $0.remoteAddress = .some(address) } }
+        return address
+    }
+
+    /// The address of this end of the socket (asked of the kernel on first use).
+    public var localAddress: SocketAddress? {
+        if let known = shared.withLock({ $0.localAddress }) { return known }
+        let address = descriptorAddress(\.localAddress)
+        if address != nil { shared.withLock { $0.localAddress = .some(address) } }
+        return address
+    }
+
+    /// Reads an address of the descriptor on the loop (where it may change, while connecting).
+    private func descriptorAddress(_ property: KeyPath<Socket, SocketAddress?> & Sendable) -> SocketAddress? {
+        onLoop { [self] in socket.flatMap { $0.isClosed ? nil : $0[keyPath: property] } }
+    }
+
+    /// The bytes queued for the peer and not yet written to the socket, like a browser's
+    /// `bufferedAmount`: exact on the loop, as last published plus the sends on their way from
+    /// other threads. Sends are refused once it reaches ``highWaterMark``.
+    public var bufferedAmount: Int {
+        if loop.inLoop { return peek { $0.bufferedAmount } + shared.withLock { $0.outboxBytes } }
+        return cwebsocket_atomic_load_long(publishedBufferedAmount) + shared.withLock { $0.outboxBytes }
+    }
+
+
+    /// The connection's loop, as an executor: a task that prefers it
+    /// (`Task(executorPreference: socket.executor)`) runs beside the connection's I/O, and its sends
+    /// and receives take no hop between threads. ``WebSocketServer/run(_:)`` starts every
+    /// connection's task this way.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    public var executor: any TaskExecutor { loop }
+
+    // MARK: The loop
+
+    /// Reads or changes the session in place. A getter called on the stored property itself would
+    /// copy the whole session first (the connection holds an existential, which makes it
+    /// address-only), and that copy showed as the largest user-space cost of the loop in a profile.
+    @inline(__always)
+    func peek<T>(_ body: (inout SocketSession) -> T) -> T {
+        body(&session)
+    }
+
+    /// Runs `body` on the loop and returns its result: at once on the loop, otherwise waiting for
+    /// the loop's turn (for reads of state that lives there).
+    func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+        if loop.inLoop { return body() }
+        let answer = Locked<T?>(nil)
+        loop.execute {
+            let value = body()
+            answer.withLock { $0 = value }
+            answer.broadcast()
+        }
+        _ = answer.wait(until: { $0 != nil }, deadline: nil, now: system.monotonicNow)
+        return answer.withLock { $0! }
+    }
+
+    /// (On the loop) The socket has something to write or a state to act on this turn.
+    func markDirty() {
+        guard !isDirty else { return }
+        isDirty = true
+        loop.markDirty(self)
+    }
+}
+
+/// A send from another thread, on its way to the loop.
+enum Outgoing: Sendable {
+    case message(WebSocketMessage)
+    case prepared(Connection.PreparedMessage)
+
+    var isData: Bool {
+        switch self {
+        case .message(let message): return message.isData
+        case .prepared: return true
+        }
+    }
+
+    var byteCount: Int {
+        switch self {
+        case .message(let message): return message.payloadSize
+        case .prepared(let prepared): return prepared.payloadCount
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import WebSocketCore
+
+/// What waits on a session for something to finish: called once, with the outcome.
+package typealias SessionCompletion<Value> = @Sendable (Result<Value, WebSocketError>) -> Void
+
+/// A completion and its outcome, to run outside the adapter's locks and accesses.
+package struct Resumption: Sendable {
+    private let body: @Sendable () -> Void
+
+    package init<Value: Sendable>(_ completion: @escaping SessionCompletion<Value>, _ result: Result<Value, WebSocketError>) {
+        body = { completion(result) }
+    }
+
+    /// Resumes whoever waits.
+    package func run() { body() }
+}
+
+/// What the adapter does next, pulled with ``SocketSession/nextAction()``.
+package enum SessionAction: Sendable {
+    /// Hand this event to the consumer (a handler, or the async face's messages).
+    case deliver(WebSocketEvent)
+    /// (Server) Decide on this opening handshake request, then ``SocketSession/respond(to:)``.
+    case decide(Connection.HandshakeRequest)
+    /// Resume a waiter: a send that waited for room, an awaited ping, a close, a connect.
+    case resume(Resumption)
+}
+
+extension SocketSession {
+    /// The next thing the adapter must do, or `nil` when the session needs an input first. Pull
+    /// until `nil` after every input, acting on each action before pulling the next.
+    ///
+    /// The connection's events become consumer events here, once: messages (and control frames,
+    /// when ``TransportOptions/receivesControlFrames`` asks for them) as
+    /// ``WebSocketEvent/message(_:)``, the opening as ``WebSocketEvent/open(_:)``; the rest is
+    /// bookkeeping (a handshake failure, the close status, read once the socket is closed).
+    /// Payloads are lent by the core and copied once, into the message.
+    package mutating func nextAction() -> SessionAction? {
+        if actionsStart < actions.count { return takeQueuedAction() }
+        switch phase {
+        case .handshaking, .open:
+            break
+        case .resolving, .connecting, .finished:
+            return nil
+        }
+        var pulled: Connection.Event? = nil
+        while pipeline.connection.nextEventView({ view in
+            switch view {
+            case .text(let bytes): pulled = .text(String(decoding: bytes, as: UTF8.self))
+            case .binary(let bytes): pulled = .binary(Array(bytes))
+            case .other(let event): pulled = event
+            }
+        }) {
+            guard let event = pulled.take() else { continue }
+            if let action = act(on: event) { return action }
+        }
+        collectPingOutcomes()
+        if actionsStart < actions.count { return takeQueuedAction() }
+        return nil
+    }
+
+    private mutating func takeQueuedAction() -> SessionAction {
+        let action = actions[actionsStart]
+        actionsStart += 1
+        if actionsStart == actions.count {
+            actions.removeAll(keepingCapacity: true)
+            actionsStart = 0
+        }
+        return action
+    }
+
+    /// Queues an action of the session's own, after those already queued.
+    mutating func queue(_ action: SessionAction) {
+        actions.append(action)
+    }
+
+    /// Queues the resumption of `completion` with `result`.
+    mutating func resume<Value: Sendable>(_ completion: @escaping SessionCompletion<Value>, _ result: Result<Value, WebSocketError>) {
+        actions.append(.resume(Resumption(completion, result)))
+    }
+
+    /// One event of the connection: what it means for the consumer, if anything.
+    private mutating func act(on event: Connection.Event) -> SessionAction? {
+        switch event {
+        case .text(let text):
+            return deliver(.text(text))
+        case .binary(let bytes):
+            return deliver(.binary(bytes))
+        case .fragment(let fragment):
+            return deliver(.fragment(fragment))
+        case .ping(let payload):
+            return settings.receivesControlFrames ? deliver(.ping(payload)) : nil
+        case .pong(let payload):
+            collectPingOutcomes()
+            return settings.receivesControlFrames ? deliver(.pong(payload)) : nil
+        case .closeReceived(let frame):
+            return settings.receivesControlFrames ? deliver(.close(frame)) : nil
+        case .handshakeRequest(let request):
+            return .decide(request)
+        case .handshakeCompleted(let result):
+            phase = .open
+            handshake = result
+            let waiters = openWaiters
+            openWaiters = []
+            for waiter in waiters { resume(waiter, .success(())) }
+            return .deliver(.open(result))
+        case .handshakeFailed(let failure):
+            handshakeFailure = failure
+            return nil
+        case .protocolViolation, .closed:
+            // Reported with the last event: the status (and its failure) is read from the connection
+            // once the socket is closed.
+            return nil
+        }
+    }
+
+    private mutating func deliver(_ message: WebSocketMessage) -> SessionAction {
+        if settings.consumerHolds { heldBytes += message.payloadSize }
+        return .deliver(.message(message))
+    }
+
+    /// (Server) Answers the pending opening handshake request. A decision the connection refuses (a
+    /// subprotocol the client did not offer…) is answered with 500.
+    package mutating func respond(to decision: Connection.HandshakeDecision) {
+        do throws(Connection.UsageError) {
+            try pipeline.connection.respond(to: decision)
+        } catch {
+            try? pipeline.connection.respond(to: .reject(status: 500))
+        }
+    }
+}
+
+extension WebSocketMessage {
+    /// The payload bytes the message holds, counted against buffering limits.
+    package var payloadSize: Int {
+        switch self {
+        case .text(let text): return text.utf8.count
+        case .binary(let bytes), .ping(let bytes), .pong(let bytes): return bytes.count
+        case .fragment(let fragment): return fragment.bytes.count
+        case .close(let frame): return frame.reason.utf8.count
+        }
+    }
+
+    /// A message, not a control frame: what waits behind async sends for room.
+    package var isData: Bool {
+        switch self {
+        case .text, .binary, .fragment: return true
+        case .ping, .pong, .close: return false
+        }
+    }
+}

@@ -1,0 +1,289 @@
+// Theory of operation
+//
+// A `SocketSession` is everything an adapter decides about one socket, as a value: the
+// `ConnectionPipeline` (the connection and its transport layers), where the socket is in its life,
+// what the consumer is handed, how much it holds, what waits for room or for a pong, and how the
+// socket ended. Both adapters (the blocking one, under its locks; the non-blocking one, on its event
+// loop) drive a session and carry out what it says; neither makes these decisions itself.
+//
+// 1. Inputs are facts: bytes read, the end of the input, a failed read or write, how much a write
+//    round took, the time, a timer that fired, a send, a handshake decision, the consumer taking
+//    what it was handed, the socket closed (`finish()`).
+// 2. Outputs are pulled, like the connection's events: `nextAction()` until `nil` (an event for the
+//    consumer, a request for the server's decision, a waiter to resume), then the socket's output
+//    through `pipeline`, then `socketDirective` (stay open, shut down the sending side, close),
+//    `wantsInput` (read or not) and `nextDeadline` (when to report the time next).
+// 3. Actions are taken one at a time and acted on before the next is pulled, so that an answer to
+//    a message (a handler's echo) goes out before a later frame fails the connection.
+// 4. The session never calls out: completions are handed back as actions, so an adapter runs them
+//    outside its locks and exclusive accesses.
+//
+// Phases:
+//
+//   resolving ──► connecting ──► handshaking ──► open ──► finished
+//   (client: the adapter resolves and connects)  │ (a server's accepted socket starts in handshaking)
+//        └──────────────┴──────────────┴─────────┴──► finished (cancel, failure, end)
+//
+// A finished client session whose handshake was redirected starts again in `resolving`, with the
+// next hop's pipeline (`finish()` returns `.redirected`).
+
+import WebSocketCore
+
+/// One socket's session: see the theory of operation above.
+package struct SocketSession: Sendable {
+    /// Where the socket is in its life.
+    package enum Phase: Sendable {
+        /// (Client) The adapter resolves ``ClientPlan/SocketTarget`` (``target``).
+        case resolving
+        /// (Client) TCP connect attempts, one address after another.
+        case connecting(ConnectAttempts)
+        /// The socket is connected: the transport layers' handshakes and the opening handshake run.
+        case handshaking
+        /// The opening handshake succeeded.
+        case open
+        /// The socket is closed; how it ended.
+        case finished(Ending)
+    }
+
+    /// What the session needs of the adapter's options, copied once.
+    package struct Settings: Sendable {
+        /// Sends are refused once this much output is buffered (the core's ``Connection/Limits/maxBufferedOutput``).
+        package var highWaterMark: Int
+        /// ``TransportOptions/lowWaterMark``.
+        package var lowWaterMark: Int
+        /// ``TransportOptions/maxUndeliveredBytes``, at least 1.
+        package var maxHeldBytes: Int
+        /// ``TransportOptions/writeTimeout``.
+        package var writeTimeout: Duration?
+        /// ``TransportOptions/connectTimeout``.
+        package var connectTimeout: Duration?
+        /// ``TransportOptions/receivesControlFrames``.
+        package var receivesControlFrames: Bool
+        /// Whether the consumer holds what it is handed until it reports taking it
+        /// (``SocketSession/consumerTook(_:)``): a handler on another queue, an async reader. A handler
+        /// called in place holds nothing once it returns.
+        package var consumerHolds: Bool
+
+        package init(options: TransportOptions, configuration: Connection.Configuration, consumerHolds: Bool) {
+            highWaterMark = max(0, configuration.limits.maxBufferedOutput)
+            lowWaterMark = max(0, options.lowWaterMark)
+            maxHeldBytes = max(1, options.maxUndeliveredBytes)
+            writeTimeout = options.writeTimeout
+            connectTimeout = options.connectTimeout
+            receivesControlFrames = options.receivesControlFrames
+            self.consumerHolds = consumerHolds
+        }
+    }
+
+    /// The connection and its transport layers. Adapters move bytes through it; sends go through
+    /// the session (``send(_:)``).
+    package var pipeline: ConnectionPipeline
+    package internal(set) var phase: Phase
+    package var settings: Settings
+    /// (Client) Where the socket connects (the endpoint or its proxy), for ``Phase/resolving``.
+    package internal(set) var target: ClientPlan.SocketTarget?
+    /// Payload bytes handed to the consumer and not yet taken.
+    package internal(set) var heldBytes = 0
+    /// The socket's input ended (end of stream, or a read failed).
+    package internal(set) var inputEnded = false
+    /// What the opening handshake agreed, once open.
+    package internal(set) var handshake: Connection.HandshakeResult?
+    /// Output waits for the peer since this instant (the last write that made progress, or the first
+    /// that could not).
+    var writeStalledSince: Connection.Instant?
+    /// The last time reported to the connection.
+    var lastReportedTime: Connection.Instant?
+    /// A send was refused, or the buffer reached the high-water mark: report the drain.
+    var awaitingDrain = false
+    var handshakeFailure: Connection.HandshakeFailure?
+    var connectFailure: WebSocketError?
+    var wasCancelled = false
+    /// (Client) The redirects followed so far, and the request and endpoint of the current hop.
+    var redirects: RedirectChain?
+    var hop: (request: Connection.ClientOptions, endpoint: WebSocketEndpoint)?
+    /// (Client) The options each hop's pipeline is made with.
+    var clientTransport: TransportOptions?
+    /// Actions made by the session itself (resumptions, the drain, the last event), before the
+    /// connection's events.
+    var actions: [SessionAction] = []
+    var actionsStart = 0
+    /// Async sends waiting for room, in order.
+    var pendingSends: [PendingSend] = []
+    /// Pings whose pongs are awaited, with who waits.
+    var pingWaiters: [PingWaiter] = []
+    /// Who waits for the end.
+    var closeWaiters: [SessionCompletion<Connection.CloseStatus>] = []
+    /// (Client) Who waits for the opening.
+    var openWaiters: [SessionCompletion<Void>] = []
+
+    /// A server connection's session over `pipeline`, its socket accepted: the opening handshake
+    /// runs. Report the time before anything else, so that the handshake timer starts now.
+    package init(accepted pipeline: ConnectionPipeline, settings: Settings) {
+        self.pipeline = pipeline
+        self.settings = settings
+        phase = .handshaking
+    }
+
+
+    // MARK: Reading what is known
+
+    /// Where the socket is, without the phase's payload.
+    package enum Stage: Sendable, Hashable {
+        case resolving, connecting, handshaking, open, finished
+    }
+
+    /// Where the socket is, without the phase's payload: cheap to read on every turn.
+    package var stage: Stage {
+        switch phase {
+        case .resolving: return .resolving
+        case .connecting: return .connecting
+        case .handshaking: return .handshaking
+        case .open: return .open
+        case .finished: return .finished
+        }
+    }
+
+    /// Whether the session has finished: the socket is closed and the last event made.
+    package var isFinished: Bool {
+        if case .finished = phase { return true }
+        return false
+    }
+
+    /// How the socket ended, once finished.
+    package var ending: Ending? {
+        if case .finished(let ending) = phase { return ending }
+        return nil
+    }
+
+    /// The bytes queued for the peer and not yet written: the connection's and the layers'.
+    package var bufferedAmount: Int {
+        mutating get { pipeline.pendingOutputCount }
+    }
+
+    // MARK: Input
+
+    /// Takes bytes read from the socket.
+    package mutating func received(_ bytes: UnsafeRawBufferPointer) {
+        pipeline.receive(bytes)
+    }
+
+    /// The socket's input ended (a read returned 0).
+    package mutating func receivedEndOfStream() {
+        inputEnded = true
+        pipeline.receiveEOF()
+    }
+
+    /// A read failed: the transport failed, and the connection is aborted (1006).
+    package mutating func readFailed(_ error: Errno) {
+        inputEnded = true
+        pipeline.fail(.transport(error))
+    }
+
+    /// A write failed: the transport failed, and the connection is aborted (1006).
+    package mutating func writeFailed(_ error: Errno) {
+        pipeline.fail(.transport(error))
+    }
+
+    /// A round of writes ended: `wrote` bytes went out, and what is left waits for room. A peer that
+    /// accepts no byte for ``TransportOptions/writeTimeout`` ends the connection (``timerFired(at:)``);
+    /// one that reads, however slowly, never does.
+    package mutating func wroteRound(_ wrote: Int, at now: Connection.Instant) {
+        if pipeline.socketOutputCount == 0 {
+            writeStalledSince = nil
+        } else if wrote > 0 || writeStalledSince == nil {
+            writeStalledSince = now
+        }
+    }
+
+    /// Reports the time to the connection's timers. Call it before pulling actions after an input,
+    /// and before a send, so that what they arm starts now.
+    package mutating func advanceTime(to now: Connection.Instant) {
+        // Reported again and again within one turn of a loop (after a read, before each send): the
+        // connection's timers need it once.
+        guard now != lastReportedTime else { return }
+        lastReportedTime = now
+        pipeline.advanceTime(to: now)
+    }
+
+    /// The earliest instant at which ``timerFired(at:)`` has something to do.
+    package var nextDeadline: Connection.Instant? {
+        mutating get {
+            switch phase {
+            case .resolving, .finished:
+                return nil
+            case .connecting(let attempts):
+                return attempts.deadline
+            case .handshaking, .open:
+                let deadline = pipeline.nextDeadline
+                guard let since = writeStalledSince, let timeout = settings.writeTimeout else { return deadline }
+                let stall = since + timeout
+                guard let deadline else { return stall }
+                return stall < deadline ? stall : deadline
+            }
+        }
+    }
+
+    /// A deadline came: the connect timeout, a stalled write, the connection's timers.
+    package mutating func timerFired(at now: Connection.Instant) {
+        switch phase {
+        case .resolving, .finished:
+            return
+        case .connecting(let attempts):
+            if let deadline = attempts.deadline, now >= deadline, connectFailure == nil { connectFailure = .timedOut(.connect) }
+        case .handshaking, .open:
+            if let since = writeStalledSince, let timeout = settings.writeTimeout, now >= since + timeout {
+                pipeline.fail(.timedOut(.write))
+            }
+            advanceTime(to: now)
+        }
+    }
+
+    /// The consumer took `bytes` of payload it was handed (a handler on another queue returned, an
+    /// async reader took messages): reading may resume.
+    package mutating func consumerTook(_ bytes: Int) {
+        heldBytes = max(0, heldBytes - bytes)
+    }
+
+    // MARK: What the socket does
+
+    /// Whether the socket should be read now: not before it is connected, nor while a server's
+    /// decision on the request is pending (the connection would only buffer what comes), nor while
+    /// the consumer holds ``TransportOptions/maxUndeliveredBytes`` (TCP then slows the peer down).
+    /// Once the connection is closed, what still arrives is read and discarded until the end.
+    package var wantsInput: Bool {
+        mutating get {
+            guard !inputEnded else { return false }
+            switch phase {
+            case .resolving, .connecting, .finished:
+                return false
+            case .handshaking, .open:
+                if pipeline.failure != nil { return false }
+                if pipeline.connection.transportDirective != .keepOpen { return true }
+                if pipeline.connection.pendingHandshakeRequest != nil { return false }
+                return heldBytes < settings.maxHeldBytes
+            }
+        }
+    }
+
+    /// What the socket does next. While connecting it is ``ConnectionPipeline/SocketDirective/open``
+    /// until the attempts fail, time out or are cancelled; then, as once connected, the pipeline's
+    /// directive (RFC 6455 §7.1.1): stay open, shut down the sending side and drain, or close.
+    package var socketDirective: ConnectionPipeline.SocketDirective {
+        mutating get {
+            switch phase {
+            case .resolving, .connecting:
+                return connectFailure != nil || wasCancelled ? .close : .open
+            case .handshaking, .open:
+                if connectFailure != nil { return .close }
+                return pipeline.socketDirective
+            case .finished:
+                return .close
+            }
+        }
+    }
+
+    /// The adapter shut down the socket's sending side (after ``ConnectionPipeline/SocketDirective/shutDownWrite``).
+    package mutating func didShutDownWrite() {
+        pipeline.didShutDownWrite()
+    }
+}
