@@ -245,8 +245,10 @@ public final class BlockingWebSocketServer: Sendable {
             }
         case (.sequence, .sequence):
             return
-        case (.serve, _), (.sequence, .serve):
-            throw .invalidArgument("this server's connections are taken already (serve() or connections)")
+        case (.serve, _):
+            throw .invalidArgument("serve() is already running on this server")
+        case (.sequence, .serve):
+            throw .invalidArgument("this server's connections are taken already (connections)")
         case (_, .none):
             return
         }

@@ -172,7 +172,7 @@ final class ConnectionDriver: Sendable {
     func pump(_ reader: inout ReadState, until limit: Connection.Instant?) -> PumpOutcome {
         while true {
             var resumptions: [Resumption] = []
-            let (outcome, directive, isClosed, deadline) = shared.withLock { state in
+            let (outcome, closing) = shared.withLock { state in
                 var outcome: PumpOutcome? = nil
                 while outcome == nil, let action = state.session.nextAction() {
                     switch action {
@@ -183,17 +183,21 @@ final class ConnectionDriver: Sendable {
                     case .resume(let resumption): resumptions.append(resumption)
                     }
                 }
-                state.session.pipeline.update()
-                return (outcome, state.session.socketDirective, state.isSocketClosed, state.session.nextDeadline)
+                return (outcome, state.isSocketClosed || state.session.socketDirective == .close)
             }
             if !resumptions.isEmpty {
                 for resumption in resumptions { resumption.run() }
                 shared.broadcast()
             }
-            // Replies queued while pulling (pongs, the Close reply, an HTTP error). A failure goes to
+            // Replies queued while pulling (pongs, the Close reply, an HTTP error), before the
+            // directive is read again: a half-close waits for them to be written. Not when the
+            // socket is to close now: then it takes what it can without waiting. A failure goes to
             // the session and comes back as the connection's end.
-            if directive != .close { try? flush() }
+            if !closing { try? flush() }
             if let outcome { return outcome }
+            let (directive, isClosed, deadline) = shared.withLock { state in
+                (state.session.socketDirective, state.isSocketClosed, state.session.nextDeadline)
+            }
             if isClosed { return .socketClosed }
             switch directive {
             case .open, .drain:

@@ -68,7 +68,7 @@ struct LoopbackTests {
         let server = try BlockingWebSocketServer(unixSocketPath: path, configuration: testConfiguration(),
                                                  options: serverOptions())
         #expect(server.localAddress.unixPath == path)
-        #expect(server.port == nil)
+        #expect(server.port == 0)
         let peer = Mailbox<String>()
         let running = try RunningServer(server, handshake: { request in
             seen.put(request)
@@ -159,7 +159,7 @@ struct LoopbackTests {
             options.receivesControlFrames = true
             let client = try BlockingWebSocket.connect(to: server.url(), options: options)
             try client.sendFragment(Array("frag".utf8), kind: .text, isFinal: false)
-            try client.ping(Array("between".utf8))
+            try client.sendPing(Array("between".utf8))
             try client.sendFragment(Array("men".utf8), kind: .text, isFinal: false)
             try client.sendFragment(Array("ted ✓".utf8), kind: .text, isFinal: true)
             #expect(try client.receive() == .pong(Array("between".utf8)))
@@ -213,7 +213,7 @@ struct LoopbackTests {
         options.receivesControlFrames = true
         try withServer(options: options, handler: { socket in
             do {
-                try socket.ping(Array("from server".utf8))
+                try socket.sendPing(Array("from server".utf8))
                 serverSaw.put(try socket.receive() ?? .text("closed"))
                 _ = try socket.receive()   // the client's close
             } catch {
@@ -226,10 +226,10 @@ struct LoopbackTests {
             #expect(try client.receive() == .ping(Array("from server".utf8)))
             // The automatic pong went out while receive() ran.
             #expect(serverSaw.take() == .pong(Array("from server".utf8)))
-            try client.ping([9])
+            try client.sendPing([9])
             #expect(try client.receive() == .pong([9]))
             #expect(throws: WebSocketError.connection(.controlPayloadTooLarge)) {
-                try client.ping([UInt8](repeating: 0, count: 126))
+                try client.sendPing([UInt8](repeating: 0, count: 126))
             }
             try client.close()
         }
@@ -239,7 +239,7 @@ struct LoopbackTests {
     func pongsHidden() throws {
         try withServer { server in
             let client = try BlockingWebSocket.connect(to: server.url(), options: testOptions())
-            try client.ping([1])
+            try client.sendPing([1])
             try client.send(text: "after the ping")
             #expect(try client.receive() == .text("after the ping"))
             try client.close()

@@ -30,7 +30,7 @@ struct ConnectOutputTests {
         let server = try RecordingServer(onOpen: { _, socket in
             try? socket.send(text: text)
             try? socket.send(binary: [0x00, 0xFF, 0x10])
-            try? socket.ping([0xAB])
+            try? socket.sendPing([0xAB])
         })
         let tool = try ToolProcess(["connect", server.url(), "--jsonl"])
         try #require(tool.waitForOutput(containing: "\"ping\""), "\(tool.transcript)")

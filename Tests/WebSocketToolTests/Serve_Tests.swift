@@ -159,7 +159,7 @@ struct ServeTests {
         let client = try serve.connect("/room", subprotocols: ["chat"])
         try client.send(text: "say \"hi\"")
         try client.send(binary: [0x00, 0xFF])
-        try client.ping([0x07])
+        try client.sendPing([0x07])
         #expect(serve.tool.waitForOutput(containing: "\"ping\""), "\(serve.tool.transcript)")
         _ = try client.close()
         #expect(serve.tool.waitForOutput(containing: "\"close\""), "\(serve.tool.transcript)")

@@ -14,8 +14,8 @@ extension WebSocket {
     /// - Throws: ``WebSocketTransport/WebSocketError/bufferFull(bufferedAmount:)`` when ``bufferedAmount``
     ///   has reached ``highWaterMark`` (or async sends wait for room): nothing was queued; send again
     ///   after ``WebSocketTransport/WebSocketEvent/drained(bufferedAmount:)``. ``WebSocketTransport/WebSocketError/connection(_:)``
-    ///   when the connection refuses it (not open yet, closing…); ``WebSocketTransport/WebSocketError/closed(_:)``
-    ///   once it has ended.
+    ///   when the connection refuses it (not open yet, its Close sent, closed); the transport's
+    ///   failure once one ended the connection.
     ///
     /// RFC 6455 §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
     public func send(text: String) throws(WebSocketError) {
@@ -156,8 +156,8 @@ extension WebSocket {
     private func submit(_ item: Outgoing) throws(WebSocketError) {
         let buffered = cwebsocket_atomic_load_long(publishedBufferedAmount)
         let mustSchedule = try shared.withLock { (shared) throws(WebSocketError) -> Bool in
-            if let ending = shared.ending { throw ending.error }
-            if case .connecting = shared.state { throw .connection(.notOpen) }
+            if let failure = shared.transportFailure { throw failure }
+            if item.isData, let refusal = shared.state.messageRefusal { throw .connection(refusal) }
             if item.isData, buffered + shared.outboxBytes >= highWaterMark {
                 shared.drainWanted = true
                 throw .bufferFull(bufferedAmount: buffered + shared.outboxBytes)

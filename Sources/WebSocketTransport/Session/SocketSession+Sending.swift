@@ -11,8 +11,8 @@ extension SocketSession {
 
     /// Queues `message` in the connection, or refuses it; nothing else changes when refused.
     ///
-    /// - Throws: ``WebSocketError/closed(_:)`` (or how it failed) once the socket is finished; the
-    ///   transport's failure; ``WebSocketError/bufferFull(bufferedAmount:)`` at the high-water mark,
+    /// - Throws: the transport's failure, once one ended the connection;
+    ///   ``WebSocketError/bufferFull(bufferedAmount:)`` at the high-water mark,
     ///   or for a message while async sends wait for room (nothing overtakes them), after which a
     ///   ``WebSocketEvent/drained(bufferedAmount:)`` follows; ``WebSocketError/connection(_:)`` for
     ///   what the connection refuses in its state.
@@ -34,7 +34,8 @@ extension SocketSession {
     package mutating func perform(isData: Bool, _ body: (inout Connection) throws(Connection.UsageError) -> Void)
         throws(WebSocketError)
     {
-        if case .finished(let ending) = phase { throw ending.error }
+        // A transport failure says more than the connection's refusal once closed; after the end,
+        // the connection refuses (not open, or its Close already sent).
         if let failure = pipeline.failure { throw failure }
         if isData, !pendingSends.isEmpty {
             awaitingDrain = true
@@ -126,5 +127,19 @@ extension SocketSession {
             throw .connection(error)
         }
         if let completion { closeWaiters.append(completion) }
+    }
+}
+
+extension Connection.State {
+    /// What the connection answers a new message in this state, as the core's permission table says
+    /// (docs/architecture.md), for a check made from the state alone, off the thread that owns the
+    /// connection: `nil` while open.
+    package var messageRefusal: Connection.UsageError? {
+        switch self {
+        case .connecting: return .notOpen
+        case .open: return nil
+        case .closing: return .closeAlreadySent
+        case .closed(let status): return status.wasClean ? .closeAlreadySent : .notOpen
+        }
     }
 }
