@@ -10,11 +10,12 @@ let package = Package(
     // `#isolation`) is older; typed throws need no new runtime, as no typed-throws function type is
     // used as a value whose metadata is needed; `nonisolated(nonsending)` function types back-deploy;
     // no Synchronization (`Mutex`/`Atomic`, macOS 15), no `Span`/`UTF8Span`/`InlineArray` (macOS 26):
-    // locks are pthread mutexes, buffers are unsafe pointers. What needs more is Linux-only today
-    // (`#if os(Linux)`): WebSocketEventLoop's loop is a `TaskExecutor` and its server runs
-    // `withTaskExecutorPreference` and `withDiscardingTaskGroup` (macOS 15 / iOS 18 / tvOS 18 /
-    // watchOS 11 / visionOS 2, marked with `@available` on the public declarations that use them),
-    // and WebSocketTLS's OpenSSL sessions (elsewhere its contexts throw `.unavailable`).
+    // locks are pthread mutexes, buffers are unsafe pointers. What needs more is behind `@available`
+    // or `#available` with a working fallback: WebSocketAsync's loop is a `TaskExecutor` (macOS 15 /
+    // iOS 18 / tvOS 18 / watchOS 11 / visionOS 2; before, async tasks run on the global executor)
+    // and its server's `run` uses `withDiscardingTaskGroup` from macOS 14 / iOS 17. Linux-only
+    // code is behind `#if os(Linux)` with an `#else`: the epoll readiness backend (`poll(2)`
+    // elsewhere) and WebSocketTLS's OpenSSL sessions (elsewhere its contexts throw `.unavailable`).
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "WebSocketCore", targets: ["WebSocketCore"]),
@@ -42,7 +43,7 @@ let package = Package(
         .target(name: "WebSocketTLS", dependencies: ["WebSocketTransport",
                                                     .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         // System headers the Glibc module lacks (epoll, eventfd, accept4, malloc_trim), for the
-        // readiness loops and the socket layer.
+        // event loops' readiness backend and the socket layer, and atomics.
         .target(name: "CWebSocketSystem"),
         // The non-blocking adapter: event loops (epoll on Linux, poll elsewhere), clients and
         // servers, handlers on the loop or on a queue, or async/await.

@@ -32,8 +32,7 @@ PY
   for i in $(seq "$count"); do
     echo '  .executableTarget(name: "snippet'"$i"'", dependencies: ['
     echo '    .product(name: "WebSocketCore", package: "swift-websocket"), .product(name: "WebSocketPOSIX", package: "swift-websocket"),'
-    echo '    .product(name: "WebSocketDispatch", package: "swift-websocket"), .product(name: "WebSocketDeflate", package: "swift-websocket"),'
-    echo '    .product(name: "WebSocketEventLoop", package: "swift-websocket"),'
+    echo '    .product(name: "WebSocketAsync", package: "swift-websocket"), .product(name: "WebSocketDeflate", package: "swift-websocket"),'
     if grep -q '"WebSocketTLS"' "$ROOT/Package.swift"; then
       echo '    .product(name: "WebSocketTLS", package: "swift-websocket"),'
     fi

@@ -7,7 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS="${1:-10}"
-FILTER='WebSocketPOSIXTests|WebSocketDispatchTests|WebSocketTransportTests|WebSocketEventLoopTests'
+FILTER='WebSocketPOSIXTests|WebSocketAsyncTests|WebSocketTransportTests'
 LOGS="$(mktemp -d /tmp/websocket-load-check.XXXXXX)"
 
 swift build --build-tests >"$LOGS/build.log" 2>&1 || { cat "$LOGS/build.log"; exit 2; }
