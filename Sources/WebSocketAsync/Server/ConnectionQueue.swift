@@ -9,7 +9,7 @@ import WebSocketTransport
 final class ConnectionQueue: @unchecked Sendable {
     private struct State {
         var sockets: [WebSocket] = []
-        var waiter: UnsafeContinuation<WebSocket?, Never>? = nil
+        var waiter: (wait: Wait, continuation: UnsafeContinuation<WebSocket?, Never>)? = nil
         var inFlight = 0
         /// Loops that stopped accepting at the limit.
         var paused: [EventLoop] = []
@@ -45,7 +45,7 @@ final class ConnectionQueue: @unchecked Sendable {
             guard !state.finished else { return nil }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return .some(waiter)
+                return .some(waiter.continuation)
             }
             state.sockets.append(socket)
             return .some(nil)
@@ -78,32 +78,45 @@ final class ConnectionQueue: @unchecked Sendable {
         let waiter: UnsafeContinuation<WebSocket?, Never>? = state.withLock { state in
             state.finished = true
             defer { state.waiter = nil }
-            return state.sockets.isEmpty ? state.waiter : nil
+            return state.sockets.isEmpty ? state.waiter?.continuation : nil
         }
         waiter?.resume(returning: nil)
     }
 
-    /// The next open connection, in the order they opened; `nil` after ``finish()``.
+    /// Names one wait, so that a late cancellation resumes nothing.
+    private final class Wait: Sendable {}
+
+    /// The next open connection, in the order they opened; `nil` after ``finish()``, or when the
+    /// waiting task is cancelled (no connection is lost: the next call gets it).
     func next() async -> WebSocket? {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<WebSocket?, Never>) in
-            enum Outcome { case socket(WebSocket), end, waiting, busy }
-            let outcome: Outcome = state.withLock { state in
-                if !state.sockets.isEmpty { return .socket(state.sockets.removeFirst()) }
-                if state.finished { return .end }
-                if state.waiter != nil { return .busy }
-                state.waiter = continuation
-                return .waiting
+        let wait = Wait()
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<WebSocket?, Never>) in
+                enum Outcome { case socket(WebSocket), end, waiting }
+                let outcome: Outcome = state.withLock { state in
+                    if !state.sockets.isEmpty { return .socket(state.sockets.removeFirst()) }
+                    // A cancellation before the wait was stored finds nothing to resume: checked here.
+                    if state.finished || state.waiter != nil || Task.isCancelled { return .end }
+                    state.waiter = (wait, continuation)
+                    return .waiting
+                }
+                switch outcome {
+                case .socket(let socket):
+                    released()
+                    continuation.resume(returning: socket)
+                case .end:
+                    continuation.resume(returning: nil)
+                case .waiting:
+                    break
+                }
             }
-            switch outcome {
-            case .socket(let socket):
-                released()
-                continuation.resume(returning: socket)
-            case .end, .busy:
-                continuation.resume(returning: nil)
-            case .waiting:
-                break
+        } onCancel: {
+            let waiter = state.withLock { state -> UnsafeContinuation<WebSocket?, Never>? in
+                guard let waiter = state.waiter, waiter.wait === wait else { return nil }
+                state.waiter = nil
+                return waiter.continuation
             }
+            waiter?.resume(returning: nil)
         }
     }
 }
-

@@ -153,6 +153,7 @@ extension WebSocket {
 
     /// Publishes the connection's state for other threads, when it changed.
     private func publishStateIfChanged() {
+        guard peek({ $0.takeStateChange() }) else { return }
         let state = peek { $0.pipeline.connection.state }
         guard state != publishedState else { return }
         publishedState = state

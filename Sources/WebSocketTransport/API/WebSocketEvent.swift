@@ -22,8 +22,11 @@
 /// event: ``closed(_:)`` if the connection opened, ``failed(_:)`` if it never did. The last event
 /// comes after the socket is closed.
 public enum WebSocketEvent: Sendable, Hashable {
+    // The opening and a failure are indirect: their payloads are large, and the frequent events
+    // (messages) should not pay for moving them around.
+
     /// The opening handshake succeeded: the subprotocol and extensions agreed, the peer's headers.
-    case open(Connection.HandshakeResult)
+    indirect case open(Connection.HandshakeResult)
     /// A message, a piece of one, or (when asked for) a control frame.
     case message(WebSocketMessage)
     /// The buffered output fell to ``TransportOptions/lowWaterMark`` or below after a send was refused
@@ -35,5 +38,5 @@ public enum WebSocketEvent: Sendable, Hashable {
     case closed(Connection.CloseStatus)
     /// The connection never opened (resolution, TCP connect, TLS, opening handshake), and the socket
     /// is closed.
-    case failed(WebSocketError)
+    indirect case failed(WebSocketError)
 }

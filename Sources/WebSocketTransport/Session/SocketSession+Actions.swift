@@ -20,7 +20,8 @@ package enum SessionAction: Sendable {
     /// Hand this event to the consumer (a handler, or the async face's messages).
     case deliver(WebSocketEvent)
     /// (Server) Decide on this opening handshake request, then ``SocketSession/respond(to:)``.
-    case decide(Connection.HandshakeRequest)
+    /// Indirect, as the request is large and actions are returned for every message.
+    indirect case decide(Connection.HandshakeRequest)
     /// Resume a waiter: a send that waited for room, an awaited ping, a close, a connect.
     case resume(Resumption)
 }
@@ -36,7 +37,7 @@ extension SocketSession {
     /// Payloads are lent by the core and copied once, into the message.
     package mutating func nextAction() -> SessionAction? {
         if actionsStart < actions.count { return takeQueuedAction() }
-        switch phase {
+        switch stage {
         case .handshaking, .open:
             break
         case .resolving, .connecting, .finished:
@@ -93,10 +94,13 @@ extension SocketSession {
             collectPingOutcomes()
             return settings.receivesControlFrames ? deliver(.pong(payload)) : nil
         case .closeReceived(let frame):
+            stateMayHaveChanged = true
             return settings.receivesControlFrames ? deliver(.close(frame)) : nil
         case .handshakeRequest(let request):
+            awaitingDecision = true
             return .decide(request)
         case .handshakeCompleted(let result):
+            stateMayHaveChanged = true
             phase = .open
             handshake = result
             let waiters = openWaiters
@@ -104,9 +108,11 @@ extension SocketSession {
             for waiter in waiters { resume(waiter, .success(())) }
             return .deliver(.open(result))
         case .handshakeFailed(let failure):
+            stateMayHaveChanged = true
             handshakeFailure = failure
             return nil
         case .protocolViolation, .closed:
+            stateMayHaveChanged = true
             // Reported with the last event: the status (and its failure) is read from the connection
             // once the socket is closed.
             return nil
@@ -121,6 +127,7 @@ extension SocketSession {
     /// (Server) Answers the pending opening handshake request. A decision the connection refuses (a
     /// subprotocol the client did not offer…) is answered with 500.
     package mutating func respond(to decision: Connection.HandshakeDecision) {
+        awaitingDecision = false
         do throws(Connection.UsageError) {
             try pipeline.connection.respond(to: decision)
         } catch {

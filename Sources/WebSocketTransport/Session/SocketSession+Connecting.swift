@@ -23,6 +23,7 @@ extension SocketSession {
         pipeline = plan.pipeline
         self.settings = settings
         phase = .resolving
+        stage = .resolving
         target = plan.socketTarget
         hop = (request, endpoint)
         redirects = RedirectChain(first: request.url, limit: transport.maxRedirects)

@@ -20,6 +20,7 @@ extension SocketSession {
         try perform(isData: message.isData) { (connection: inout Connection) throws(Connection.UsageError) in
             try connection.send(message)
         }
+        if case .close = message { stateMayHaveChanged = true }
     }
 
     /// Queues a message framed once for many connections; see ``send(_:)``.
@@ -36,7 +37,7 @@ extension SocketSession {
     {
         // A transport failure says more than the connection's refusal once closed; after the end,
         // the connection refuses (not open, or its Close already sent).
-        if let failure = pipeline.failure { throw failure }
+        if pipeline.hasFailed, let failure = pipeline.failure { throw failure }
         if isData, !pendingSends.isEmpty {
             awaitingDrain = true
             throw .bufferFull(bufferedAmount: pipeline.pendingOutputCount)
@@ -126,6 +127,7 @@ extension SocketSession {
         } catch {
             throw .connection(error)
         }
+        stateMayHaveChanged = true
         if let completion { closeWaiters.append(completion) }
     }
 }

@@ -78,7 +78,11 @@ package struct SocketSession: Sendable {
     /// The connection and its transport layers. Adapters move bytes through it; sends go through
     /// the session (``send(_:)``).
     package var pipeline: ConnectionPipeline
-    package internal(set) var phase: Phase
+    package internal(set) var phase: Phase {
+        didSet { stage = Stage(phase) }
+    }
+    /// Where the socket is, without the phase's payload: cheap to read on every turn.
+    package internal(set) var stage: Stage
     package var settings: Settings
     /// (Client) Where the socket connects (the endpoint or its proxy), for ``Phase/resolving``.
     package internal(set) var target: ClientPlan.SocketTarget?
@@ -96,6 +100,12 @@ package struct SocketSession: Sendable {
     /// A send was refused, or the buffer reached the high-water mark: report the drain.
     var awaitingDrain = false
     var handshakeFailure: Connection.HandshakeFailure?
+    /// The connection's state may have changed since ``takeStateChange()`` last said so: an event
+    /// that changes it was pulled, or a close was queued.
+    var stateMayHaveChanged = false
+    /// (Server) A request was handed out for a decision (``SessionAction/decide(_:)``) and not
+    /// answered yet (``respond(to:)``).
+    var awaitingDecision = false
     var connectFailure: WebSocketError?
     var wasCancelled = false
     /// (Client) The redirects followed so far, and the request and endpoint of the current hop.
@@ -122,6 +132,7 @@ package struct SocketSession: Sendable {
         self.pipeline = pipeline
         self.settings = settings
         phase = .handshaking
+        stage = .handshaking
     }
 
 
@@ -130,24 +141,21 @@ package struct SocketSession: Sendable {
     /// Where the socket is, without the phase's payload.
     package enum Stage: Sendable, Hashable {
         case resolving, connecting, handshaking, open, finished
-    }
 
-    /// Where the socket is, without the phase's payload: cheap to read on every turn.
-    package var stage: Stage {
-        switch phase {
-        case .resolving: return .resolving
-        case .connecting: return .connecting
-        case .handshaking: return .handshaking
-        case .open: return .open
-        case .finished: return .finished
+        init(_ phase: Phase) {
+            switch phase {
+            case .resolving: self = .resolving
+            case .connecting: self = .connecting
+            case .handshaking: self = .handshaking
+            case .open: self = .open
+            case .finished: self = .finished
+            }
         }
     }
 
+
     /// Whether the session has finished: the socket is closed and the last event made.
-    package var isFinished: Bool {
-        if case .finished = phase { return true }
-        return false
-    }
+    package var isFinished: Bool { stage == .finished }
 
     /// How the socket ended, once finished.
     package var ending: Ending? {
@@ -208,11 +216,12 @@ package struct SocketSession: Sendable {
     /// The earliest instant at which ``timerFired(at:)`` has something to do.
     package var nextDeadline: Connection.Instant? {
         mutating get {
-            switch phase {
+            switch stage {
             case .resolving, .finished:
                 return nil
-            case .connecting(let attempts):
-                return attempts.deadline
+            case .connecting:
+                if case .connecting(let attempts) = phase { return attempts.deadline }
+                return nil
             case .handshaking, .open:
                 let deadline = pipeline.nextDeadline
                 guard let since = writeStalledSince, let timeout = settings.writeTimeout else { return deadline }
@@ -253,13 +262,13 @@ package struct SocketSession: Sendable {
     package var wantsInput: Bool {
         mutating get {
             guard !inputEnded else { return false }
-            switch phase {
+            switch stage {
             case .resolving, .connecting, .finished:
                 return false
             case .handshaking, .open:
-                if pipeline.failure != nil { return false }
+                if pipeline.hasFailed { return false }
                 if pipeline.connection.transportDirective != .keepOpen { return true }
-                if pipeline.connection.pendingHandshakeRequest != nil { return false }
+                if awaitingDecision { return false }
                 return heldBytes < settings.maxHeldBytes
             }
         }
@@ -270,16 +279,22 @@ package struct SocketSession: Sendable {
     /// directive (RFC 6455 §7.1.1): stay open, shut down the sending side and drain, or close.
     package var socketDirective: ConnectionPipeline.SocketDirective {
         mutating get {
-            switch phase {
+            switch stage {
             case .resolving, .connecting:
                 return connectFailure != nil || wasCancelled ? .close : .open
             case .handshaking, .open:
-                if connectFailure != nil { return .close }
                 return pipeline.socketDirective
             case .finished:
                 return .close
             }
         }
+    }
+
+    /// Whether the connection's state may have changed since the last call (for an adapter that
+    /// publishes it to other threads, without computing it after every message).
+    package mutating func takeStateChange() -> Bool {
+        defer { stateMayHaveChanged = false }
+        return stateMayHaveChanged
     }
 
     /// The adapter shut down the socket's sending side (after ``ConnectionPipeline/SocketDirective/shutDownWrite``).
