@@ -68,6 +68,9 @@ public final class BlockingWebSocket: Sendable {
     /// The transport failure that ended the connection (a reset, a write timeout…), if one did.
     public var transportFailure: WebSocketError? { driver.transportFailure }
 
+    /// The buffered amount at which sends are refused: the core's ``WebSocketCore/Connection/Limits/maxBufferedOutput``.
+    public var highWaterMark: Int { driver.shared.withLock { $0.session.settings.highWaterMark } }
+
     /// The bytes queued for the peer and not yet written to the socket. Every send writes before it
     /// returns, so this is 0 but while another thread's send is writing.
     public var bufferedAmount: Int { driver.shared.withLock { $0.session.bufferedAmount } }
@@ -189,6 +192,37 @@ public final class BlockingWebSocket: Sendable {
 
     // MARK: Receiving
 
+    /// The messages received, in order, as a sequence whose iteration blocks: it ends once the
+    /// connection and its socket are closed, or when a receive fails (``closeStatus`` and
+    /// ``transportFailure`` say how it ended). Each message goes to one `next()` call, as with
+    /// ``receive()``; ``WebSocketTransport/TransportOptions/receiveTimeout`` does not apply (a timeout
+    /// would end the sequence).
+    ///
+    /// ```swift
+    /// for message in socket.messages {
+    ///     if case .text(let text) = message { print(text) }
+    /// }
+    /// ```
+    public var messages: Messages { Messages(socket: self) }
+
+    /// The blocking sequence of a socket's messages; see ``BlockingWebSocket/messages``.
+    public struct Messages: Sequence, Sendable {
+        let socket: BlockingWebSocket
+
+        /// An iterator over the socket's messages.
+        public func makeIterator() -> Iterator { Iterator(socket: socket) }
+
+        /// The iterator of ``BlockingWebSocket/Messages``.
+        public struct Iterator: IteratorProtocol {
+            let socket: BlockingWebSocket
+
+            /// The next message, waiting for it; `nil` at the end.
+            public mutating func next() -> WebSocketMessage? {
+                (try? socket.receive(timeout: nil)) ?? nil
+            }
+        }
+    }
+
     /// Waits for the next message, for at most ``WebSocketTransport/TransportOptions/receiveTimeout``; `nil` once the
     /// connection and its socket are closed (see ``closeStatus``).
     ///
@@ -221,6 +255,18 @@ public final class BlockingWebSocket: Sendable {
     }
 
     // MARK: Closing
+
+    /// Closes the socket at once, without a closing handshake: the connection is aborted (1006), and
+    /// a thread blocked in ``receive()`` returns `nil`. Does nothing once the connection has ended.
+    /// Safe from any thread.
+    public func cancel() {
+        _ = try? driver.perform { (session) throws(WebSocketError) in session.cancel() }
+        // Wakes a reader blocked in poll: the session's directive is now to close.
+        driver.wake.signal()
+        driver.reader.tryWithLock { reader in
+            while case .message = driver.pump(&reader, until: nil) {}
+        }
+    }
 
     /// Runs the closing handshake and closes the socket, then returns how the connection ended.
     ///

@@ -70,7 +70,7 @@ public final class BlockingWebSocketServer: Sendable {
     /// or 0 for a Unix socket.
     public var port: UInt16 { localAddress.port ?? 0 }
 
-    /// Connections past their handshake and not yet closed.
+    /// Connections past their opening handshake and not yet closed (open or closing).
     public var connectionCount: Int { openConnections.count }
 
     /// The connections past their handshake that are not closed yet (forgetting the others).
@@ -305,8 +305,10 @@ public final class BlockingWebSocketServer: Sendable {
         }
     }
 
-    /// Waits (blocking the calling thread) until no connection thread is left, or `timeout` passes.
-    /// Returns whether none is left.
+    /// Waits (blocking the calling thread) until every connection thread has ended (those of
+    /// ``serve(handshake:handler:)`` run until their connection closes; those of ``connections`` end
+    /// with the handshake, and the connections are then yours), or `timeout` passes. Returns whether
+    /// none is left.
     public func waitUntilIdle(timeout: Duration?) -> Bool {
         let system = listener.system
         return state.wait(until: { $0.threads == 0 }, deadline: timeout.map { system.monotonicNow() + $0 }, now: system.monotonicNow)

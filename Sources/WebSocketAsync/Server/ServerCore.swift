@@ -34,6 +34,8 @@ final class ServerCore: @unchecked Sendable {
     private struct Counts {
         /// Connections accepted and not yet closed.
         var live = 0
+        /// Connections past their opening handshake and not yet closed.
+        var open = 0
         var stopped = false
         /// Set by a stop that closes every connection: those that open later are closed with it.
         var closing: Connection.CloseFrame? = nil
@@ -140,14 +142,21 @@ final class ServerCore: @unchecked Sendable {
                 try? socket.sendNow(.message(.close(Connection.CloseFrame(code: .goingAway, reason: "server stopped"))))
             }
         }
-        if let frame = counts.withLock({ $0.closing }) { try? socket.sendNow(.message(.close(frame))) }
+        let closing = counts.withLock { counts in
+            counts.open += 1
+            return counts.closing
+        }
+        if let closing { try? socket.sendNow(.message(.close(closing))) }
         return consumer
     }
 
     /// A connection's socket closed.
     func ended(wasOpen: Bool) {
         if !wasOpen, case .async(let queue) = face { queue.released() }
-        counts.withLock { $0.live -= 1 }
+        counts.withLock { counts in
+            counts.live -= 1
+            if wasOpen { counts.open -= 1 }
+        }
         counts.broadcast()
     }
 
@@ -167,8 +176,8 @@ final class ServerCore: @unchecked Sendable {
         return first
     }
 
-    /// Connections accepted and not yet closed.
-    var liveConnections: Int { counts.withLock { $0.live } }
+    /// Connections past their opening handshake and not yet closed.
+    var openConnections: Int { counts.withLock { $0.open } }
 
     /// Waits until no connection is left, or `deadline`.
     func waitUntilIdle(deadline: Connection.Instant?) -> Bool {

@@ -53,8 +53,8 @@ public final class WebSocketServer: Sendable {
     /// socket.
     public var port: UInt16 { localAddress.port ?? 0 }
 
-    /// Connections accepted and not yet closed (opening, open or closing).
-    public var connectionCount: Int { core.liveConnections }
+    /// Connections past their opening handshake and not yet closed (open or closing).
+    public var connectionCount: Int { core.openConnections }
 
     /// Creates a server whose connections report to `handler`: on each connection's loop, or on
     /// `queue`.
@@ -244,8 +244,9 @@ public final class WebSocketServer: Sendable {
         }
     }
 
-    /// Waits (blocking the calling thread) until every connection is closed, or `timeout` passes.
-    /// Returns whether none is left.
+    /// Waits (blocking the calling thread: not from a task or a handler) until every connection
+    /// accepted is closed (those still opening too), or `timeout` passes. Returns whether none is
+    /// left.
     public func waitUntilIdle(timeout: Duration?) -> Bool {
         core.waitUntilIdle(deadline: timeout.map { core.system.monotonicNow() + $0 })
     }

@@ -39,13 +39,24 @@ extension WebSocket {
                                  via: endpoint, configuration: configuration, options: options, system: .live)
     }
 
+    /// Connects to an endpoint (a TCP URL or a Unix domain socket); see
+    /// ``connect(_:via:configuration:options:)``.
+    public static func connect(to endpoint: WebSocketEndpoint, subprotocols: [String] = [], headers: Connection.HTTPHeaders = [:],
+                               configuration: Connection.Configuration = Connection.Configuration(),
+                               options: TransportOptions = TransportOptions()) async throws(WebSocketError) -> WebSocket {
+        try await connect(Connection.ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers),
+                          via: endpoint, configuration: configuration, options: options, system: .live)
+    }
+
     static func connect(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint, configuration: Connection.Configuration,
                         options: TransportOptions, system: SystemCalls, loop: EventLoop? = nil) async throws(WebSocketError) -> WebSocket {
         let socket = try startClient(request, via: endpoint, configuration: configuration, options: options,
                                      consumer: .pending, system: system, loop: loop)
         let result = await withTaskCancellationHandler {
-            await socket.awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
+            await socket.awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) -> UInt64? in
                 socket.peek { $0.waitForOpening(completion) }
+                socket.act()
+                return nil
             }
         } onCancel: {
             socket.cancel()
@@ -189,9 +200,13 @@ extension WebSocket {
     ///
     /// It runs on its caller's executor (`nonisolated(nonsending)`): on the loop, no executor switch.
     ///
+    /// Cancelling the calling task while the message waits for room throws
+    /// ``WebSocketTransport/WebSocketError/cancelled``, and the message is not sent; once queued, it is
+    /// sent whatever happens to the task.
+    ///
     /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)`` when the connection refuses it (not
     ///   open, a ping over 125 bytes…); ``WebSocketTransport/WebSocketError/closed(_:)`` when it ended
-    ///   while the message waited.
+    ///   while the message waited; ``WebSocketTransport/WebSocketError/cancelled``.
     public nonisolated(nonsending) func send(_ message: WebSocketMessage) async throws(WebSocketError) {
         if loop.inLoop, !peek({ $0.hasPendingSends }) {
             do throws(WebSocketError) {
@@ -201,9 +216,10 @@ extension WebSocket {
                 // Wait for room below.
             }
         }
-        try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
-            socket.peek { $0.sendOrWait(message, completion: completion) }
+        try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) -> UInt64? in
+            defer { socket.act() }
             socket.markDirty()
+            return socket.peek { $0.sendOrWait(.message(message), completion: completion) }
         }.get()
     }
 
@@ -219,15 +235,18 @@ extension WebSocket {
     ///     seconds.
     /// - Throws: ``WebSocketTransport/WebSocketError/timedOut(_:)`` (`.ping`) when no pong comes in
     ///   time (the connection goes on); ``WebSocketTransport/WebSocketError/closed(_:)`` when the
-    ///   connection ends first; ``WebSocketTransport/WebSocketError/connection(_:)`` when it is not open.
+    ///   connection ends first; ``WebSocketTransport/WebSocketError/connection(_:)`` when it is not open;
+    ///   ``WebSocketTransport/WebSocketError/cancelled`` when the calling task is cancelled (the ping
+    ///   is sent already).
     ///
     /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
     @discardableResult
     public nonisolated(nonsending) func ping(_ payload: [UInt8]? = nil, timeout: Duration? = .seconds(20)) async throws(WebSocketError)
         -> Duration
     {
-        try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Duration>) in
+        try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Duration>) -> UInt64? in
             socket.startPing(payload, timeout: timeout, completion: completion)
+            return nil
         }.get()
     }
 
@@ -263,40 +282,95 @@ extension WebSocket {
     /// is `false` when the peer did not answer within ``WebSocketCore/Connection/Timeouts/close`` or
     /// the connection was lost.
     ///
+    /// Cancelling the calling task stops the wait (``WebSocketTransport/WebSocketError/cancelled``);
+    /// the close goes on.
+    ///
     /// - Throws: ``WebSocketTransport/WebSocketError/connection(_:)`` for an invalid code or reason, or
-    ///   before the connection opened (use ``cancel()``); how the connection failed if it never opened.
+    ///   before the connection opened (use ``cancel()``); how the connection failed if it never opened;
+    ///   ``WebSocketTransport/WebSocketError/cancelled``.
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
     @discardableResult
     public nonisolated(nonsending) func close(code: Connection.CloseCode = .normalClosure, reason: String = "") async throws(WebSocketError)
         -> Connection.CloseStatus
     {
-        try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Connection.CloseStatus>) in
+        try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Connection.CloseStatus>) -> UInt64? in
             socket.peek { $0.advanceTime(to: socket.loop.now) }
             do throws(WebSocketError) {
                 try socket.session.close(code: code, reason: reason, completion: completion)
             } catch {
                 completion(.failure(error))
-                return
+                return nil
             }
             socket.act()
             socket.markDirty()
+            return nil
         }.get()
     }
 
     // MARK: Waiting for the loop
 
-    /// Runs `start` on the loop with a completion that resumes the caller, and waits for it.
+    /// Runs `start` on the loop with a completion that resumes the caller, and waits for it, or for
+    /// the task's cancellation (``WebSocketTransport/WebSocketError/cancelled``). `start` returns the
+    /// identifier of a send it left waiting for room, which a cancellation gives up.
     nonisolated(nonsending) func awaitLoop<Value: Sendable>(
-        _ start: @escaping @Sendable (WebSocket, @escaping SessionCompletion<Value>) -> Void
+        _ start: @escaping @Sendable (WebSocket, @escaping SessionCompletion<Value>) -> UInt64?
     ) async -> Result<Value, WebSocketError> {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, WebSocketError>, Never>) in
-            let completion: SessionCompletion<Value> = { continuation.resume(returning: $0) }
-            if loop.inLoop {
-                start(self, completion)
-            } else {
-                loop.execute { [self] in start(self, completion) }
+        let wait = LoopWait<Value>()
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, WebSocketError>, Never>) in
+                guard wait.store(continuation) else { return }
+                let body: @Sendable () -> Void = { [self] in
+                    guard !wait.hasEnded else { return }
+                    wait.pendingSend = start(self) { wait.end($0) }
+                }
+                if loop.inLoop { body() } else { loop.execute(body) }
+            }
+        } onCancel: {
+            wait.end(.failure(.cancelled))
+            loop.execute { [self] in
+                guard let id = wait.pendingSend else { return }
+                peek { $0.cancelPendingSend(id) }
+                act()
             }
         }
+    }
+}
+
+/// One wait of a task for the loop, ended once: by the loop's completion or by the task's
+/// cancellation, whichever comes first (the other finds it ended).
+final class LoopWait<Value: Sendable>: @unchecked Sendable {
+    private struct State {
+        var continuation: UnsafeContinuation<Result<Value, WebSocketError>, Never>? = nil
+        /// The outcome, once the wait ended (possibly before the continuation was stored).
+        var outcome: Result<Value, WebSocketError>? = nil
+    }
+    private let state = Locked(State())
+    /// (On the loop) The send the wait left waiting for room, if any.
+    nonisolated(unsafe) var pendingSend: UInt64?
+
+    /// Stores the continuation; `false` (and resumed) when the wait ended already.
+    func store(_ continuation: UnsafeContinuation<Result<Value, WebSocketError>, Never>) -> Bool {
+        let ended = state.withLock { state -> Result<Value, WebSocketError>? in
+            if let outcome = state.outcome { return outcome }
+            state.continuation = continuation
+            return nil
+        }
+        guard let ended else { return true }
+        continuation.resume(returning: ended)
+        return false
+    }
+
+    var hasEnded: Bool { state.withLock { $0.outcome != nil } }
+
+    /// Ends the wait with `outcome`, unless it ended already.
+    func end(_ outcome: Result<Value, WebSocketError>) {
+        let continuation = state.withLock { state -> UnsafeContinuation<Result<Value, WebSocketError>, Never>? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(returning: outcome)
     }
 }

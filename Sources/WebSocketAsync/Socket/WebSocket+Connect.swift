@@ -72,6 +72,17 @@ extension WebSocket {
                            configuration: configuration, options: options, queue: queue, handler: handler)
     }
 
+    /// Connects to an endpoint (a TCP URL or a Unix domain socket); see
+    /// ``connect(_:via:configuration:options:queue:handler:)``.
+    @discardableResult
+    public static func connect(to endpoint: WebSocketEndpoint, subprotocols: [String] = [], headers: Connection.HTTPHeaders = [:],
+                               configuration: Connection.Configuration = Connection.Configuration(),
+                               options: TransportOptions = TransportOptions(), queue: DispatchQueue? = nil,
+                               handler: @escaping EventHandler) throws(WebSocketError) -> WebSocket {
+        try connect(Connection.ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers), via: endpoint,
+                    configuration: configuration, options: options, queue: queue, handler: handler)
+    }
+
     /// Makes a client socket on the next loop and starts it.
     static func startClient(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint,
                             configuration: Connection.Configuration, options: TransportOptions, consumer: Consumer,

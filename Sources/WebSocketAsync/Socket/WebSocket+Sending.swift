@@ -140,24 +140,23 @@ extension WebSocket {
     }
 
     /// (On the loop) Puts `item` into the connection.
-    func sendNow(_ item: Outgoing) throws(WebSocketError) {
+    func sendNow(_ item: OutgoingMessage) throws(WebSocketError) {
         session.advanceTime(to: loop.now)
-        switch item {
-        case .message(let message): try session.send(message)
-        case .prepared(let prepared): try session.send(prepared)
-        }
+        try session.send(item)
         markDirty()
     }
 
     // MARK: From other threads
 
-    /// Checks `item` against the state and buffered amount the loop published, and queues it for the
-    /// loop; the first item of a burst asks the loop to carry the queue out.
-    private func submit(_ item: Outgoing) throws(WebSocketError) {
+    /// Checks `item` against the state and buffered amount the loop published (what the connection
+    /// would refuse in that state, and what it refuses in any state: a bad close code, a control
+    /// payload over 125 bytes), and queues it for the loop; the first item of a burst asks the loop
+    /// to carry the queue out.
+    private func submit(_ item: OutgoingMessage) throws(WebSocketError) {
         let buffered = cwebsocket_atomic_load_long(publishedBufferedAmount)
         let mustSchedule = try shared.withLock { (shared) throws(WebSocketError) -> Bool in
             if let failure = shared.transportFailure { throw failure }
-            if item.isData, let refusal = shared.state.messageRefusal { throw .connection(refusal) }
+            if let refusal = shared.state.refusal(of: item) { throw .connection(refusal) }
             if item.isData, buffered + shared.outboxBytes >= highWaterMark {
                 shared.drainWanted = true
                 throw .bufferFull(bufferedAmount: buffered + shared.outboxBytes)
@@ -171,8 +170,8 @@ extension WebSocket {
     }
 
     /// (On the loop) Carries out the sends queued by other threads, in order. One the connection
-    /// refuses for room waits for it, as an async send would; one it refuses otherwise (it closed
-    /// meanwhile) is dropped.
+    /// refuses for room waits for it, as an async send would; one it refuses otherwise (its state
+    /// changed since it was checked: it closed meanwhile) is dropped.
     private func carryOutOutbox() {
         let (items, drainWanted) = shared.withLock { shared in
             defer {
@@ -189,7 +188,7 @@ extension WebSocket {
             do throws(WebSocketError) {
                 try sendNow(item)
             } catch .bufferFull {
-                if case .message(let message) = item { peek { $0.sendOrWait(message) { _ in } } }
+                _ = peek { $0.sendOrWait(item) { _ in } }
             } catch {
                 // Closed meanwhile: dropped, as documented.
             }

@@ -94,7 +94,7 @@ public final class WebSocket: @unchecked Sendable {
         var remoteAddress: SocketAddress?? = nil
         var localAddress: SocketAddress?? = nil
         /// Sends from other threads, carried out on the loop in order.
-        var outbox: [Outgoing] = []
+        var outbox: [OutgoingMessage] = []
         var outboxBytes = 0
         /// The loop has been asked to carry the outbox out.
         var outboxScheduled = false
@@ -218,25 +218,5 @@ public final class WebSocket: @unchecked Sendable {
         guard !isDirty else { return }
         isDirty = true
         loop.markDirty(self)
-    }
-}
-
-/// A send from another thread, on its way to the loop.
-enum Outgoing: Sendable {
-    case message(WebSocketMessage)
-    case prepared(Connection.PreparedMessage)
-
-    var isData: Bool {
-        switch self {
-        case .message(let message): return message.isData
-        case .prepared: return true
-        }
-    }
-
-    var byteCount: Int {
-        switch self {
-        case .message(let message): return message.payloadSize
-        case .prepared(let prepared): return prepared.payloadCount
-        }
     }
 }

@@ -13,3 +13,13 @@ extension Connection {
         }
     }
 }
+
+extension Connection.CloseFrame {
+    /// Throws what ``Connection/close(code:reason:)`` throws for this frame whatever the connection's
+    /// state: a code that may not be sent (RFC 6455 §7.4), a reason over 123 bytes (§5.5). For an
+    /// adapter that checks a close made away from the connection's own thread.
+    package func checkSendable() throws(Connection.UsageError) {
+        guard code.isValidOnWire else { throw .invalidCloseCode(code) }
+        guard reason.utf8.count <= 123 else { throw .closeReasonTooLong }
+    }
+}

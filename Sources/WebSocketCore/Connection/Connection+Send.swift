@@ -208,8 +208,7 @@ extension Connection {
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
     public mutating func close(code: Connection.CloseCode = .normalClosure, reason: String = "") throws(Connection.UsageError) {
-        guard code.isValidOnWire else { throw .invalidCloseCode(code) }
-        guard reason.utf8.count <= 123 else { throw .closeReasonTooLong }
+        try Connection.CloseFrame(code: code, reason: reason).checkSendable()
         try checkPermission(.close)
         transition(.closeCalled(Connection.CloseFrame(code: code, reason: reason)))
     }
@@ -228,9 +227,13 @@ extension Connection {
     /// control frame, and there is room for it.
     func checkCanSendControl(payloadCount: Int) throws(Connection.UsageError) {
         try checkPermission(.sendControl)
-        // RFC 6455 §5.5: "All control frames MUST have a payload length of 125 bytes or less".
-        guard payloadCount <= 125 else { throw .controlPayloadTooLarge }
+        try Self.checkControlPayload(count: payloadCount)
         try checkOutputRoom()
+    }
+
+    /// RFC 6455 §5.5: "All control frames MUST have a payload length of 125 bytes or less".
+    package static func checkControlPayload(count: Int) throws(Connection.UsageError) {
+        guard count <= 125 else { throw .controlPayloadTooLarge }
     }
 
     /// Sends are refused once the pending output reaches ``Connection/Limits/maxBufferedOutput``; memory is then

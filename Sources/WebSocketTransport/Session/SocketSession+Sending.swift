@@ -1,8 +1,31 @@
 import WebSocketCore
 
+/// A message on its way into a connection: one to frame, or one framed once for many.
+package enum OutgoingMessage: Sendable {
+    case message(WebSocketMessage)
+    case prepared(Connection.PreparedMessage)
+
+    /// A message, not a control frame: what waits behind async sends for room.
+    package var isData: Bool {
+        switch self {
+        case .message(let message): return message.isData
+        case .prepared: return true
+        }
+    }
+
+    /// The payload bytes it holds.
+    package var byteCount: Int {
+        switch self {
+        case .message(let message): return message.payloadSize
+        case .prepared(let prepared): return prepared.payloadCount
+        }
+    }
+}
+
 /// An async send waiting for buffer room.
 struct PendingSend: Sendable {
-    var message: WebSocketMessage
+    var id: UInt64
+    var message: OutgoingMessage
     var completion: SessionCompletion<Void>
 }
 
@@ -27,6 +50,14 @@ extension SocketSession {
     package mutating func send(_ prepared: Connection.PreparedMessage) throws(WebSocketError) {
         try perform(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
             try connection.send(prepared)
+        }
+    }
+
+    /// Queues either kind of message; see ``send(_:)``.
+    package mutating func send(_ outgoing: OutgoingMessage) throws(WebSocketError) {
+        switch outgoing {
+        case .message(let message): try send(message)
+        case .prepared(let prepared): try send(prepared)
         }
     }
 
@@ -55,22 +86,34 @@ extension SocketSession {
 
     /// Queues `message` now if there is room and nothing waits before it, otherwise keeps it (with
     /// `completion`) until the buffer falls to the low-water mark. `completion` is resumed once the
-    /// message is queued, or with why it never will be.
-    package mutating func sendOrWait(_ message: WebSocketMessage, completion: @escaping SessionCompletion<Void>) {
+    /// message is queued, or with why it never will be. Returns the wait's identifier when it waits
+    /// (for ``cancelPendingSend(_:)``).
+    @discardableResult
+    package mutating func sendOrWait(_ message: OutgoingMessage, completion: @escaping SessionCompletion<Void>) -> UInt64? {
         if pendingSends.isEmpty || !message.isData {
             do throws(WebSocketError) {
                 try send(message)
                 resume(completion, .success(()))
-                return
+                return nil
             } catch .bufferFull {
                 // Waits below.
             } catch {
                 resume(completion, .failure(error))
-                return
+                return nil
             }
         }
         awaitingDrain = true
-        pendingSends.append(PendingSend(message: message, completion: completion))
+        nextPendingSendID &+= 1
+        pendingSends.append(PendingSend(id: nextPendingSendID, message: message, completion: completion))
+        return nextPendingSendID
+    }
+
+    /// Gives up a send waiting for room (its task was cancelled): it is not sent, and its completion
+    /// is resumed with ``WebSocketError/cancelled``. Nothing happens when it was sent already.
+    package mutating func cancelPendingSend(_ id: UInt64) {
+        guard let index = pendingSends.firstIndex(where: { $0.id == id }) else { return }
+        let send = pendingSends.remove(at: index)
+        resume(send.completion, .failure(.cancelled))
     }
 
     /// Whether async sends wait for room.
@@ -83,8 +126,15 @@ extension SocketSession {
         awaitingDrain = false
         while let first = pendingSends.first {
             do throws(WebSocketError) {
-                try perform(isData: false) { (connection: inout Connection) throws(Connection.UsageError) in
-                    try connection.send(first.message)
+                switch first.message {
+                case .message(let message):
+                    try perform(isData: false) { (connection: inout Connection) throws(Connection.UsageError) in
+                        try connection.send(message)
+                    }
+                case .prepared(let prepared):
+                    try perform(isData: false) { (connection: inout Connection) throws(Connection.UsageError) in
+                        try connection.send(prepared)
+                    }
                 }
                 pendingSends.removeFirst()
                 resume(first.completion, .success(()))
@@ -133,15 +183,54 @@ extension SocketSession {
 }
 
 extension Connection.State {
-    /// What the connection answers a new message in this state, as the core's permission table says
-    /// (docs/architecture.md), for a check made from the state alone, off the thread that owns the
-    /// connection: `nil` while open.
-    package var messageRefusal: Connection.UsageError? {
+    /// What a call to send `message` gets in this state, as the core's permission table says
+    /// (docs/architecture.md), with the checks of the message itself that do not depend on the
+    /// connection (a control payload over 125 bytes, a close code that may not be sent): for a check
+    /// made from the published state alone, away from the thread that owns the connection. `nil`
+    /// when the connection would take it (it may still refuse for room, or, while the peer's Close
+    /// waits for our last fragment, a new message).
+    package func refusal(of message: WebSocketMessage) -> Connection.UsageError? {
+        do throws(Connection.UsageError) {
+            switch message {
+            case .text, .binary, .fragment:
+                try checkPermission(continuesAfterPeersClose: false)
+            case .ping(let payload), .pong(let payload):
+                try checkPermission(continuesAfterPeersClose: true)
+                try Connection.checkControlPayload(count: payload.count)
+            case .close(let frame):
+                try frame.checkSendable()
+                try checkPermission(continuesAfterPeersClose: true)
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// What a call to send `outgoing` gets in this state; see ``refusal(of:)-(WebSocketMessage)``.
+    package func refusal(of outgoing: OutgoingMessage) -> Connection.UsageError? {
+        switch outgoing {
+        case .message(let message):
+            return refusal(of: message)
+        case .prepared:
+            do throws(Connection.UsageError) {
+                try checkPermission(continuesAfterPeersClose: false)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    /// The permission table by state: nothing before the connection opens; nothing after our Close;
+    /// after the peer's Close only control frames and our Close (its reply); once closed, nothing.
+    private func checkPermission(continuesAfterPeersClose: Bool) throws(Connection.UsageError) {
         switch self {
-        case .connecting: return .notOpen
-        case .open: return nil
-        case .closing: return .closeAlreadySent
-        case .closed(let status): return status.wasClean ? .closeAlreadySent : .notOpen
+        case .connecting: throw .notOpen
+        case .open: return
+        case .closing(initiatedBy: .local): throw .closeAlreadySent
+        case .closing(initiatedBy: .remote): if !continuesAfterPeersClose { throw .closeAlreadySent }
+        case .closed(let status): throw status.wasClean ? .closeAlreadySent : .notOpen
         }
     }
 }

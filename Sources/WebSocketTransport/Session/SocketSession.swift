@@ -119,6 +119,7 @@ package struct SocketSession: Sendable {
     var actionsStart = 0
     /// Async sends waiting for room, in order.
     var pendingSends: [PendingSend] = []
+    var nextPendingSendID: UInt64 = 0
     /// Pings whose pongs are awaited, with who waits.
     var pingWaiters: [PingWaiter] = []
     /// Who waits for the end.
