@@ -83,6 +83,41 @@ struct SocketSessionEventTests {
         #expect(answers.contains(.closeReceived(Connection.CloseFrame(code: .protocolError, reason: status.reason))))
     }
 
+    @Test("takeStateChange() says when the connection's state may have changed: opened, closing, closed; not for messages")
+    func stateChanges() throws {
+        var session = try SessionRig.connected()
+        #expect(session.takeStateChange() == false)
+        var peer = try SessionRig.server()
+        _ = try SessionRig.handshake(&session, with: &peer)
+        #expect(session.takeStateChange() == true)  // open
+        #expect(session.takeStateChange() == false)
+        try peerSends(&peer, to: &session) { (connection: inout Connection) throws(Connection.UsageError) in
+            try connection.send(text: "x")
+        }
+        _ = session.pullAll()
+        try session.send(.text("y"))
+        #expect(session.takeStateChange() == false)
+        try session.close(code: .normalClosure, reason: "", completion: nil)
+        #expect(session.takeStateChange() == true)  // closing
+        session.write(to: &peer, at: .zero)
+        _ = peer.pullEvents()
+        session.read(from: &peer, at: .zero)
+        #expect(session.takeStateChange() == false)  // not pulled yet
+        _ = session.pullAll()
+        #expect(session.takeStateChange() == true)  // closed
+        #expect(session.pipeline.connection.state != .open)
+
+        var (sent, _) = try SessionRig.open()
+        _ = sent.takeStateChange()
+        try sent.send(.close(Connection.CloseFrame(code: .goingAway)))
+        #expect(sent.takeStateChange() == true)
+        var (aborted, _) = try SessionRig.open()
+        _ = aborted.takeStateChange()
+        aborted.writeFailed(.brokenPipe)
+        _ = aborted.pullAll()
+        #expect(aborted.takeStateChange() == true)
+    }
+
     @Test("A holding consumer: reading stops at maxUndeliveredBytes and resumes once it takes some")
     func heldBytes() throws {
         var transport = TransportOptions()
