@@ -46,7 +46,7 @@ extension SocketSession {
 
     /// (Resolving) The target did not resolve: the session fails with `error` (the directive closes).
     package mutating func resolutionFailed(_ error: WebSocketError) {
-        guard case .resolving = phase else { return }
+        guard case .resolving = phase, !wasCancelled else { return }
         connectFailure = error
     }
 
@@ -60,7 +60,7 @@ extension SocketSession {
 
     /// (Connecting) The current attempt failed with `error`: the next address is tried.
     package mutating func connectAttemptFailed(_ error: Errno) {
-        guard case .connecting(var attempts) = phase, attempts.index < attempts.addresses.count else { return }
+        guard case .connecting(var attempts) = phase, !wasCancelled, attempts.index < attempts.addresses.count else { return }
         attempts.lastError = .connectFailed(attempts.addresses[attempts.index], error)
         attempts.index += 1
         phase = .connecting(attempts)
@@ -70,7 +70,8 @@ extension SocketSession {
     /// (Connecting) TCP is connected: the transport layers' and the opening handshake start, their
     /// timer too, from `now`.
     package mutating func connected(at now: Connection.Instant) {
-        guard case .connecting = phase else { return }
+        // Cancelled meanwhile: the socket is closed unused.
+        guard case .connecting = phase, !wasCancelled else { return }
         phase = .handshaking
         advanceTime(to: now)
     }

@@ -117,6 +117,8 @@ extension SocketSession {
         handshakeFailure = nil
         inputEnded = false
         writeStalledSince = nil
+        // The new connection has been told no time yet.
+        lastReportedTime = nil
         heldBytes = 0
     }
 

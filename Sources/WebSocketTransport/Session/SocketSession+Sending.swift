@@ -122,7 +122,8 @@ extension SocketSession {
     /// After output was written: once the buffer is back at the low-water mark, queues the waiting
     /// sends in order, then reports the drain (``WebSocketEvent/drained(bufferedAmount:)``).
     package mutating func outputDrained() {
-        guard awaitingDrain, pipeline.pendingOutputCount <= settings.lowWaterMark else { return }
+        // A failed transport drained nothing (its output was dropped): the end answers the waiters.
+        guard awaitingDrain, !pipeline.hasFailed, pipeline.pendingOutputCount <= settings.lowWaterMark else { return }
         awaitingDrain = false
         while let first = pendingSends.first {
             do throws(WebSocketError) {

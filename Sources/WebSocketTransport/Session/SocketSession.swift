@@ -239,7 +239,9 @@ package struct SocketSession: Sendable {
         case .resolving, .finished:
             return
         case .connecting(let attempts):
-            if let deadline = attempts.deadline, now >= deadline, connectFailure == nil { connectFailure = .timedOut(.connect) }
+            if let deadline = attempts.deadline, now >= deadline, connectFailure == nil, !wasCancelled {
+                connectFailure = .timedOut(.connect)
+            }
         case .handshaking, .open:
             if let since = writeStalledSince, let timeout = settings.writeTimeout, now >= since + timeout {
                 pipeline.fail(.timedOut(.write))
