@@ -190,30 +190,60 @@ struct SocketSessionEndingTests {
 
     // MARK: Refusals read from the state
 
-    @Test("Connection.State.messageRefusal for every state")
-    func messageRefusalTable() {
+    @Test("Connection.State.refusal(of:) for every state and kind of message")
+    func refusalTable() {
         let clean = Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true)
         let lost = Connection.CloseStatus(code: .abnormalClosure, reason: "", wasClean: false, failure: .aborted)
         let timedOut = Connection.CloseStatus(code: .abnormalClosure, reason: "", wasClean: false, failure: .closeTimeout)
-        #expect(Connection.State.connecting.messageRefusal == .notOpen)
-        #expect(Connection.State.open.messageRefusal == nil)
-        #expect(Connection.State.closing(initiatedBy: .local).messageRefusal == .closeAlreadySent)
-        #expect(Connection.State.closing(initiatedBy: .remote).messageRefusal == .closeAlreadySent)
-        #expect(Connection.State.closed(clean).messageRefusal == .closeAlreadySent)
-        #expect(Connection.State.closed(lost).messageRefusal == .notOpen)
-        #expect(Connection.State.closed(timedOut).messageRefusal == .notOpen)
+        let message = WebSocketMessage.text("x"), ping = WebSocketMessage.ping([1])
+        let close = WebSocketMessage.close(Connection.CloseFrame(code: .normalClosure))
+        #expect(Connection.State.connecting.refusal(of: message) == .notOpen)
+        #expect(Connection.State.connecting.refusal(of: ping) == .notOpen)
+        #expect(Connection.State.connecting.refusal(of: close) == .notOpen)
+        #expect(Connection.State.open.refusal(of: message) == nil)
+        #expect(Connection.State.open.refusal(of: ping) == nil)
+        #expect(Connection.State.open.refusal(of: close) == nil)
+        #expect(Connection.State.closing(initiatedBy: .local).refusal(of: message) == .closeAlreadySent)
+        #expect(Connection.State.closing(initiatedBy: .local).refusal(of: ping) == .closeAlreadySent)
+        #expect(Connection.State.closing(initiatedBy: .local).refusal(of: close) == .closeAlreadySent)
+        // After the peer's Close (our message unfinished): control frames and our Close go out.
+        #expect(Connection.State.closing(initiatedBy: .remote).refusal(of: message) == .closeAlreadySent)
+        #expect(Connection.State.closing(initiatedBy: .remote).refusal(of: ping) == nil)
+        #expect(Connection.State.closing(initiatedBy: .remote).refusal(of: close) == nil)
+        for kind in [message, ping, close] {
+            #expect(Connection.State.closed(clean).refusal(of: kind) == .closeAlreadySent)
+            #expect(Connection.State.closed(lost).refusal(of: kind) == .notOpen)
+            #expect(Connection.State.closed(timedOut).refusal(of: kind) == .notOpen)
+        }
+        // What the message itself breaks, whatever the state allows.
+        #expect(Connection.State.open.refusal(of: .ping([UInt8](repeating: 0, count: 126))) == .controlPayloadTooLarge)
+        #expect(Connection.State.open.refusal(of: .pong([UInt8](repeating: 0, count: 126))) == .controlPayloadTooLarge)
+        #expect(Connection.State.open.refusal(of: .close(Connection.CloseFrame(code: .noStatusReceived)))
+                == .invalidCloseCode(.noStatusReceived))
+        #expect(Connection.State.open.refusal(of: .close(Connection.CloseFrame(code: .normalClosure,
+                                                                               reason: String(repeating: "a", count: 124))))
+                == .closeReasonTooLong)
+        #expect(Connection.State.open.refusal(of: OutgoingMessage.prepared(Connection.PreparedMessage(text: "x"))) == nil)
+        #expect(Connection.State.connecting.refusal(of: OutgoingMessage.prepared(Connection.PreparedMessage(text: "x")))
+                == .notOpen)
     }
 
-    @Test("messageRefusal is what the connection itself answers a message, in every state a session reaches")
-    func messageRefusalMatchesConnection() throws {
+    @Test("refusal(of:) is what the connection itself answers, for every kind of message, in every state a session reaches")
+    func refusalMatchesConnection() throws {
         func check(_ session: inout SocketSession, _ comment: Comment) {
             let state = session.pipeline.connection.state
-            let expected = state.messageRefusal
-            do throws(WebSocketError) {
-                try session.send(.text("probe"))
-                #expect(expected == nil, comment)
-            } catch {
-                #expect(error == expected.map { .connection($0) }, comment)
+            let probes: [WebSocketMessage] = [.ping([7]), .ping([UInt8](repeating: 0, count: 126)),
+                                              .close(Connection.CloseFrame(code: .noStatusReceived)), .text("probe")]
+            for probe in probes {
+                // Each probe on a copy: one the connection takes changes its state.
+                var copy = session
+                let expected = state.refusal(of: probe)
+                do throws(WebSocketError) {
+                    try copy.send(probe)
+                    #expect(expected == nil, "\(comment): \(probe)")
+                } catch {
+                    #expect(error == expected.map { .connection($0) }, "\(comment): \(probe)")
+                }
             }
         }
         var connecting = try SessionRig.connected()

@@ -108,6 +108,12 @@ extension SocketSession {
         return nextPendingSendID
     }
 
+    /// Queues `message` now, or keeps it until there is room; see ``sendOrWait(_:completion:)-(OutgoingMessage,_)``.
+    @discardableResult
+    package mutating func sendOrWait(_ message: WebSocketMessage, completion: @escaping SessionCompletion<Void>) -> UInt64? {
+        sendOrWait(.message(message), completion: completion)
+    }
+
     /// Gives up a send waiting for room (its task was cancelled): it is not sent, and its completion
     /// is resumed with ``WebSocketError/cancelled``. Nothing happens when it was sent already.
     package mutating func cancelPendingSend(_ id: UInt64) {
@@ -164,6 +170,12 @@ extension SocketSession {
     ///   before the connection opened; nothing is queued then.
     package mutating func close(code: Connection.CloseCode, reason: String,
                                 completion: SessionCompletion<Connection.CloseStatus>?) throws(WebSocketError) {
+        do throws(Connection.UsageError) {
+            // A bad code or reason is refused even when a close is under way already, or over.
+            try Connection.CloseFrame(code: code, reason: reason).checkSendable()
+        } catch {
+            throw .connection(error)
+        }
         if case .finished(let ending) = phase {
             if let completion { resume(completion, ending.closeResult) }
             return
