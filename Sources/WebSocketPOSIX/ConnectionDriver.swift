@@ -39,8 +39,10 @@ final class ConnectionDriver: Sendable {
     let wake: WakeSignal
     /// The read role and its buffer.
     let reader: Locked<ReadState>
-    /// The write role.
-    let writer = Locked(())
+    /// The write role; its value counts the write rounds. (Not `Locked<Void>`: ThreadSanitizer took
+    /// the empty value's access, at the address of the lock's own pointer, for a race with reading
+    /// that pointer to lock.)
+    let writer = Locked(0)
     let shared: Locked<Shared>
 
     /// What the read role owns: the buffer reads go into, and whether to read before waiting.
@@ -107,7 +109,8 @@ final class ConnectionDriver: Sendable {
     /// ``TransportOptions/writeTimeout`` at a time. A failure goes to the session, which ends the
     /// connection, and is thrown.
     func flush() throws(WebSocketError) {
-        try writer.withLock { (_: inout Void) throws(WebSocketError) in
+        try writer.withLock { (rounds: inout Int) throws(WebSocketError) in
+            rounds &+= 1
             while true {
                 let next = shared.withLock { state -> Swift.Result<[UInt8], WebSocketError> in
                     state.session.pipeline.update()
