@@ -29,9 +29,11 @@ import WebSocketTransport
 /// tasks that prefer its ``executor``) a send goes straight into the connection's output buffer and
 /// is written with everything else sent in answer to the same read. From any other thread it is
 /// checked against the socket's state and buffered amount as last published by the loop, then
-/// carried out on the loop, in the order of the calls; what the connection refuses by then (it
-/// closed meanwhile) is dropped, as a browser drops a send after a close. The async
-/// ``send(_:)`` waits for the loop's verdict, and for room.
+/// carried out on the loop, in the order of the calls; what the connection refuses by then is
+/// dropped, as a browser drops a send after a close: a send made while it closed, and a control
+/// frame it refuses (a ping or pong over 125 bytes, a Close with a code that may not be sent, or
+/// before the connection opened), since only data sends are checked off the loop. The async
+/// `send(_:)`, `ping(_:timeout:)` and `close(code:reason:)` wait for the loop's verdict and throw it.
 ///
 /// **Lifetime.** A socket keeps itself alive until its connection ends (its last event has been
 /// delivered); you need not hold a reference to it.
@@ -180,7 +182,6 @@ public final class WebSocket: @unchecked Sendable {
         if loop.inLoop { return peek { $0.bufferedAmount } + shared.withLock { $0.outboxBytes } }
         return cwebsocket_atomic_load_long(publishedBufferedAmount) + shared.withLock { $0.outboxBytes }
     }
-
 
     /// The connection's loop, as an executor: a task that prefers it
     /// (`Task(executorPreference: socket.executor)`) runs beside the connection's I/O, and its sends

@@ -29,14 +29,16 @@ public struct TransportOptions: Sendable {
     /// ``WebSocketMessage/pong(_:)``, ``WebSocketMessage/close(_:)``). Default `false`: pings are
     /// answered and the closing handshake is run either way.
     public var receivesControlFrames = false
-    /// The size of each read from the socket. Default 64 KiB; at least 512 bytes are used.
+    /// (`WebSocketPOSIX`) The size of each read from the socket. Default 64 KiB; at least 512 bytes
+    /// are used. `WebSocketAsync`'s event loops read into one 64 KiB buffer per loop instead.
     public var readBufferSize = 64 << 10
-    /// (Dispatch) The buffered output at or below which a drain is reported and async sends waiting
-    /// for room resume. Default 64 KiB: low enough that the socket stays busy while you produce more.
+    /// (`WebSocketAsync`) The buffered output at or below which a drain is reported and async sends
+    /// waiting for room resume. Default 64 KiB: low enough that the socket stays busy while you
+    /// produce more.
     public var lowWaterMark = 64 << 10
-    /// (Dispatch) The most bytes of received messages handed to you and not yet consumed (a handler
-    /// still running, messages not yet taken from the async face) before the socket stops reading,
-    /// which lets TCP flow control slow the peer down. Default 4 MiB; one message larger than this
+    /// (`WebSocketAsync`) The most bytes of received messages handed to you and not yet consumed (a
+    /// queue handler still running, messages not yet taken from the async face) before the socket
+    /// stops reading, which lets TCP flow control slow the peer down. Default 4 MiB; one message larger than this
     /// still arrives whole (``WebSocketCore/Connection/Limits/maxMessageSize`` bounds it).
     public var maxUndeliveredBytes = 4 << 20
     /// TLS: for a client, required by `wss://` URLs (which fail with ``WebSocketError/tlsUnavailable``

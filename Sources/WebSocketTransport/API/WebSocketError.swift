@@ -1,4 +1,4 @@
-/// Why a WebSocket call failed, in either adapter (`WebSocketPOSIX`, `WebSocketDispatch`). Each case
+/// Why a WebSocket call failed, in either adapter (`WebSocketPOSIX`, `WebSocketAsync`). Each case
 /// has a one-line ``description`` fit for a log or a command-line error message.
 ///
 /// | case | when |
@@ -72,8 +72,9 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The connection ended (with this status) before the call could complete: a send waiting for
     /// room, a ping waiting for its pong, a message sequence whose connection was not closed cleanly.
     case closed(Connection.CloseStatus)
-    /// The socket was cancelled before its connection opened; or (an event-loop socket's
-    /// messages) the task waiting for a message was cancelled, and the connection stays open.
+    /// The socket was cancelled before its connection opened (`cancel()`, or a cancelled async
+    /// `connect`); or (a `WebSocketAsync` socket's messages) the task waiting for a message was
+    /// cancelled, and the connection stays open.
     case cancelled
     /// A server could not bind or listen on the address.
     case bindFailed(SocketAddress, Errno)

@@ -136,7 +136,6 @@ package struct SocketSession: Sendable {
         stage = .handshaking
     }
 
-
     // MARK: Reading what is known
 
     /// Where the socket is, without the phase's payload.
