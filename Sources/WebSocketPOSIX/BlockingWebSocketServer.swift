@@ -364,7 +364,7 @@ public final class BlockingWebSocketServer: Sendable {
                     _ = try? driver.perform { (session) throws(WebSocketError) in session.respond(to: decision) }
                 case .opened(let result):
                     return result
-                case .message, .limitReached:
+                case .message, .resumed, .limitReached:
                     continue
                 case .socketClosed:
                     return nil

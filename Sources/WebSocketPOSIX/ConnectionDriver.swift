@@ -160,6 +160,8 @@ final class ConnectionDriver: Sendable {
         /// (Server) A valid opening handshake request awaits the decision: answer it with
         /// ``perform(_:)`` and ``SocketSession/respond(to:)``.
         case decide(Connection.HandshakeRequest)
+        /// Waiters were resumed (an awaited ping's outcome): a caller waiting for one checks again.
+        case resumed
         /// The socket is closed: nothing more will happen.
         case socketClosed
         /// `limit` passed first.
@@ -188,7 +190,8 @@ final class ConnectionDriver: Sendable {
                 }
                 return (outcome, state.isSocketClosed || state.session.socketDirective == .close)
             }
-            if !resumptions.isEmpty {
+            let resumed = !resumptions.isEmpty
+            if resumed {
                 for resumption in resumptions { resumption.run() }
                 shared.broadcast()
             }
@@ -198,6 +201,7 @@ final class ConnectionDriver: Sendable {
             // the session and comes back as the connection's end.
             if !closing { try? flush() }
             if let outcome { return outcome }
+            if resumed { return .resumed }
             let (directive, isClosed, deadline) = shared.withLock { state in
                 (state.session.socketDirective, state.isSocketClosed, state.session.nextDeadline)
             }

@@ -1,0 +1,233 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Testing
+import WebSocketCore
+import WebSocketTransport
+import TransportTestSupport
+@testable import WebSocketAsync
+
+/// A raw server that completes the opening handshake and then does nothing: it neither reads nor
+/// answers, until the test lets it read (`drain`) what the client sent, parsed as frames.
+private final class SilentServer: Sendable {
+    let listener: RawListener
+    private let peer = Locked<RawSocket?>(nil)
+    private let server = Locked<Connection?>(nil)
+
+    init() throws {
+        listener = try RawListener()
+    }
+
+    var url: String { "ws://127.0.0.1:\(listener.port)/" }
+
+    /// Accepts the client's connection and its handshake (on a thread of its own).
+    func accept() async throws {
+        let listener = self.listener
+        let (socket, connection) = try await onThread { () throws -> (RawSocket, Connection) in
+            let socket = try listener.accept(timeout: .seconds(60))
+            return (socket, try socket.acceptHandshake())
+        }
+        peer.withLock { $0 = socket }
+        server.withLock { $0 = connection }
+    }
+
+    /// Reads until the client's connection ends (or 60 s), and returns the messages it sent.
+    func drain() async throws -> [Connection.Event] {
+        guard let socket = peer.withLock({ $0 }), let start = server.withLock({ $0 }) else { return [] }
+        return try await onThread {
+            var connection = start
+            var events: [Connection.Event] = []
+            let deadline = now() + .seconds(60)
+            while now() < deadline, let bytes = socket.read(timeout: .seconds(60)), !bytes.isEmpty {
+                connection.receive(bytes)
+                while let event = connection.nextEvent() { events.append(event) }
+                socket.write(connection.takeOutput())
+                if connection.shouldCloseTransport { break }
+            }
+            return events
+        }
+    }
+
+    func close() { peer.withLock { $0?.close() } }
+}
+
+/// Runs a blocking `body` on a thread of its own, so that the cooperative pool stays free.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        do {
+            try spawnDetachedThread { continuation.resume(with: Result { try body() }) }
+        } catch {
+            continuation.resume(throwing: error)
+        }
+    }
+}
+
+/// Waits (in steps of a millisecond, 60 s at most) until `condition` holds on the socket's loop.
+private func waitOnLoop(_ socket: WebSocket, _ condition: @escaping @Sendable (WebSocket) -> Bool) async throws {
+    let deadline = now() + .seconds(60)
+    while !socket.onLoop({ condition(socket) }) {
+        guard now() < deadline else { throw TestFailure("the condition never held on the loop") }
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+private struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Sends `bytes`; `false` when the socket refuses for room.
+private func sendUnlessFull(_ socket: WebSocket, _ bytes: [UInt8]) throws -> Bool {
+    do {
+        try socket.send(binary: bytes)
+        return true
+    } catch .bufferFull {
+        return false
+    }
+}
+
+private func patientOptions() -> TransportOptions {
+    var options = TransportOptions()
+    options.connectTimeout = .seconds(60)
+    options.writeTimeout = nil
+    return options
+}
+
+@Suite("Cancellation of the async face's waits, and checks off the loop", .timeLimit(.minutes(3)))
+struct CancellationTests {
+    @Test("A cancelled ping throws .cancelled and the connection goes on")
+    func pingCancelled() async throws {
+        let server = try SilentServer()
+        async let accepted: Void = server.accept()
+        let client = try await WebSocket.connect(to: server.url, options: patientOptions())
+        try await accepted
+        let ping = Task { try await client.ping(timeout: .seconds(120)) }
+        try await waitOnLoop(client) { $0.peek { $0.pipeline.connection.nextDeadline != nil } }
+        ping.cancel()
+        await #expect(throws: WebSocketError.cancelled) { try await ping.value }
+        #expect(client.state == .open)
+        try client.send(text: "still open")
+        server.close()
+    }
+
+    @Test("A send waiting for room, cancelled, throws .cancelled and is never sent; those queued are")
+    func sendCancelled() async throws {
+        let server = try SilentServer()
+        async let accepted: Void = server.accept()
+        var configuration = Connection.Configuration()
+        configuration.limits.maxBufferedOutput = 256 << 10
+        let client = try await WebSocket.connect(to: server.url, configuration: configuration, options: patientOptions())
+        try await accepted
+        // A small send buffer that the kernel does not grow: once full, it stays full.
+        client.onLoop { _ = try? client.socket?.setOption(level: SOL_SOCKET, name: SO_SNDBUF, value: 8192) }
+        // Fill the kernel's buffers and the socket's own, until a send is refused for room.
+        let chunk = [UInt8](repeating: 0x61, count: 64 << 10)
+        var queued = 0
+        let deadline = now() + .seconds(60)
+        // Until the loop's own buffer is at the mark: the kernel's buffers, which the loop writes
+        // into while they take bytes, are full by then.
+        while !client.onLoop({ client.peek { $0.bufferedAmount } >= client.highWaterMark }) {
+            guard now() < deadline else { throw TestFailure("the socket's buffer never filled") }
+            if try sendUnlessFull(client, chunk) {
+                queued += 1
+            } else {
+                try await Task.sleep(for: .milliseconds(1))   // lets the loop carry the sends out
+            }
+        }
+        let marker = Array("cancelled message".utf8)
+        let send = Task { try await client.send(.binary(marker)) }
+        try await waitOnLoop(client) { $0.peek { $0.hasPendingSends } }
+        send.cancel()
+        await #expect(throws: WebSocketError.cancelled) { try await send.value }
+        #expect(!client.onLoop { client.peek { $0.hasPendingSends } })
+        // The peer reads again: what was queued goes out, then a message sent after the cancel.
+        async let drained = server.drain()
+        try await client.send(.text("after"))
+        try client.sendClose()
+        let events = try await drained
+        server.close()
+        let binaries = events.compactMap { event -> [UInt8]? in if case .binary(let bytes) = event { bytes } else { nil } }
+        #expect(binaries.count == queued)
+        #expect(!binaries.contains(marker))
+        #expect(events.contains(.text("after")))
+    }
+
+    @Test("A cancelled close throws .cancelled; the closing handshake goes on and times out")
+    func closeCancelled() async throws {
+        let server = try SilentServer()
+        async let accepted: Void = server.accept()
+        var configuration = Connection.Configuration()
+        configuration.timeouts.close = .seconds(2)
+        let client = try await WebSocket.connect(to: server.url, configuration: configuration, options: patientOptions())
+        try await accepted
+        let close = Task { try await client.close(code: .goingAway) }
+        try await waitOnLoop(client) { $0.peek { $0.pipeline.connection.state } == .closing(initiatedBy: .local) }
+        close.cancel()
+        await #expect(throws: WebSocketError.cancelled) { try await close.value }
+        // The close goes on without the task: the silent peer never answers, the close timer ends it.
+        do {
+            for try await _ in client.messages {}
+            Issue.record("the messages ended normally, without the close timeout")
+        } catch {
+            #expect(error.closedStatus?.failure == .closeTimeout)
+        }
+        server.close()
+    }
+
+    @Test("A cancelled wait for the next connection returns nil and loses none")
+    func connectionsCancelled() async throws {
+        let server = try WebSocketServer(port: 0)
+        defer { server.stop() }
+        let taker = Task { () -> WebSocket? in
+            var iterator = server.connections.makeAsyncIterator()
+            return await iterator.next()
+        }
+        taker.cancel()
+        #expect(await taker.value == nil)
+        // The connection that opens next is not lost: the next taker gets it.
+        let client = try await WebSocket.connect(to: "ws://127.0.0.1:\(server.port)/", options: patientOptions())
+        var iterator = server.connections.makeAsyncIterator()
+        let accepted = await iterator.next()
+        #expect(accepted != nil)
+        _ = try await client.close()
+    }
+
+    @Test("Off the loop, a send is refused as the connection would refuse it in its published state")
+    func refusedOffTheLoop() async throws {
+        let server = try WebSocketServer(port: 0) { socket, event in
+            if case .message(let message) = event { try? socket.send(message) }
+        }
+        defer { server.stop() }
+        let client = try await WebSocket.connect(to: "ws://127.0.0.1:\(server.port)/", options: patientOptions())
+        // This test's task does not run on the client's loop: every call below is checked off it.
+        #expect(!client.loop.inLoop)
+        #expect(throws: WebSocketError.connection(.controlPayloadTooLarge)) {
+            try client.sendPing([UInt8](repeating: 0, count: 126))
+        }
+        #expect(throws: WebSocketError.connection(.invalidCloseCode(.noStatusReceived))) {
+            try client.sendClose(code: .noStatusReceived)
+        }
+        #expect(throws: WebSocketError.connection(.closeReasonTooLong)) {
+            try client.sendClose(reason: String(repeating: "r", count: 124))
+        }
+        let status = try await client.close()
+        #expect(status.wasClean)
+        #expect(throws: WebSocketError.connection(.closeAlreadySent)) { try client.send(text: "late") }
+        #expect(throws: WebSocketError.connection(.closeAlreadySent)) { try client.sendPing() }
+        // The same refusals on the loop, from the connection itself.
+        await #expect(throws: WebSocketError.connection(.invalidCloseCode(.noStatusReceived))) {
+            try await client.close(code: .noStatusReceived)
+        }
+    }
+}
+
+private extension WebSocketError {
+    /// The status of `.closed(status)`.
+    var closedStatus: Connection.CloseStatus? {
+        if case .closed(let status) = self { return status }
+        return nil
+    }
+}
