@@ -79,6 +79,18 @@ private struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Waits (in steps of a millisecond, until `deadline`) until one of two conditions holds: `true`
+/// when the first does.
+private func firstOf(deadline: Connection.Instant, _ first: @escaping @Sendable () -> Bool,
+                     _ second: @escaping @Sendable () -> Bool) async throws -> Bool {
+    while true {
+        if first() { return true }
+        if second() { return false }
+        guard now() < deadline else { throw TestFailure("neither condition held") }
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}
+
 /// Sends `bytes`; `false` when the socket refuses for room.
 private func sendUnlessFull(_ socket: WebSocket, _ bytes: [UInt8]) throws -> Bool {
     do {
@@ -123,36 +135,59 @@ struct CancellationTests {
         try await accepted
         // A small send buffer that the kernel does not grow: once full, it stays full.
         client.onLoop { _ = try? client.socket?.setOption(level: SOL_SOCKET, name: SO_SNDBUF, value: 8192) }
-        // Fill the kernel's buffers and the socket's own, until a send is refused for room.
+        // Fill the kernel's buffers and the socket's own until an async send waits for room. Each
+        // attempt carries its own marker: one that went out at once is expected at the peer; the
+        // one that waits is cancelled, and must never arrive.
         let chunk = [UInt8](repeating: 0x61, count: 64 << 10)
-        var queued = 0
+        var sent: [[UInt8]] = []
         let deadline = now() + .seconds(60)
-        // Until the loop's own buffer is at the mark: the kernel's buffers, which the loop writes
-        // into while they take bytes, are full by then.
-        while !client.onLoop({ client.peek { $0.bufferedAmount } >= client.highWaterMark }) {
-            guard now() < deadline else { throw TestFailure("the socket's buffer never filled") }
-            if try sendUnlessFull(client, chunk) {
-                queued += 1
-            } else {
-                try await Task.sleep(for: .milliseconds(1))   // lets the loop carry the sends out
+        var attempt = 0
+        while true {
+            guard now() < deadline else { throw TestFailure("no send ever waited for room") }
+            while !client.onLoop({ client.peek { $0.bufferedAmount } >= client.highWaterMark }) {
+                guard now() < deadline else { throw TestFailure("the socket's buffer never filled") }
+                if try sendUnlessFull(client, chunk) {
+                    sent.append(chunk)
+                } else {
+                    try await Task.sleep(for: .milliseconds(1))   // lets the loop carry the sends out
+                }
             }
+            attempt += 1
+            let marker = Array("marker \(attempt)".utf8)
+            let finished = Locked(false)
+            let send = Task {
+                defer { finished.withLock { $0 = true } }
+                try await client.send(.binary(marker))
+            }
+            // Either it waits for room, or it went out at once (the kernel took bytes meanwhile).
+            let waits = try await firstOf(deadline: deadline,
+                                          { client.onLoop { client.peek { $0.hasPendingSends } } },
+                                          { finished.withLock { $0 } })
+            guard waits else {
+                try await send.value
+                sent.append(marker)
+                continue
+            }
+            send.cancel()
+            await #expect(throws: WebSocketError.cancelled) { try await send.value }
+            #expect(!client.onLoop { client.peek { $0.hasPendingSends } })
+            let events = try await drainAfterCancel(client, server)
+            let binaries = events.compactMap { event -> [UInt8]? in if case .binary(let bytes) = event { bytes } else { nil } }
+            #expect(binaries == sent)
+            #expect(!binaries.contains(marker))
+            #expect(events.contains(.text("after")))
+            return
         }
-        let marker = Array("cancelled message".utf8)
-        let send = Task { try await client.send(.binary(marker)) }
-        try await waitOnLoop(client) { $0.peek { $0.hasPendingSends } }
-        send.cancel()
-        await #expect(throws: WebSocketError.cancelled) { try await send.value }
-        #expect(!client.onLoop { client.peek { $0.hasPendingSends } })
-        // The peer reads again: what was queued goes out, then a message sent after the cancel.
+    }
+
+    /// The peer reads again: what was queued goes out, then a message sent after the cancel.
+    private func drainAfterCancel(_ client: WebSocket, _ server: SilentServer) async throws -> [Connection.Event] {
         async let drained = server.drain()
         try await client.send(.text("after"))
         try client.sendClose()
         let events = try await drained
         server.close()
-        let binaries = events.compactMap { event -> [UInt8]? in if case .binary(let bytes) = event { bytes } else { nil } }
-        #expect(binaries.count == queued)
-        #expect(!binaries.contains(marker))
-        #expect(events.contains(.text("after")))
+        return events
     }
 
     @Test("A cancelled close throws .cancelled; the closing handshake goes on and times out")
