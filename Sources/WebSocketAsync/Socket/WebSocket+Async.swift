@@ -44,14 +44,22 @@ extension WebSocket {
         let socket = try startClient(request, via: endpoint, configuration: configuration, options: options,
                                      consumer: .pending, system: system, loop: loop)
         let result = await withTaskCancellationHandler {
-            await socket.awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
-                socket.peek { $0.waitForOpening(completion) }
-            }
+            await socket.opening()
         } onCancel: {
             socket.cancel()
         }
         try result.get()
         return socket
+    }
+
+    /// Waits until the connection opens, or ends without opening. A connection that opened (or
+    /// ended) before the wait reached the loop answers at once: the session queues that answer as an
+    /// action, carried out here, since no read or timer may come to do it.
+    nonisolated(nonsending) func opening() async -> Result<Void, WebSocketError> {
+        await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
+            socket.peek { $0.waitForOpening(completion) }
+            socket.act()
+        }
     }
 
     // MARK: Receiving (async face)
