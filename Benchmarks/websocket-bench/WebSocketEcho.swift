@@ -20,7 +20,7 @@ final class WebSocketEcho: EchoSystem {
         } catch {
             fail("WebSocket echo server: \(error)")
         }
-        url = tls ? "wss://localhost:\(server.port)/echo" : "ws://127.0.0.1:\(server.port ?? 0)/echo"
+        url = tls ? "wss://localhost:\(server.port)/echo" : "ws://127.0.0.1:\(server.port)/echo"
         payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         var options = TransportOptions()
         options.receiveTimeout = .seconds(10)  // a lost echo ends the benchmark instead of hanging it

@@ -181,7 +181,6 @@ public final class WebSocket: @unchecked Sendable {
         return cwebsocket_atomic_load_long(publishedBufferedAmount) + shared.withLock { $0.outboxBytes }
     }
 
-
     /// The connection's loop, as an executor: a task that prefers it
     /// (`Task(executorPreference: socket.executor)`) runs beside the connection's I/O, and its sends
     /// and receives take no hop between threads. ``WebSocketServer/run(_:)`` starts every

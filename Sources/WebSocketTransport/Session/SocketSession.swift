@@ -124,7 +124,6 @@ package struct SocketSession: Sendable {
         phase = .handshaking
     }
 
-
     // MARK: Reading what is known
 
     /// Where the socket is, without the phase's payload.
