@@ -48,6 +48,9 @@ package struct ConnectionPipeline: Sendable {
     private var layersFinished = 0
     /// The first transport failure; it aborted the connection.
     package private(set) var failure: WebSocketError?
+    /// Whether there is a ``failure``: what the per-read and per-send checks test. Testing the
+    /// optional itself copied the error enum (a large multi-payload one) each time.
+    package private(set) var hasFailed = false
     /// Whether the socket can still take bytes: not after a socket failure.
     private var socketWritable = true
     /// Whether the adapter has shut down the socket's sending side.
@@ -74,7 +77,7 @@ package struct ConnectionPipeline: Sendable {
 
     /// Takes bytes read from the socket.
     package mutating func receive(_ bytes: UnsafeRawBufferPointer) {
-        guard failure == nil else { return }
+        guard !hasFailed else { return }
         guard !layers.isEmpty else {
             connection.receive(bytes)
             return
@@ -85,7 +88,7 @@ package struct ConnectionPipeline: Sendable {
 
     /// The socket's input ended (a read returned 0).
     package mutating func receiveEOF() {
-        guard failure == nil else { return }
+        guard !hasFailed else { return }
         guard !layers.isEmpty else {
             connection.receiveEOF()
             return
@@ -101,7 +104,10 @@ package struct ConnectionPipeline: Sendable {
     }
 
     private mutating func recordFailure(_ error: WebSocketError) {
-        if failure == nil { failure = error }
+        if !hasFailed {
+            failure = error
+            hasFailed = true
+        }
         connection.abort()
     }
 
@@ -149,11 +155,11 @@ package struct ConnectionPipeline: Sendable {
         self.layers = []
         defer { self.layers = layers }
         let top = layers.count - 1
-        let finishing = failure == nil && connection.transportDirective != .keepOpen
+        let finishing = !hasFailed && connection.transportDirective != .keepOpen
             && connection.transportDirective != .awaitPeerClose
         // Into the top layer from the connection.
         // The connection lends its output a piece at a time (prepared messages stay separate arrays).
-        while failure == nil, layers[top].status.takesOutput, connection.pendingOutputCount > 0 {
+        while !hasFailed, layers[top].status.takesOutput, connection.pendingOutputCount > 0 {
             let room = Self.layerOutputMark - layers[top].pendingOutputCount
             guard room > 0 else { break }
             connection.withPendingOutput { bytes in
@@ -283,7 +289,7 @@ package struct ConnectionPipeline: Sendable {
 
     /// What the socket should do now; see ``SocketDirective``. Read after ``update()``.
     package var socketDirective: SocketDirective {
-        if failure != nil { return .close }
+        if hasFailed { return .close }
         switch connection.transportDirective {
         case .keepOpen, .awaitPeerClose:
             return .open

@@ -36,7 +36,7 @@ extension SocketSession {
     {
         // A transport failure says more than the connection's refusal once closed; after the end,
         // the connection refuses (not open, or its Close already sent).
-        if let failure = pipeline.failure { throw failure }
+        if pipeline.hasFailed, let failure = pipeline.failure { throw failure }
         if isData, !pendingSends.isEmpty {
             awaitingDrain = true
             throw .bufferFull(bufferedAmount: pipeline.pendingOutputCount)

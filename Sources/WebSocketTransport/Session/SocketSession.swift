@@ -255,10 +255,15 @@ package struct SocketSession: Sendable {
             switch phase {
             case .resolving, .connecting, .finished:
                 return false
-            case .handshaking, .open:
-                if pipeline.failure != nil { return false }
+            case .handshaking:
+                if pipeline.hasFailed { return false }
                 if pipeline.connection.transportDirective != .keepOpen { return true }
                 if pipeline.connection.pendingHandshakeRequest != nil { return false }
+                return heldBytes < settings.maxHeldBytes
+            case .open:
+                // No request waits once open (reading it would copy the whole request, every time).
+                if pipeline.hasFailed { return false }
+                if pipeline.connection.transportDirective != .keepOpen { return true }
                 return heldBytes < settings.maxHeldBytes
             }
         }
