@@ -36,7 +36,7 @@ extension SocketSession {
     /// Payloads are lent by the core and copied once, into the message.
     package mutating func nextAction() -> SessionAction? {
         if actionsStart < actions.count { return takeQueuedAction() }
-        switch phase {
+        switch stage {
         case .handshaking, .open:
             break
         case .resolving, .connecting, .finished:

@@ -207,10 +207,12 @@ package struct SocketSession: Sendable {
     /// The earliest instant at which ``timerFired(at:)`` has something to do.
     package var nextDeadline: Connection.Instant? {
         mutating get {
-            switch phase {
+            // `stage`, not `phase`: a switch over the phase in a mutating getter copied the phase.
+            switch stage {
             case .resolving, .finished:
                 return nil
-            case .connecting(let attempts):
+            case .connecting:
+                guard case .connecting(let attempts) = phase else { return nil }
                 return attempts.deadline
             case .handshaking, .open:
                 let deadline = pipeline.nextDeadline
@@ -252,7 +254,7 @@ package struct SocketSession: Sendable {
     package var wantsInput: Bool {
         mutating get {
             guard !inputEnded else { return false }
-            switch phase {
+            switch stage {
             case .resolving, .connecting, .finished:
                 return false
             case .handshaking:
@@ -274,11 +276,11 @@ package struct SocketSession: Sendable {
     /// directive (RFC 6455 §7.1.1): stay open, shut down the sending side and drain, or close.
     package var socketDirective: ConnectionPipeline.SocketDirective {
         mutating get {
-            switch phase {
+            switch stage {
             case .resolving, .connecting:
                 return connectFailure != nil || wasCancelled ? .close : .open
             case .handshaking, .open:
-                if connectFailure != nil { return .close }
+                if case .some = connectFailure { return .close }
                 return pipeline.socketDirective
             case .finished:
                 return .close
