@@ -20,7 +20,8 @@ package enum SessionAction: Sendable {
     /// Hand this event to the consumer (a handler, or the async face's messages).
     case deliver(WebSocketEvent)
     /// (Server) Decide on this opening handshake request, then ``SocketSession/respond(to:)``.
-    case decide(Connection.HandshakeRequest)
+    /// (`indirect`: the request's 136 bytes would make every action, one per message, that large.)
+    indirect case decide(Connection.HandshakeRequest)
     /// Resume a waiter: a send that waited for room, an awaited ping, a close, a connect.
     case resume(Resumption)
 }
