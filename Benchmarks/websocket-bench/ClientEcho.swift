@@ -245,12 +245,13 @@ final class ClientEchoConnection: @unchecked Sendable {
 
     // MARK: Messages
 
-    /// Message `sequence` as the face sends it, made in `buffer`; its send time recorded.
+    /// Message `sequence` as the face sends it, made in `buffer`; its send time (`now`, by default
+    /// read here) recorded.
     @inline(__always)
     static func message(_ sequence: UInt64, in buffer: inout [UInt8], plan: ClientEchoPlan,
-                        sentAt: UnsafeMutablePointer<UInt64>) -> WebSocketMessage {
+                        sentAt: UnsafeMutablePointer<UInt64>, now: UInt64 = monotonicNanoseconds()) -> WebSocketMessage {
         buffer.withUnsafeMutableBytes { plan.writeSequence(sequence, into: $0) }
-        sentAt[Int(sequence % UInt64(plan.depth))] = monotonicNanoseconds()
+        sentAt[Int(sequence % UInt64(plan.depth))] = now
         return plan.text ? .text(String(decoding: buffer, as: UTF8.self)) : .binary(buffer)
     }
 
@@ -310,7 +311,8 @@ final class ClientEchoConnection: @unchecked Sendable {
         if now < plan.windowEnd {
             let next = sequence + UInt64(plan.depth)
             sentAfterBurst += 1
-            return .send(Self.message(next, in: &payload, plan: plan, sentAt: sentAt))
+            // The echo's arrival time is the next message's send time: one clock read per echo.
+            return .send(Self.message(next, in: &payload, plan: plan, sentAt: sentAt, now: now))
         }
         if received == sent { settle() }
         return .nothing
