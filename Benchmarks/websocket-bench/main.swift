@@ -11,6 +11,10 @@ import Darwin
 //       parse exactly N frames of one parse workload (or send and take N frames of a serialize
 //       workload), once, with no baseline and no warm-up, out of a wire built for M frames (default
 //       N), for instruction counting (Benchmarks/callgrind.sh)
+//   websocket-bench client-echo --url ws://HOST:PORT/PATH --conns N --size BYTES --seconds S
+//       [--mode pingpong|pipeline] [--depth D] [--face loop|queue|async] [--text]
+//       a load generator on WebSocketAsync's client against an echo server (ClientEcho.swift), for
+//       Benchmarks/servers/client-compare.sh
 //   websocket-bench serve-echo KIND [--port P]
 //       one of our servers as an echo server process until SIGTERM (EchoServers.swift), for
 //       Benchmarks/servers; `serve-echo --list` prints the kinds
@@ -19,6 +23,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // Before the workloads are made: an echo server process holds none of their fixtures.
 if arguments.first == "serve-echo" {
     EchoServers.main(Array(arguments.dropFirst()))
+}
+if arguments.first == "client-echo" {
+    ClientEcho.main(Array(arguments.dropFirst()))
 }
 
 let workloads = Workloads.all

@@ -53,16 +53,23 @@ extension WebSocket {
         let socket = try startClient(request, via: endpoint, configuration: configuration, options: options,
                                      consumer: .pending, system: system, loop: loop)
         let result = await withTaskCancellationHandler {
-            await socket.awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) -> UInt64? in
-                socket.peek { $0.waitForOpening(completion) }
-                socket.act()
-                return nil
-            }
+            await socket.opening()
         } onCancel: {
             socket.cancel()
         }
         try result.get()
         return socket
+    }
+
+    /// Waits until the connection opens, or why it never will. The waiter is queued on the loop and
+    /// resumed from the session's actions, which are pulled at once: the connection may have opened
+    /// before the wait reached the loop.
+    nonisolated(nonsending) func opening() async -> Result<Void, WebSocketError> {
+        await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) -> UInt64? in
+            socket.peek { $0.waitForOpening(completion) }
+            socket.act()
+            return nil
+        }
     }
 
     // MARK: Receiving (async face)

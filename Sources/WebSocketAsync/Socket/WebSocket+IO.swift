@@ -215,6 +215,7 @@ extension WebSocket {
                 shared.state = state
                 shared.outbox = []
                 shared.outboxBytes = 0
+                cwebsocket_atomic_store_long(outboxWaiting, 0)
             }
             publishBufferedAmount()
             act()

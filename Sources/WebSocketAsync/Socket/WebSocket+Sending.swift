@@ -134,13 +134,27 @@ extension WebSocket {
     /// (so that a close timer starts now).
     @inline(__always)
     func sendOnLoop(isData: Bool, _ body: (inout Connection) throws(Connection.UsageError) -> Void) throws(WebSocketError) {
+        sendOutboxFirst()
         session.advanceTime(to: loop.now)
         try session.perform(isData: isData, body)
         markDirty()
     }
 
-    /// (On the loop) Puts `item` into the connection.
+    /// (On the loop) Puts `item` into the connection, after the sends other threads queued before.
     func sendNow(_ item: OutgoingMessage) throws(WebSocketError) {
+        sendOutboxFirst()
+        try put(item)
+    }
+
+    /// (On the loop) Sends made on other threads before this one (their calls returned) go first,
+    /// as the order of the calls says, even when the loop has not carried them out yet.
+    @inline(__always)
+    private func sendOutboxFirst() {
+        if cwebsocket_atomic_load_long(outboxWaiting) != 0 { sendOutbox() }
+    }
+
+    /// (On the loop) Puts `item` into the connection.
+    private func put(_ item: OutgoingMessage) throws(WebSocketError) {
         session.advanceTime(to: loop.now)
         try session.send(item)
         markDirty()
@@ -163,6 +177,7 @@ extension WebSocket {
             }
             shared.outbox.append(item)
             shared.outboxBytes += item.byteCount
+            cwebsocket_atomic_store_long(outboxWaiting, 1)
             defer { shared.outboxScheduled = true }
             return !shared.outboxScheduled
         }
@@ -173,12 +188,22 @@ extension WebSocket {
     /// refuses for room waits for it, as an async send would; one it refuses otherwise (its state
     /// changed since it was checked: it closed meanwhile) is dropped.
     private func carryOutOutbox() {
+        sendOutbox()
+        act()
+        markDirty()
+    }
+
+    /// (On the loop) Puts the sends queued by other threads into the connection, in order. One the
+    /// connection refuses for room waits for it, as an async send would; one it refuses otherwise
+    /// (it closed meanwhile) is dropped. Delivers nothing: a handler may be running.
+    private func sendOutbox() {
         let (items, drainWanted) = shared.withLock { shared in
             defer {
                 shared.outbox = []
                 shared.outboxBytes = 0
                 shared.outboxScheduled = false
                 shared.drainWanted = false
+                cwebsocket_atomic_store_long(outboxWaiting, 0)
             }
             return (shared.outbox, shared.drainWanted)
         }
@@ -186,14 +211,12 @@ extension WebSocket {
         if drainWanted { peek { $0.expectDrain() } }
         for item in items {
             do throws(WebSocketError) {
-                try sendNow(item)
+                try put(item)
             } catch .bufferFull {
                 _ = peek { $0.sendOrWait(item) { _ in } }
             } catch {
                 // Closed meanwhile: dropped, as documented.
             }
         }
-        act()
-        markDirty()
     }
 }

@@ -108,6 +108,9 @@ public final class WebSocket: @unchecked Sendable {
     let shared = Locked(Shared())
     /// The buffered amount the loop published last (an atomic, read by other threads).
     let publishedBufferedAmount: UnsafeMutablePointer<Int>
+    /// 1 while `shared.outbox` holds sends (an atomic, set and cleared under the lock): a send on the
+    /// loop carries them out first, so that it cannot overtake them.
+    let outboxWaiting: UnsafeMutablePointer<Int>
 
     init(loop: EventLoop, server: ServerCore?, socket: Socket?, session: SocketSession, consumer: Consumer,
          options: TransportOptions, system: SystemCalls) {
@@ -121,10 +124,13 @@ public final class WebSocket: @unchecked Sendable {
         highWaterMark = session.settings.highWaterMark
         publishedBufferedAmount = .allocate(capacity: 1)
         publishedBufferedAmount.initialize(to: 0)
+        outboxWaiting = .allocate(capacity: 1)
+        outboxWaiting.initialize(to: 0)
     }
 
     deinit {
         publishedBufferedAmount.deallocate()
+        outboxWaiting.deallocate()
     }
 
     // MARK: What the connection is

@@ -54,10 +54,13 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The opening handshake failed: the server refused it (``WebSocketCore/Connection/HandshakeFailure/rejected(_:)`` carries
     /// the status, headers and body), answered invalidly, did not answer within
     /// ``WebSocketCore/Connection/Timeouts/handshake``, or closed the connection.
-    case handshakeFailed(Connection.HandshakeFailure)
+    ///
+    /// (`indirect`, as ``redirectRefused(_:reason:)``: the failure's 216 bytes made every error, and
+    /// every event and optional error that can hold one, that large, copied at each read.)
+    indirect case handshakeFailed(Connection.HandshakeFailure)
     /// The server redirected to where the client will not go: from `wss` to `ws` (never followed, so
     /// that a redirect cannot strip TLS), or from a Unix socket endpoint.
-    case redirectRefused(Connection.Redirect, reason: String)
+    indirect case redirectRefused(Connection.Redirect, reason: String)
     /// The server redirected more than ``TransportOptions/maxRedirects`` times: every URL asked for, the
     /// first one first and the one not followed last.
     case tooManyRedirects([WebSocketURL])

@@ -1,0 +1,48 @@
+import Testing
+import WebSocketCore
+import WebSocketTransport
+import TransportTestSupport
+@testable import WebSocketAsync
+
+@Suite("Send order across threads", .timeLimit(.minutes(2)))
+struct SendOrderTests {
+    /// Sends from another thread wait in the socket's outbox until the loop carries them out; a send
+    /// on the loop went straight into the connection, ahead of them, although their calls had
+    /// returned before it was made. Here the handler is held while another thread sends, then
+    /// sends itself: the peer must get the other thread's messages first.
+    @Test("A send on the loop does not overtake sends from another thread whose calls returned before it")
+    func loopSendAfterOtherThreadSends() throws {
+        let listener = try RawListener()
+        defer { listener.close() }
+        // 0: waiting for "go"; 1: the handler holds; 2: released.
+        let gate = Locked(0)
+        let socket = try WebSocket.connect(to: "ws://127.0.0.1:\(listener.port)/") { socket, event in
+            guard case .message(.text("go")) = event else { return }
+            gate.withLock { $0 = 1 }
+            gate.broadcast()
+            _ = gate.wait(until: { $0 == 2 }, deadline: now() + .seconds(60), now: now)
+            try? socket.send(text: "b")
+        }
+        defer { socket.cancel() }
+        let peer = try listener.accept(timeout: .seconds(30))
+        defer { peer.close() }
+        var server = try peer.acceptHandshake()
+        peer.write(serverFrame(0x81, Array("go".utf8)))
+        #expect(gate.wait(until: { $0 == 1 }, deadline: now() + .seconds(30), now: now))
+        // The connection is open (the handler ran); this thread is not the loop's.
+        for i in 0..<10 { try socket.send(text: "a\(i)") }
+        gate.withLock { $0 = 2 }
+        gate.broadcast()
+
+        var texts: [String] = []
+        let deadline = now() + .seconds(30)
+        while texts.count < 11, now() < deadline {
+            guard let bytes = peer.read(timeout: deadline - now()), !bytes.isEmpty else { break }
+            server.receive(bytes)
+            while let event = server.nextEvent() {
+                if case .text(let text) = event { texts.append(text) }
+            }
+        }
+        #expect(texts == (0..<10).map { "a\($0)" } + ["b"])
+    }
+}
