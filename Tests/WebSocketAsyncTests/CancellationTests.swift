@@ -259,9 +259,9 @@ struct CancellationTests {
     }
 }
 
-private extension WebSocketError {
+extension WebSocketError {
     /// The status of `.closed(status)`.
-    var closedStatus: Connection.CloseStatus? {
+    fileprivate var closedStatus: Connection.CloseStatus? {
         if case .closed(let status) = self { return status }
         return nil
     }

@@ -153,7 +153,6 @@ package struct SocketSession: Sendable {
         }
     }
 
-
     /// Whether the session has finished: the socket is closed and the last event made.
     package var isFinished: Bool { stage == .finished }
 
