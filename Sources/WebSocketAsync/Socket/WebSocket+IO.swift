@@ -93,6 +93,9 @@ extension WebSocket {
         }
         writeOutput()
         peek { $0.outputDrained() }
+        // Published before the drain is reported: a send from another thread in answer to it (a
+        // queue's handler, a task) is checked against the room it announces, not the full buffer.
+        publishBufferedAmount()
         // A drain resumed sends (more output) or owes the handler its event.
         act()
         if peek({ $0.pipeline.socketOutputCount }) > 0, writable { writeOutput() }
