@@ -46,6 +46,8 @@ extension WebSocket {
         let result = await withTaskCancellationHandler {
             await socket.awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
                 socket.peek { $0.waitForOpening(completion) }
+                // Resumed at once when the connection has already ended (nothing else would run it).
+                socket.act()
             }
         } onCancel: {
             socket.cancel()
@@ -203,6 +205,9 @@ extension WebSocket {
         }
         try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
             socket.peek { $0.sendOrWait(message, completion: completion) }
+            // Resumed at once when the send is taken or refused (once the connection has ended, no
+            // flush runs the session's actions any more).
+            socket.act()
             socket.markDirty()
         }.get()
     }
