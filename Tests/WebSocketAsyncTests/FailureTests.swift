@@ -16,10 +16,16 @@ import TransportTestSupport
 struct FailureTests {
     @Test("A refused connect: .failed(.connectFailed) with ECONNREFUSED, for the handler faces and the async face")
     func connectRefused() async throws {
-        // A port that was just listened on and is closed now: nothing accepts there.
-        let closed = try RawListener()
-        let port = closed.port
-        closed.close()
+        // A port bound and not listened on, held for the whole test (a port closed again could be
+        // taken meanwhile by a test running beside this one): the kernel refuses connections there.
+        guard case .success(let addresses) = AddressResolution.resolve(host: "127.0.0.1", port: 0, passive: true) else {
+            throw TestFailure("no 127.0.0.1")
+        }
+        let bound = try Socket.stream(family: addresses[0].familyNumber, system: .live)
+        defer { bound.close() }
+        let didBind = addresses[0].withSockaddr { bind(bound.descriptor, $0, $1) }
+        #expect(didBind == 0)
+        let port = try #require(bound.localAddress?.port)
         let faults = Faults()
         let log = EventLog()
         try shimClient(faults.system, port: port, log: log)

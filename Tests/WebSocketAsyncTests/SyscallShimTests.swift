@@ -285,8 +285,9 @@ struct SyscallShimTests {
             }
         }
         guard case .bufferFull(let amount)? = refusal else { throw TestFailure("no refusal after \(sent) sends: \(String(describing: refusal))") }
+        // (A drain may have come already: the kernel takes bytes until its buffers are full, and
+        // each fill of the client's buffer to the mark is owed one.)
         #expect(amount >= 1 << 20)
-        #expect(log.drains.isEmpty)
         #expect(client.state == .open)
         // The peer reads again: the drain comes, sends are taken again, and every message accepted
         // arrives once, in order.
