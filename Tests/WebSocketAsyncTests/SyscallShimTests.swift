@@ -334,7 +334,8 @@ struct SyscallShimTests {
         guard case .closed(let status) = end else { throw TestFailure("got \(end.brief)") }
         #expect(status.code == .abnormalClosure)
         #expect(status.failure == .closeTimeout)
-        #expect(clock.now - start >= .milliseconds(300))
+        // Counted from the loop's turn, whose time may have been read a little before the call.
+        #expect(clock.now - start >= .milliseconds(250))
         #expect(log.binaries.isEmpty)
         // The silent peer got the Close frame, then the end of the stream.
         #expect(await blocking { peer.readUntilEOF(timeout: .seconds(30)) })
@@ -474,7 +475,9 @@ struct SyscallShimTests {
         var resumed = false
         defer { if !resumed { queue.resume() } }
         var configuration = testConfiguration()
-        configuration.timeouts.handshake = .milliseconds(300)
+        // Long enough for the request to be read (and the decision asked for) on a loaded machine:
+        // the timer runs from the accept.
+        configuration.timeouts.handshake = .seconds(2)
         let decisions = Watched(0)
         let serverLog = EventLog()
         let server = try shimServer(faults.system, configuration: configuration, queue: queue, handshake: { _ in
@@ -490,8 +493,6 @@ struct SyscallShimTests {
         resumed = true
         try await decisions.wait(for: "the late decision") { $0 == 1 }
         // The decision ran, and changed nothing: the connection never reached the handler.
-        let settled = await blocking { queue.sync { true } }
-        #expect(settled)
         #expect(serverLog.all.isEmpty)
         #expect(server.connectionCount == 0)
         server.stop()
