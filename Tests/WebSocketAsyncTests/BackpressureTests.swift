@@ -81,7 +81,7 @@ struct BackpressureTests {
 
     // MARK: Sending
 
-    @Test("Sync sends from another thread: refused at the high-water mark, one drain reported once the peer reads, then taken again")
+    @Test("Sync sends from another thread: refused at the high-water mark, a drain owed for the refusal, then taken again")
     func refusedThenDrained() async throws {
         let sinkQueue = DispatchQueue(label: "sink")
         let sinkLog = EventLog()

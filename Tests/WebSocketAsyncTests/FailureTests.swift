@@ -171,7 +171,9 @@ struct FailureTests {
         let faults = Faults()
         let listener = try RawListener()
         var configuration = testConfiguration()
-        configuration.timeouts.close = .seconds(2)
+        // Long enough for the raw server's answer to arrive under ThreadSanitizer beside the other
+        // tests; after the answer the client waits this long again for TCP to close.
+        configuration.timeouts.close = .seconds(5)
         let log = EventLog()
         let client = try shimClient(faults.system, port: listener.port, configuration: configuration, log: log)
         let (peer, server) = try await rawServer(for: listener, log: log)
