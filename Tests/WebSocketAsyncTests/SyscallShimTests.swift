@@ -475,9 +475,9 @@ struct SyscallShimTests {
         var resumed = false
         defer { if !resumed { queue.resume() } }
         var configuration = testConfiguration()
-        // Long enough for the request to be read (and the decision asked for) on a loaded machine:
-        // the timer runs from the accept.
-        configuration.timeouts.handshake = .seconds(2)
+        // Long enough for the request to be read (and the decision asked for) on a loaded machine,
+        // under ThreadSanitizer beside the storms (2 s was not): the timer runs from the accept.
+        configuration.timeouts.handshake = .seconds(5)
         let decisions = Watched(0)
         let serverLog = EventLog()
         let server = try shimServer(faults.system, configuration: configuration, queue: queue, handshake: { _ in
