@@ -74,11 +74,6 @@ private func waitOnLoop(_ socket: WebSocket, _ condition: @escaping @Sendable (W
     }
 }
 
-private struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// Waits (in steps of a millisecond, until `deadline`) until one of two conditions holds: `true`
 /// when the first does.
 private func firstOf(deadline: Connection.Instant, _ first: @escaping @Sendable () -> Bool,

@@ -92,10 +92,19 @@ extension WebSocket {
             break
         }
         writeOutput()
-        peek { $0.outputDrained() }
-        // A drain resumed sends (more output) or owes the handler its event.
-        act()
-        if peek({ $0.pipeline.socketOutputCount }) > 0, writable { writeOutput() }
+        // A drain resumes waiting sends (more output) or owes the handler its event, and what it
+        // queued may go out at once and be drained in turn (the waiting sends filled the buffer
+        // again, a handler sent until refused): until the socket is full or nothing is left, else
+        // no later turn would look again and the sends left waiting, or the drain, would stall.
+        while true {
+            peek { $0.outputDrained() }
+            // Published before the drain is reported: a send from another thread in answer to it (a
+            // queue's handler, a task) is checked against the room it announces, not the full buffer.
+            publishBufferedAmount()
+            act()
+            guard peek({ $0.pipeline.socketOutputCount }) > 0, writable else { break }
+            writeOutput()
+        }
         publishBufferedAmount()
         switch peek({ $0.socketDirective }) {
         case .open, .drain:

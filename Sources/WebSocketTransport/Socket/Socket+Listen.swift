@@ -21,9 +21,10 @@ extension Socket {
         return socket
     }
 
-    /// Accepts a pending connection, without waiting: `nil` when there is none (`EAGAIN`), or when it
-    /// was aborted before being accepted (`ECONNABORTED`). `EINTR` is retried. The new socket is
-    /// non-blocking and close-on-exec, like every socket of this module.
+    /// Accepts a pending connection, without waiting: `nil` when there is none (`EAGAIN`). `EINTR` is
+    /// retried, and so is `ECONNABORTED` (that connection was reset in the backlog; those behind it
+    /// are still there, and an edge-triggered loop that took it for "none" would never hear of them).
+    /// The new socket is non-blocking and close-on-exec, like every socket of this module.
     package func accept() throws(Errno) -> Socket? {
         guard !isClosed else { throw .badFileDescriptor }
         while true {
@@ -39,8 +40,8 @@ extension Socket {
             }
             let error = Errno.current
             switch error {
-            case .interrupted: continue
-            case .wouldBlock, .connectionAborted: return nil
+            case .interrupted, .connectionAborted: continue
+            case .wouldBlock: return nil
             default: throw error
             }
         }
