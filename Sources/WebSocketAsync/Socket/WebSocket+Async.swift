@@ -46,6 +46,9 @@ extension WebSocket {
         let result = await withTaskCancellationHandler {
             await socket.awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
                 socket.peek { $0.waitForOpening(completion) }
+                // Opened or ended already: the resumption is queued as an action; carry it out now,
+                // as no later input may come to do it.
+                socket.act()
             }
         } onCancel: {
             socket.cancel()
