@@ -137,7 +137,9 @@ final class ServerCore: @unchecked Sendable {
         case .async(let queue):
             consumer = socket.attachBatches()
             if !queue.push(socket) {
-                try? socket.sendNow(.message(.close(Connection.CloseFrame(code: .goingAway, reason: "server stopped"))))
+                // Nobody will take it: closed with the stop's own code and reason when it gave one.
+                let frame = counts.withLock { $0.closing } ?? Connection.CloseFrame(code: .goingAway, reason: "server stopped")
+                try? socket.sendNow(.message(.close(frame)))
             }
         }
         if let frame = counts.withLock({ $0.closing }) { try? socket.sendNow(.message(.close(frame))) }
