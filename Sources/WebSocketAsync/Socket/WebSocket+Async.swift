@@ -206,6 +206,9 @@ extension WebSocket {
         }
         try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
             socket.peek { $0.sendOrWait(message, completion: completion) }
+            // A verdict given at once (queued, or refused: not open yet, closed) is a queued
+            // action; the flush does not act for a socket that is not open.
+            socket.act()
             socket.markDirty()
         }.get()
     }
