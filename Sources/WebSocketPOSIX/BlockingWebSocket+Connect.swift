@@ -102,7 +102,7 @@ extension BlockingWebSocket {
                 while true {
                     switch driver.pump(&reader, until: nil) {
                     case .opened(let result): return result
-                    case .message, .decide, .limitReached: continue
+                    case .message, .decide, .limitReached, .resumed: continue
                     case .socketClosed: return nil
                     }
                 }

@@ -175,7 +175,7 @@ public final class BlockingWebSocket: Sendable {
                     switch driver.pump(&reader, until: nil) {
                     case .message(let message): reader.kept.append(message)
                     case .socketClosed: return
-                    case .opened, .decide, .limitReached: continue
+                    case .opened, .decide, .limitReached, .resumed: continue
                     }
                 }
             }
@@ -212,7 +212,7 @@ public final class BlockingWebSocket: Sendable {
             while true {
                 switch driver.pump(&reader, until: limit) {
                 case .message(let message): return message
-                case .opened, .decide: continue
+                case .opened, .decide, .resumed: continue
                 case .socketClosed: return nil
                 case .limitReached: throw .timedOut(.receive)
                 }
@@ -245,7 +245,7 @@ public final class BlockingWebSocket: Sendable {
             reader.kept = []
             while true {
                 switch driver.pump(&reader, until: nil) {
-                case .message, .opened, .decide: continue
+                case .message, .opened, .decide, .resumed: continue
                 case .socketClosed, .limitReached: return
                 }
             }

@@ -362,7 +362,7 @@ public final class BlockingWebSocketServer: Sendable {
                     _ = try? driver.perform { (session) throws(WebSocketError) in session.respond(to: decision) }
                 case .opened(let result):
                     return result
-                case .message, .limitReached:
+                case .message, .limitReached, .resumed:
                     continue
                 case .socketClosed:
                     return nil

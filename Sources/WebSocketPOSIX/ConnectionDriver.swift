@@ -161,6 +161,8 @@ final class ConnectionDriver: Sendable {
         case socketClosed
         /// `limit` passed first.
         case limitReached
+        /// A waiter was resumed (an awaited ping's outcome): its caller looks at it.
+        case resumed
     }
 
     /// Runs the session until it has something for the caller, the socket is closed, or `limit`
@@ -195,6 +197,7 @@ final class ConnectionDriver: Sendable {
             // the session and comes back as the connection's end.
             if !closing { try? flush() }
             if let outcome { return outcome }
+            if !resumptions.isEmpty { return .resumed }
             let (directive, isClosed, deadline) = shared.withLock { state in
                 (state.session.socketDirective, state.isSocketClosed, state.session.nextDeadline)
             }
