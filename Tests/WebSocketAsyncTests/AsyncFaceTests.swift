@@ -18,7 +18,7 @@ private func nextOutcome(_ iterator: inout WebSocket.Messages.Iterator) async ->
 
 /// The async face: messages, receive with a timeout, cancellation, close, sends from other
 /// threads, and the server's `run` and `connections`.
-@Suite("The async face", .timeLimit(.minutes(1)))
+@Suite("The async face", .timeLimit(.minutes(3)))
 struct AsyncFaceTests {
     @Test("messages ends after a clean close; receive returns nil; sends are refused")
     func messagesEndAfterACleanClose() async throws {
@@ -195,10 +195,10 @@ struct AsyncFaceTests {
         let url = Harness.url("127.0.0.1", listener.port)
         let connecting = Task { try await WebSocket.connect(to: url, configuration: Harness.configuration(), options: Harness.options()) }
         // The TCP connection is made; the peer never answers the opening handshake.
-        let peer = try await Harness.offPool { try listener.accept(timeout: .seconds(30)) }
+        let peer = try await Harness.offPool { try listener.accept(timeout: Harness.patience) }
         connecting.cancel()
         await #expect(throws: WebSocketError.cancelled) { try await connecting.value }
-        #expect(try await Harness.offPool { peer.readUntilEOF(timeout: .seconds(30)) })
+        #expect(try await Harness.offPool { peer.readUntilEOF(timeout: Harness.patience) })
     }
 
     @Test("An async connect that fails at once throws at once, every time (its wait may reach the loop after the end)")
@@ -207,9 +207,10 @@ struct AsyncFaceTests {
         let port = listener.port
         listener.close()  // nothing listens there now
         for _ in 0..<300 {
-            let error = try await Harness.withTimeout(.seconds(30), "a refused connect") { () async -> WebSocketError? in
+            let error = try await Harness.withTimeout(Harness.patience, "a refused connect") { () async -> WebSocketError? in
                 do throws(WebSocketError) {
-                    _ = try await WebSocket.connect(to: Harness.url("127.0.0.1", port))
+                    _ = try await WebSocket.connect(to: Harness.url("127.0.0.1", port), configuration: Harness.configuration(),
+                                                    options: Harness.options())
                     return nil
                 } catch {
                     return error
@@ -291,7 +292,7 @@ struct AsyncFaceTests {
         defer { server.stop() }
         let client = try await FaceClient.connect(.blocking, to: Harness.url("127.0.0.1", server.port))
         try client.expectOpen()
-        let socket = try #require(try await Harness.offPool { opened.take(timeout: .seconds(30)) })
+        let socket = try #require(try await Harness.offPool { opened.take(timeout: Harness.patience) })
         try await Harness.offPool {
             for index in 0..<1000 { try socket.send(text: "\(index)") }
             try socket.sendClose(code: .goingAway)
@@ -336,7 +337,7 @@ struct AsyncFaceTests {
         #if os(Linux)
         #expect(offLoop.withLock { $0 } == 0)
         #endif
-        #expect(try await Harness.offPool { server.waitUntilIdle(timeout: .seconds(30)) })
+        #expect(try await Harness.offPool { server.waitUntilIdle(timeout: Harness.patience) })
         server.stop()
         await serving.value
     }
@@ -393,7 +394,7 @@ struct AsyncFaceTests {
 }
 
 /// The async `send(_:)` answers at once when the connection refuses the message.
-@Suite("The async send's verdict", .timeLimit(.minutes(1)))
+@Suite("The async send's verdict", .timeLimit(.minutes(3)))
 struct AsyncSendVerdictTests {
     @Test("An async send before the connection opens (a handler-face socket) throws notOpen")
     func beforeOpening() async throws {
@@ -402,12 +403,12 @@ struct AsyncSendVerdictTests {
         let socket = try WebSocket.connect(to: Harness.url("127.0.0.1", listener.port), configuration: Harness.configuration(),
                                            options: Harness.options()) { _, _ in }
         // The peer accepts TCP and never answers the opening handshake.
-        let peer = try await Harness.offPool { try listener.accept(timeout: .seconds(30)) }
+        let peer = try await Harness.offPool { try listener.accept(timeout: Harness.patience) }
         await #expect(throws: WebSocketError.connection(.notOpen)) {
-            try await Harness.withTimeout(.seconds(30), "the send") { try await socket.send(.text("too early")) }
+            try await Harness.withTimeout(Harness.patience, "the send") { try await socket.send(.text("too early")) }
         }
         socket.cancel()
-        #expect(try await Harness.offPool { peer.readUntilEOF(timeout: .seconds(30)) })
+        #expect(try await Harness.offPool { peer.readUntilEOF(timeout: Harness.patience) })
     }
 
     @Test("An async send after the connection ended throws at once")
@@ -416,7 +417,7 @@ struct AsyncSendVerdictTests {
             let socket = try await WebSocket.connect(to: server.url(), configuration: Harness.configuration(), options: Harness.options())
             #expect(try await socket.close().wasClean)
             await #expect(throws: WebSocketError.connection(.closeAlreadySent)) {
-                try await Harness.withTimeout(.seconds(30), "the send") { try await socket.send(.text("too late")) }
+                try await Harness.withTimeout(Harness.patience, "the send") { try await socket.send(.text("too late")) }
             }
         }
     }

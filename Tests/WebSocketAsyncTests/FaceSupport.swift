@@ -93,6 +93,26 @@ enum Harness {
     /// How long a test waits for an event before it fails.
     static let patience: Duration = .seconds(60)
 
+    private static let payloads = Locked<[Int: [UInt8]]>([:])
+
+    /// `count` bytes of a deterministic pattern, made once per size and seed for the whole run: the
+    /// payloads of the face matrix are made by a few calls instead of one per test case, which
+    /// under ThreadSanitizer held the cooperative pool's threads for seconds.
+    static func bytes(_ count: Int, seed: UInt8 = 0) -> [UInt8] {
+        let key = count << 8 | Int(seed)
+        if let made = payloads.withLock({ $0[key] }) { return made }
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var value = seed
+            for index in buffer.indices {
+                buffer[index] = value
+                value = value &* 31 &+ 11
+            }
+        }
+        payloads.withLock { $0[key] = bytes }
+        return bytes
+    }
+
     /// Whether `::1` can be listened on here.
     static let hasIPv6: Bool = {
         guard case .success(let addresses) = AddressResolution.resolve(host: "::1", port: 0, passive: true),
@@ -733,10 +753,35 @@ enum RawPeers {
         defer { listener.close() }
         let url = Harness.url("127.0.0.1", listener.port)
         let connecting = Task { try await WebSocket.connect(to: url, configuration: Harness.configuration(), options: options) }
-        let peer = try await Harness.offPool { try listener.accept(timeout: .seconds(30)) }
-        let server = try await Harness.offPool { try peer.acceptHandshake() }
+        let peer = try await Harness.offPool { try listener.accept(timeout: Harness.patience) }
+        let server = try await Harness.offPool { try acceptHandshake(peer) }
         let client = try await Harness.withTimeout { try await connecting.value }
         return (client, peer, server)
+    }
+
+    /// The server side of the opening handshake on `peer`, by a core `Connection` (its input holds
+    /// whatever followed the request): as TransportTestSupport's `acceptHandshake`, with the face
+    /// tests' patience (a loaded loop may take seconds to send the request).
+    static func acceptHandshake(_ peer: RawSocket) throws -> Connection {
+        var connection = try Connection(role: .server)
+        let deadline = now() + Harness.patience
+        while now() < deadline {
+            guard let bytes = peer.read(timeout: deadline - now()) else { break }
+            if bytes.isEmpty { break }
+            connection.receive(bytes)
+            while let event = connection.nextEvent() {
+                switch event {
+                case .handshakeRequest:
+                    try connection.accept()
+                case .handshakeCompleted:
+                    peer.write(connection.takeOutput())
+                    return connection
+                default:
+                    break
+                }
+            }
+        }
+        throw FaceFailure("no opening handshake request within \(Harness.patience)")
     }
 
     /// A raw client of `port` whose opening handshake has completed: the peer, its client
@@ -746,7 +791,7 @@ enum RawPeers {
             let peer = try RawSocket.connect(port: port)
             var connection = try Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port))))
             peer.write(connection.takeOutput())
-            let (opened, events) = read(peer, connection) { events in
+            let (opened, events) = read(peer, connection, timeout: Harness.patience) { events in
                 events.contains { if case .handshakeCompleted = $0 { true } else { false } }
             }
             connection = opened
@@ -761,11 +806,11 @@ enum RawPeers {
     /// first), the stream ends, or 30 seconds pass (blocking: call it off the pool). Output the
     /// connection queues (automatic pongs, Close replies) is not written.
     static func read(_ peer: RawSocket, _ connection: Connection, after earlier: [Connection.Event] = [],
-                     until isDone: ([Connection.Event]) -> Bool) -> (Connection, [Connection.Event])
+                     timeout: Duration = Harness.patience, until isDone: ([Connection.Event]) -> Bool) -> (Connection, [Connection.Event])
     {
         var connection = connection
         var events = earlier
-        let deadline = now() + .seconds(30)
+        let deadline = now() + timeout
         while !isDone(events), now() < deadline {
             guard let bytes = peer.read(timeout: .milliseconds(500)) else { continue }
             if bytes.isEmpty { break }

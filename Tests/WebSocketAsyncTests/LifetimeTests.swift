@@ -46,7 +46,7 @@ private func startAndForget(_ face: ServerFace) throws -> (port: UInt16, stop: @
 }
 
 /// A server runs until `stop()`, whatever references to it remain.
-@Suite("Server lifetime", .timeLimit(.minutes(1)))
+@Suite("Server lifetime", .timeLimit(.minutes(3)))
 struct LifetimeTests {
     @Test("A server whose last reference was dropped keeps accepting and serving until it is stopped", arguments: ServerFace.nonBlocking)
     func droppedServerKeepsServing(_ face: ServerFace) async throws {
@@ -81,7 +81,7 @@ struct LifetimeTests {
 
 /// `stop(closing:reason:)`: every open connection is closed with the code, and so is one that opens
 /// later; nothing new is accepted.
-@Suite("Stopping a server and closing its connections", .timeLimit(.minutes(1)))
+@Suite("Stopping a server and closing its connections", .timeLimit(.minutes(3)))
 struct StopClosingTests {
     @Test("stop(closing: .goingAway) closes every open connection of every client face with 1001 and its reason",
           arguments: ServerFace.nonBlocking)
@@ -106,7 +106,7 @@ struct StopClosingTests {
                 #expect(status.code == .goingAway)
                 #expect(status.wasClean)
             }
-            #expect(try await Harness.offPool { webSocketServer.waitUntilIdle(timeout: .seconds(30)) })
+            #expect(try await Harness.offPool { webSocketServer.waitUntilIdle(timeout: Harness.patience) })
             try await Harness.loopsCaughtUp()
             let late = try await FaceClient.connect(.async, to: server.url())
             guard case .failed(.connectFailed)? = late.log.events.first else {
@@ -148,7 +148,7 @@ struct StopClosingTests {
 /// A server that one loop accepts for (a Unix socket; every server where the kernel does not spread
 /// connections over several listeners) stops on every loop: its listener closes only once the loop
 /// that watches it has let go of it.
-@Suite("Stopping a server one loop accepts for", .timeLimit(.minutes(1)))
+@Suite("Stopping a server one loop accepts for", .timeLimit(.minutes(3)))
 struct StopOneListenerTests {
     @Test("A stop while the accepting loop is busy disturbs no socket that loop opens meanwhile",
           .enabled(if: EventLoops.defaultCount > 1, "one event loop only: nothing runs the stop elsewhere"))
@@ -169,9 +169,9 @@ struct StopOneListenerTests {
                 defer { release.put(true) }
                 loops[0].execute {
                     blocked.put(true)
-                    _ = release.take(timeout: .seconds(30))
+                    _ = release.take(timeout: Harness.patience)
                 }
-                guard blocked.take(timeout: .seconds(30)) == true else { throw FaceFailure("the loop did not run") }
+                guard blocked.take(timeout: Harness.patience) == true else { throw FaceFailure("the loop did not run") }
                 // ...while a client of that loop is queued there (its socket is made once the loop
                 // is free again, after the other loops ran their part of the stop)...
                 let client = try WebSocket.startClient(request, via: WebSocketEndpoint(url: request.url),
@@ -183,7 +183,7 @@ struct StopOneListenerTests {
                 for loop in loops.dropFirst() {
                     let done = Mailbox<Bool>()
                     loop.execute { done.put(true) }
-                    guard done.take(timeout: .seconds(30)) == true else { throw FaceFailure("loop \(loop.index) did not run") }
+                    guard done.take(timeout: Harness.patience) == true else { throw FaceFailure("loop \(loop.index) did not run") }
                 }
                 return client
             }

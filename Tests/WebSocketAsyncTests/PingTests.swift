@@ -69,8 +69,8 @@ private func clientOfRawPeer(_ face: ClientFace) async throws -> (FaceClient, Ra
     defer { listener.close() }
     let url = Harness.url("127.0.0.1", listener.port)
     let connecting = Task { try await FaceClient.connect(face, to: url, pingClientSetup()) }
-    let peer = try await Harness.offPool { try listener.accept(timeout: .seconds(30)) }
-    let connection = try await Harness.offPool { try peer.acceptHandshake() }
+    let peer = try await Harness.offPool { try listener.accept(timeout: Harness.patience) }
+    let connection = try await Harness.offPool { try RawPeers.acceptHandshake(peer) }
     let client = try await connecting.value
     try client.expectOpen()
     return (client, peer, connection)
@@ -122,7 +122,7 @@ private func pingingServer(_ face: ServerFace, timeout: Duration?, outcomes: Tra
 
 /// Awaited pings (RFC 6455 §5.5.2, §5.5.3) on every face, in both roles: a round trip, a peer that
 /// never answers, a connection that ends first.
-@Suite("Awaited pings", .timeLimit(.minutes(1)))
+@Suite("Awaited pings", .timeLimit(.minutes(3)))
 struct PingTests {
     @Test("A client's awaited ping returns the round trip (with its own payload too); the handler faces call back on the loop or their queue",
           arguments: ClientFace.allCases)
@@ -130,12 +130,12 @@ struct PingTests {
         try await withServer(.loop) { server in
             let client = try await FaceClient.connect(face, to: server.url(), pingClientSetup())
             try client.expectOpen()
-            let (outcome, whereExpected) = try await awaitedPing(client, timeout: .seconds(30))
+            let (outcome, whereExpected) = try await awaitedPing(client, timeout: Harness.patience)
             let roundTrip = try outcome.get()
             #expect(roundTrip > .zero)
-            #expect(roundTrip < .seconds(30))
+            #expect(roundTrip < Harness.patience)
             #expect(whereExpected, "the pong callback ran elsewhere")
-            let (withPayload, _) = try await awaitedPing(client, Array("mine".utf8), timeout: .seconds(30))
+            let (withPayload, _) = try await awaitedPing(client, Array("mine".utf8), timeout: Harness.patience)
             #expect(try withPayload.get() > .zero)
             #expect(try await client.close().wasClean)
         }
@@ -144,7 +144,7 @@ struct PingTests {
     @Test("A server connection's awaited ping returns the round trip, on every server face", arguments: ServerFace.nonBlocking)
     func serverRoundTrip(_ face: ServerFace) async throws {
         let outcomes = Transcript()
-        let (server, serving) = try pingingServer(face, timeout: .seconds(30), outcomes: outcomes)
+        let (server, serving) = try pingingServer(face, timeout: Harness.patience, outcomes: outcomes)
         let client = try await FaceClient.connect(.loop, to: Harness.url("127.0.0.1", server.port))
         try client.expectOpen()
         let outcome = try await outcomes.wait(for: "the ping's outcome") { !$0.isEmpty }[0]
@@ -239,7 +239,7 @@ struct PingTests {
             let socket = try await WebSocket.connect(to: server.url(), configuration: Harness.configuration(), options: Harness.options())
             let status = try await socket.close()
             await #expect(throws: WebSocketError.closed(status)) {
-                try await Harness.withTimeout(.seconds(30), "the ping") { try await socket.ping() }
+                try await Harness.withTimeout(Harness.patience, "the ping") { try await socket.ping() }
             }
         }
     }

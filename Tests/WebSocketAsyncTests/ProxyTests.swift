@@ -40,7 +40,7 @@ final class TestProxy: Sendable {
         /// Reads until `input` holds `count` bytes.
         func need(_ count: Int) -> Bool {
             while input.count < count {
-                guard let bytes = peer.read(timeout: .seconds(30)), !bytes.isEmpty else { return false }
+                guard let bytes = peer.read(timeout: Harness.patience), !bytes.isEmpty else { return false }
                 input += bytes
             }
             return true
@@ -132,14 +132,14 @@ final class TestProxy: Sendable {
 private func readHead(_ peer: RawSocket) -> String? {
     var head: [UInt8] = []
     while head.count < 4 || Array(head.suffix(4)) != Array("\r\n\r\n".utf8) {
-        guard let bytes = peer.read(timeout: .seconds(30)), !bytes.isEmpty else { return nil }
+        guard let bytes = peer.read(timeout: Harness.patience), !bytes.isEmpty else { return nil }
         head += bytes
     }
     return String(decoding: head, as: UTF8.self)
 }
 
 /// The client of every face through an HTTP CONNECT and a SOCKS5 proxy.
-@Suite("Clients through a proxy", .timeLimit(.minutes(1)))
+@Suite("Clients through a proxy", .timeLimit(.minutes(3)))
 struct ProxyTests {
     enum Route: String, Sendable, CaseIterable, CustomTestStringConvertible {
         case httpConnect = "http", socks5, socks5h
@@ -155,7 +155,7 @@ struct ProxyTests {
             setup.options.proxy = try .url("\(route.rawValue)://127.0.0.1:\(proxy.port)")
             let client = try await FaceClient.connect(face, to: server.url("/proxied", host: "localhost"), setup)
             try client.expectOpen()
-            let sent: [WebSocketMessage] = [.text("through the proxy"), .binary(pattern(100_000, seed: 5))]
+            let sent: [WebSocketMessage] = [.text("through the proxy"), .binary(Harness.bytes(100_000, seed: 5))]
             for message in sent { try await client.send(message) }
             #expect(try await client.log.messages(2) == sent)
             #expect(try await client.close().wasClean)
@@ -180,7 +180,7 @@ struct ProxyTests {
         var setup = ClientSetup()
         setup.options.proxy = try .url("http://127.0.0.1:\(listener.port)")
         let connecting = Task { try await FaceClient.connect(face, to: "ws://example.invalid/", setup) }
-        let peer = try await Harness.offPool { try listener.accept(timeout: .seconds(30)) }
+        let peer = try await Harness.offPool { try listener.accept(timeout: Harness.patience) }
         let head = try await Harness.offPool { readHead(peer) }
         #expect(head?.hasPrefix("CONNECT example.invalid:80 HTTP/1.1\r\n") == true)
         peer.write(Array("HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"x\"\r\nContent-Length: 0\r\n\r\n".utf8))
@@ -202,9 +202,9 @@ struct ProxyTests {
         setup.options.proxy = try .url("http://127.0.0.1:\(listener.port)")
         setup.configuration.timeouts.handshake = .milliseconds(300)
         let connecting = Task { try await FaceClient.connect(face, to: "ws://example.invalid/", setup) }
-        let peer = try await Harness.offPool { try listener.accept(timeout: .seconds(30)) }
+        let peer = try await Harness.offPool { try listener.accept(timeout: Harness.patience) }
         let client = try await connecting.value
         #expect(client.log.events == [.failed(.handshakeFailed(.timedOut))])
-        #expect(try await Harness.offPool { peer.readUntilEOF(timeout: .seconds(30)) })
+        #expect(try await Harness.offPool { peer.readUntilEOF(timeout: Harness.patience) })
     }
 }

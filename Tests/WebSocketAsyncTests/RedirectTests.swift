@@ -8,7 +8,7 @@ import WebSocketTLS
 #endif
 
 /// Redirects followed by the client of every face: a new connection for each hop.
-@Suite("Redirects", .timeLimit(.minutes(1)))
+@Suite("Redirects", .timeLimit(.minutes(3)))
 struct RedirectTests {
     @Test("A 307 to another server, then a relative 302 there: the client opens on the last hop and messages flow",
           arguments: ClientFace.allCases)

@@ -33,7 +33,7 @@ enum FaceTLS {
 
 /// wss:// on every face in both roles, with the test PKI: verified, and refused when the name or
 /// the issuer is wrong.
-@Suite("wss:// on every face", .timeLimit(.minutes(1)))
+@Suite("wss:// on every face", .timeLimit(.minutes(3)))
 struct TLSTests {
     @Test("wss:// echoes and closes cleanly for every pair of faces, verifying the server's certificate", arguments: FacePair.all)
     func echo(_ pair: FacePair) async throws {
@@ -41,7 +41,7 @@ struct TLSTests {
             let client = try await FaceClient.connect(pair.client, to: server.url("/tls", scheme: "wss", host: "localhost"),
                                                       try FaceTLS.clientSetup())
             try client.expectOpen()
-            let sent: [WebSocketMessage] = [.text("over TLS"), .binary(pattern(200_000, seed: 4))]
+            let sent: [WebSocketMessage] = [.text("over TLS"), .binary(Harness.bytes(200_000, seed: 4))]
             for message in sent { try await client.send(message) }
             #expect(try await client.log.messages(2) == sent)
             #expect(try await client.close() == Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true))
@@ -80,10 +80,10 @@ struct TLSTests {
         try await withServer(face, try FaceTLS.serverSetup()) { server in
             let plain = try RawSocket.connect(port: server.port)
             plain.write(Array("GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n\r\n".utf8))
-            #expect(try await Harness.offPool { plain.readUntilEOF(timeout: .seconds(30)) })
+            #expect(try await Harness.offPool { plain.readUntilEOF(timeout: Harness.patience) })
             let garbage = try RawSocket.connect(port: server.port)
             garbage.write([UInt8](repeating: 0x16, count: 3000))
-            #expect(try await Harness.offPool { garbage.readUntilEOF(timeout: .seconds(30)) })
+            #expect(try await Harness.offPool { garbage.readUntilEOF(timeout: Harness.patience) })
             let client = try await FaceClient.connect(.async, to: server.url("/", scheme: "wss", host: "localhost"), try FaceTLS.clientSetup())
             try client.expectOpen()
             try await client.send(.text("still serving"))
