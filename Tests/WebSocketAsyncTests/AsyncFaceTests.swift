@@ -35,7 +35,7 @@ struct AsyncFaceTests {
             #expect(try await iterator.next() == nil)
             var fresh = socket.messages.makeAsyncIterator()
             #expect(try await fresh.next() == nil)
-            #expect(try await socket.receive(timeout: .seconds(5)) == nil)
+            #expect(try await socket.receive(timeout: Harness.patience) == nil)
             await #expect(throws: WebSocketError.self) { try await socket.send(.text("late")) }
             #expect(throws: WebSocketError.self) { try socket.send(text: "late") }
         }
@@ -61,7 +61,7 @@ struct AsyncFaceTests {
         #expect(!status.wasClean)
         #expect(status.failure == .unexpectedEndOfStream)
         // Every later call says the same.
-        await #expect(throws: WebSocketError.closed(status)) { try await socket.receive(timeout: .seconds(5)) }
+        await #expect(throws: WebSocketError.closed(status)) { try await socket.receive(timeout: Harness.patience) }
     }
 
     @Test("A server's async connection: messages throws .closed when its client vanishes")

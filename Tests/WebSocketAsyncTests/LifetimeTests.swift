@@ -188,10 +188,10 @@ struct StopOneListenerTests {
                 return client
             }
             // The client's socket (perhaps the listener's old descriptor number) works.
-            try await log.wait(for: "the opening", timeout: .seconds(20)) { !$0.isEmpty }
+            try await log.wait(for: "the opening", timeout: Harness.patience) { !$0.isEmpty }
             guard case .open? = log.events.first else { throw FaceFailure("the client: \(log.events.map(Harness.brief))") }
             try client.send(text: "after the stop")
-            try await log.wait(for: "the echo", timeout: .seconds(20)) { $0.contains(.message(.text("after the stop"))) }
+            try await log.wait(for: "the echo", timeout: Harness.patience) { $0.contains(.message(.text("after the stop"))) }
             try client.sendClose()
             #expect(try await log.closeStatus().wasClean)
         }
