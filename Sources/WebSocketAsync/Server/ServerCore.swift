@@ -139,7 +139,9 @@ final class ServerCore: @unchecked Sendable {
         case .async(let queue):
             consumer = socket.attachBatches()
             if !queue.push(socket) {
-                try? socket.sendNow(.message(.close(Connection.CloseFrame(code: .goingAway, reason: "server stopped"))))
+                // Nobody will take it: closed with the stop's own code and reason when it gave one.
+                let frame = counts.withLock { $0.closing } ?? Connection.CloseFrame(code: .goingAway, reason: "server stopped")
+                try? socket.sendNow(.message(.close(frame)))
             }
         }
         let closing = counts.withLock { counts in

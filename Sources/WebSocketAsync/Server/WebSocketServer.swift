@@ -229,7 +229,8 @@ public final class WebSocketServer: Sendable {
 
     private func stopAccepting(closing: Connection.CloseFrame?) {
         guard core.stop(closing: closing) else { return }
-        let remaining = Locked(listeners.count)
+        // Every loop of the server runs this, whether or not it watches a listener: the last one closes them.
+        let remaining = Locked(core.loops.count)
         let (core, listeners, path) = (self.core, self.listeners, unixSocketPath)
         for loop in core.loops {
             loop.execute {
