@@ -72,7 +72,7 @@ extension Socket {
     }
 
     /// Reads until the end of the stream (or `timeout`): everything read, and whether the end came.
-    package func readToEnd(timeout: Duration = .seconds(5)) throws -> (bytes: [UInt8], sawEnd: Bool) {
+    package func readToEnd(timeout: Duration = .seconds(60)) throws -> (bytes: [UInt8], sawEnd: Bool) {
         let deadline = now() + timeout
         var all: [UInt8] = []
         while now() < deadline {
@@ -88,9 +88,10 @@ extension Socket {
 /// open connection (its input already holds whatever followed the request).
 package func acceptHandshake(on socket: Socket) throws -> Connection {
     var connection = try Connection(role: .server)
-    let deadline = now() + .seconds(5)
+    // Generous: under ThreadSanitizer, beside the other tests, a client's request can take seconds.
+    let deadline = now() + .seconds(60)
     while now() < deadline {
-        guard let bytes = try socket.readSome(), !bytes.isEmpty else { break }
+        guard let bytes = try socket.readSome(timeout: deadline - now()), !bytes.isEmpty else { break }
         connection.receive(bytes)
         while let event = connection.nextEvent() {
             switch event {

@@ -28,7 +28,7 @@ package final class RawSocket: Sendable {
     }
 
     /// Reads until the end of the stream, for at most `timeout` overall. Returns whether it ended.
-    package func readUntilEOF(timeout: Duration = .seconds(5)) -> Bool {
+    package func readUntilEOF(timeout: Duration = .seconds(60)) -> Bool {
         (try? socket.readToEnd(timeout: timeout).sawEnd) ?? true
     }
 
@@ -68,7 +68,7 @@ package final class RawListener: Sendable {
     }
 
     /// Accepts one connection within `timeout`.
-    package func accept(timeout: Duration = .seconds(5)) throws -> RawSocket {
+    package func accept(timeout: Duration = .seconds(60)) throws -> RawSocket {
         let deadline = now() + timeout
         while true {
             if let socket = try listener.accept() { return RawSocket(socket) }

@@ -173,7 +173,7 @@ struct FailureTests {
         var configuration = testConfiguration()
         // Long enough for the raw server's answer to arrive under ThreadSanitizer beside the other
         // tests; after the answer the client waits this long again for TCP to close.
-        configuration.timeouts.close = .seconds(5)
+        configuration.timeouts.close = .seconds(15)
         let log = EventLog()
         let client = try shimClient(faults.system, port: listener.port, configuration: configuration, log: log)
         let (peer, server) = try await rawServer(for: listener, log: log)

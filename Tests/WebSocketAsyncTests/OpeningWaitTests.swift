@@ -13,7 +13,10 @@ struct OpeningWaitTests {
     /// handshake or connect timeout (10 s). Here the wait is made to arrive late on purpose.
     @Test("A wait for the opening that reaches the loop after the connection opened is answered at once")
     func waitAfterOpening() async throws {
-        let server = try WebSocketServer(port: 0) { socket, event in
+        var serverConfiguration = Connection.Configuration()
+        serverConfiguration.timeouts.handshake = .seconds(60)
+        serverConfiguration.timeouts.close = .seconds(60)
+        let server = try WebSocketServer(port: 0, configuration: serverConfiguration) { socket, event in
             if case .open = event { try? socket.send(text: "hello") }
         }
         defer { server.stop() }
@@ -22,6 +25,7 @@ struct OpeningWaitTests {
         options.connectTimeout = .seconds(60)
         var configuration = Connection.Configuration()
         configuration.timeouts.handshake = .seconds(60)
+        configuration.timeouts.close = .seconds(60)
         let endpoint = try WebSocketEndpoint(parsing: "ws://127.0.0.1:\(server.port)/")
         let socket = try WebSocket.startClient(Connection.ClientOptions(url: endpoint.url), via: endpoint,
                                                configuration: configuration, options: options, consumer: .pending,
