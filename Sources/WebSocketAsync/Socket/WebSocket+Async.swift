@@ -44,14 +44,23 @@ extension WebSocket {
         let socket = try startClient(request, via: endpoint, configuration: configuration, options: options,
                                      consumer: .pending, system: system, loop: loop)
         let result = await withTaskCancellationHandler {
-            await socket.awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
-                socket.peek { $0.waitForOpening(completion) }
-            }
+            await socket.waitUntilOpen()
         } onCancel: {
             socket.cancel()
         }
         try result.get()
         return socket
+    }
+
+    /// (Client) Waits until the connection has opened (or opened and ended since: its messages are
+    /// still to be read), or for why it never did.
+    func waitUntilOpen() async -> Result<Void, WebSocketError> {
+        await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
+            socket.peek { $0.waitForOpening(completion) }
+            // Opened or ended already: the resumption is queued as an action, which no later input
+            // would pull for a socket that has ended.
+            socket.act()
+        }
     }
 
     // MARK: Receiving (async face)

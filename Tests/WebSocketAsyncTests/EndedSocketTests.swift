@@ -1,0 +1,36 @@
+import Testing
+import WebSocketCore
+import WebSocketTransport
+import TransportTestSupport
+@testable import WebSocketAsync
+
+/// Waits that reach a socket's loop after the socket opened, or after it ended: they are answered
+/// at once, never left waiting for an input that will not come.
+@Suite("Waits on a socket that opened or ended meanwhile", .timeLimit(.minutes(2)))
+struct EndedSocketTests {
+    /// A server that greets each connection with its number and closes it with 1012 at once.
+    static func greetingServer() throws -> WebSocketServer {
+        let count = Locked(0)
+        return try WebSocketServer(port: 0) { socket, event in
+            guard case .open = event else { return }
+            let index = count.withLock { count in
+                defer { count += 1 }
+                return count
+            }
+            try? socket.send(text: "hello \(index)")
+            try? socket.sendClose(code: .serviceRestart)
+        }
+    }
+
+    @Test("Connects to a server that greets and closes at once, 200 times: each returns its socket with the greeting")
+    func connectRace() async throws {
+        let server = try Self.greetingServer()
+        defer { server.stop() }
+        for index in 0..<200 {
+            let socket = try await WebSocket.connect(to: "ws://127.0.0.1:\(server.port)/")
+            var messages: [WebSocketMessage] = []
+            for try await message in socket.messages { messages.append(message) }
+            #expect(messages == [.text("hello \(index)")])
+        }
+    }
+}
