@@ -22,6 +22,17 @@ struct EndedSocketTests {
         }
     }
 
+    @Test("An async send on a socket that has ended throws at once")
+    func sendAfterTheEnd() async throws {
+        let server = try Self.greetingServer()
+        defer { server.stop() }
+        let socket = try await WebSocket.connect(to: "ws://127.0.0.1:\(server.port)/")
+        // The messages end once the socket is closed.
+        for try await _ in socket.messages {}
+        await #expect(throws: WebSocketError.self) { try await socket.send(.text("late")) }
+        await #expect(throws: WebSocketError.self) { try await socket.send(.ping([1])) }
+    }
+
     @Test("Connects to a server that greets and closes at once, 200 times: each returns its socket with the greeting")
     func connectRace() async throws {
         let server = try Self.greetingServer()

@@ -212,6 +212,9 @@ extension WebSocket {
         }
         try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
             socket.peek { $0.sendOrWait(message, completion: completion) }
+            // Queued or refused at once: the resumption is queued as an action, which a flush does
+            // not run once the socket has ended.
+            socket.act()
             socket.markDirty()
         }.get()
     }
