@@ -285,12 +285,14 @@ extension WebSocket {
     {
         try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Connection.CloseStatus>) in
             socket.peek { $0.advanceTime(to: socket.loop.now) }
+            let wasOpen = socket.peek { $0.pipeline.connection.state } == .open
             do throws(WebSocketError) {
                 try socket.session.close(code: code, reason: reason, completion: completion)
             } catch {
                 completion(.failure(error))
                 return
             }
+            if wasOpen { socket.shared.withLock { $0.closeStartedHere = true } }
             socket.act()
             socket.markDirty()
         }.get()

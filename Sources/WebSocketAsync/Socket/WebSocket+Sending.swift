@@ -143,8 +143,13 @@ extension WebSocket {
     func sendNow(_ item: Outgoing) throws(WebSocketError) {
         session.advanceTime(to: loop.now)
         switch item {
-        case .message(let message): try session.send(message)
-        case .prepared(let prepared): try session.send(prepared)
+        case .message(let message):
+            var startsClosing = false
+            if case .close = message { startsClosing = peek { $0.pipeline.connection.state } == .open }
+            try session.send(message)
+            if startsClosing { shared.withLock { $0.closeStartedHere = true } }
+        case .prepared(let prepared):
+            try session.send(prepared)
         }
         markDirty()
     }
