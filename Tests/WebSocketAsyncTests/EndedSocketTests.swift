@@ -22,6 +22,38 @@ struct EndedSocketTests {
         }
     }
 
+    @Test("The wait for the opening, after the connection opened and ended: success, and the messages that came are there")
+    func openingWaitAfterTheEnd() async throws {
+        let server = try Self.greetingServer()
+        defer { server.stop() }
+        let endpoint = try WebSocketEndpoint(parsing: "ws://127.0.0.1:\(server.port)/")
+        let socket = try WebSocket.startClient(Connection.ClientOptions(url: endpoint.url), via: endpoint, configuration: .init(),
+                                               options: .init(), consumer: .pending, system: .live)
+        let ending = await withCheckedContinuation { continuation in socket.whenEnded { continuation.resume(returning: $0) } }
+        #expect(ending == .closed(Connection.CloseStatus(code: .serviceRestart, reason: "", wasClean: true)))
+        let opening = await socket.waitUntilOpen()
+        #expect((try? opening.get()) != nil, "\(opening)")
+        var messages: [WebSocketMessage] = []
+        for try await message in socket.messages { messages.append(message) }
+        #expect(messages == [.text("hello 0")])
+    }
+
+    @Test("The wait for the opening, after a connect that failed: its error, at once")
+    func openingWaitAfterAFailure() async throws {
+        let server = try WebSocketServer(port: 0, handshake: { _ in .reject(status: 403) }) { _, _ in }
+        defer { server.stop() }
+        let endpoint = try WebSocketEndpoint(parsing: "ws://127.0.0.1:\(server.port)/")
+        let socket = try WebSocket.startClient(Connection.ClientOptions(url: endpoint.url), via: endpoint, configuration: .init(),
+                                               options: .init(), consumer: .pending, system: .live)
+        _ = await withCheckedContinuation { continuation in socket.whenEnded { continuation.resume(returning: $0) } }
+        let opening = await socket.waitUntilOpen()
+        guard case .failure(.handshakeFailed(let failure)) = opening else {
+            Issue.record("\(opening)")
+            return
+        }
+        #expect(failure.rejected?.head.status == 403)
+    }
+
     @Test("An async send on a socket that has ended throws at once")
     func sendAfterTheEnd() async throws {
         let server = try Self.greetingServer()
