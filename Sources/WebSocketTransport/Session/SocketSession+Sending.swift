@@ -13,11 +13,11 @@ extension SocketSession {
     ///
     /// - Throws: the transport's failure, once one ended the connection;
     ///   ``WebSocketError/bufferFull(bufferedAmount:)`` at the high-water mark,
-    ///   or for a message while async sends wait for room (nothing overtakes them), after which a
+    ///   or for a message or a Close while async sends wait for room (neither overtakes them), after which a
     ///   ``WebSocketEvent/drained(bufferedAmount:)`` follows; ``WebSocketError/connection(_:)`` for
     ///   what the connection refuses in its state.
     package mutating func send(_ message: WebSocketMessage) throws(WebSocketError) {
-        try perform(isData: message.isData) { (connection: inout Connection) throws(Connection.UsageError) in
+        try perform(isData: message.waitsBehindSends) { (connection: inout Connection) throws(Connection.UsageError) in
             try connection.send(message)
         }
     }
@@ -56,7 +56,7 @@ extension SocketSession {
     /// `completion`) until the buffer falls to the low-water mark. `completion` is resumed once the
     /// message is queued, or with why it never will be.
     package mutating func sendOrWait(_ message: WebSocketMessage, completion: @escaping SessionCompletion<Void>) {
-        if pendingSends.isEmpty || !message.isData {
+        if pendingSends.isEmpty || !message.waitsBehindSends {
             do throws(WebSocketError) {
                 try send(message)
                 resume(completion, .success(()))
@@ -106,7 +106,8 @@ extension SocketSession {
     // MARK: Closing
 
     /// Starts the closing handshake (unless it has started) and resumes `completion` with how the
-    /// connection ended, once the socket is closed.
+    /// connection ended, once the socket is closed. While async sends wait for room, the Close
+    /// waits behind them (RFC 6455 §5.5.1: nothing is sent after it).
     ///
     /// - Throws: ``WebSocketError/connection(_:)`` for a code or reason that may not be sent, or
     ///   before the connection opened; nothing is queued then.
@@ -120,6 +121,11 @@ extension SocketSession {
             switch pipeline.connection.state {
             case .closing(initiatedBy: .local), .closed:
                 break  // under way already: wait for it
+            case .open where !pendingSends.isEmpty:
+                // Data handed over before the Close still waits for room: the Close goes after it.
+                guard code.isValidOnWire else { throw .invalidCloseCode(code) }
+                guard reason.utf8.count <= 123 else { throw .closeReasonTooLong }
+                pendingSends.append(PendingSend(message: .close(Connection.CloseFrame(code: code, reason: reason)), completion: { _ in }))
             case .connecting, .open, .closing(initiatedBy: .remote):
                 try pipeline.connection.close(code: code, reason: reason)
             }
