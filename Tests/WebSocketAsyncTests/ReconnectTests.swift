@@ -609,8 +609,14 @@ struct ReconnectTests {
         #expect(clock.delays.isEmpty)
     }
 
-    @Test("A close this side starts ends it, whatever its code (1001 is worth reconnecting from the peer)")
-    func localCloseIsFinal() async throws {
+    /// How a test closes a socket from this side.
+    enum LocalClose: String, CaseIterable, Sendable {
+        case close, sendClose, sendCloseMessage
+    }
+
+    @Test("A close this side starts ends it, whatever its code (1001 is worth reconnecting from the peer)",
+          arguments: LocalClose.allCases)
+    func localCloseIsFinal(how: LocalClose) async throws {
         let server = try ScriptedServer()
         defer { server.server.stop() }
         let client = try Self.client(server.url)
@@ -620,8 +626,11 @@ struct ReconnectTests {
             Issue.record("not opened")
             return
         }
-        let status = try await socket.close(code: .goingAway)
-        #expect(status.code == .goingAway)
+        switch how {
+        case .close: _ = try await socket.close(code: .goingAway)
+        case .sendClose: try socket.sendClose(code: .goingAway)
+        case .sendCloseMessage: try await socket.send(.close(Connection.CloseFrame(code: .goingAway)))
+        }
         #expect(brief(await events.next()) == "closed 1001")
         #expect(brief(await events.next()) == "end")
         #expect(server.handshakes.value == 1)

@@ -17,6 +17,13 @@ extension WebSocket {
     /// Whether this side started the closing handshake (a Close frame sent, or `close`, while open).
     var closeStartedHere: Bool { shared.withLock { $0.closeStartedHere } }
 
+    /// (On the loop) Whether `message` starts the closing handshake from this side: a Close the
+    /// connection can send, while it is open.
+    func startsClosing(_ message: WebSocketMessage) -> Bool {
+        guard case .close(let frame) = message, frame.code.isValidOnWire, frame.reason.utf8.count <= 123 else { return false }
+        return peek { $0.pipeline.connection.state } == .open
+    }
+
     /// Starts the closing handshake with `code` once open, or cancels the connect while it is still
     /// opening: decided on the loop, so that a socket opening meanwhile is closed, not aborted. A
     /// code that may not be sent aborts the connection instead.

@@ -211,6 +211,7 @@ extension WebSocket {
             }
         }
         try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) in
+            if socket.startsClosing(message) { socket.shared.withLock { $0.closeStartedHere = true } }
             socket.peek { $0.sendOrWait(message, completion: completion) }
             // Queued or refused at once: the resumption is queued as an action, which a flush does
             // not run once the socket has ended.

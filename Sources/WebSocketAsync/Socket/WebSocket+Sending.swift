@@ -144,10 +144,9 @@ extension WebSocket {
         session.advanceTime(to: loop.now)
         switch item {
         case .message(let message):
-            var startsClosing = false
-            if case .close = message { startsClosing = peek { $0.pipeline.connection.state } == .open }
+            // Queued now, or (refused for room) behind the data that waits: closing either way.
+            if startsClosing(message) { shared.withLock { $0.closeStartedHere = true } }
             try session.send(message)
-            if startsClosing { shared.withLock { $0.closeStartedHere = true } }
         case .prepared(let prepared):
             try session.send(prepared)
         }
