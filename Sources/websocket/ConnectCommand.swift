@@ -3,9 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
+import WebSocketAsync
 import WebSocketCore
-import WebSocketPOSIX
 import WebSocketTransport
 
 /// The monotonic clock, for the tool's own waits.
@@ -14,15 +13,16 @@ func monotonicNow() -> Connection.Instant { SystemCalls.live.monotonicNow() }
 /// `websocket connect URL`: standard input becomes messages, received messages go to standard
 /// output; the exit status tells how the connection ended (``ExitStatus``).
 ///
-/// Three threads: this one opens the connection (again, with `--reconnect`) and receives; one
-/// reads standard input and sends; one waits for SIGINT or SIGTERM. They meet in a
+/// A task runs a ``ReconnectingWebSocket`` (one connection, or more with `--reconnect`) and prints
+/// each message as it arrives, while the main thread waits for its exit status; a thread reads
+/// standard input and sends; a thread waits for SIGINT or SIGTERM. They meet in a
 /// ``ClientSession``.
 enum ConnectCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> Never {
         let signals = StopSignals.block()   // first, while this is the only thread
         let settings = try ConnectSettings(parsing: arguments)
         let session = ClientSession(settings)
-        DispatchQueue.global().async { @Sendable in
+        startThread {
             let first = signals.wait()
             // Nothing open (still connecting, or waiting to reconnect): nothing to close.
             guard session.isOpen else { exitProcess(128 + first) }
@@ -31,11 +31,16 @@ enum ConnectCommand {
             // A second signal does not wait for the peer.
             exitProcess(128 + signals.wait())
         }
-        guard session.open() else { exitProcess(session.outcome ?? ExitStatus.connectFailed.rawValue) }
-        if !settings.echo {
-            DispatchQueue.global().async { @Sendable in session.sendStandardInput() }
+        // This thread waits for the run's status: not in dispatchMain(), whose signal thread would
+        // unblock SIGINT and SIGTERM and die of them.
+        let status = Locked<Int32?>(nil)
+        Task.detached {
+            let ended = await session.run()
+            status.withLock { $0 = ended }
+            status.broadcast()
         }
-        exitProcess(session.receiveUntilDone())
+        _ = status.wait(until: { $0 != nil }, deadline: nil, now: monotonicNow)
+        exitProcess(status.withLock { $0 } ?? ExitStatus.abnormalClosure.rawValue)
     }
 }
 
@@ -47,161 +52,148 @@ enum ClosingReason: Sendable {
 /// The state the tool's threads share about a `connect` run: the current connection (one after
 /// another with `--reconnect`), what has been received, and how the run ends.
 ///
-/// `@unchecked Sendable`: `settings` is constant, the rest is behind `state`'s lock.
+/// `@unchecked Sendable`: `settings` and `client` are constant, the rest is behind `state`'s lock.
 final class ClientSession: @unchecked Sendable {
     let settings: ConnectSettings
+    let client: ReconnectingWebSocket
 
     private struct State {
         enum Phase {
             /// Opening a connection (the first, or another with `--reconnect`): nothing to send on.
             case connecting
-            case open(BlockingWebSocket)
+            case open(WebSocket)
             /// The run is over, with its exit status.
             case finished(Int32)
         }
         var phase = Phase.connecting
         /// Connections opened so far: a sender whose connection ended waits for this to change.
         var opened = 0
-        /// Reconnection attempts made, against ``ReconnectPolicy/limit``.
+        /// Reconnection attempts announced so far, against ``ReconnectPolicy/limit``.
         var attempts = 0
         var received = 0
         var lastMessage: Connection.Instant?
         /// Why the tool closes; once set, no reconnection follows.
         var closing: ClosingReason?
 
-        var socket: BlockingWebSocket? { if case .open(let socket) = phase { socket } else { nil } }
+        var socket: WebSocket? { if case .open(let socket) = phase { socket } else { nil } }
         var outcome: Int32? { if case .finished(let status) = phase { status } else { nil } }
         /// Refused input is a usage error, however the close that followed went.
         var override: Int32? { closing == .badInput ? ExitStatus.usage.rawValue : nil }
     }
     private let state = Locked(State())
 
-    init(_ settings: ConnectSettings) { self.settings = settings }
-
-    /// The exit status, once known.
-    var outcome: Int32? { state.withLock { $0.outcome } }
+    init(_ settings: ConnectSettings) {
+        self.settings = settings
+        client = ReconnectingWebSocket(settings.request, via: settings.endpoint, configuration: settings.configuration,
+                                       options: settings.options, policy: settings.reconnect.policy)
+    }
 
     /// Whether a connection is open (or closing) now.
     var isOpen: Bool { state.withLock { $0.socket != nil } }
 
-    /// Opens a connection, retrying transient failures within `--reconnect`. Returns `false` once
-    /// the run is over (``outcome`` set).
-    func open() -> Bool {
-        while true {
-            if state.withLock({ $0.closing != nil }) {
-                end(state.withLock { $0.override } ?? ExitStatus.otherCloseCode.rawValue)
-                return false
-            }
-            do throws(WebSocketError) {
-                let socket = try BlockingWebSocket.connect(settings.request, via: settings.endpoint,
-                                                           configuration: settings.configuration, options: settings.options)
-                let attempt = state.withLock { state in
-                    state.phase = .open(socket)
-                    state.opened += 1
-                    return state.opened
-                }
-                state.broadcast()
-                var line = "connected to \(settings.url)"
-                if let subprotocol = socket.subprotocol { line += ", subprotocol \(subprotocol)" }
-                for ext in socket.handshake.extensions { line += ", extension \(ext.name)" }
-                if attempt > 1 { line += " (connection \(attempt))" }
-                printError(line)
-                settings.output.opened(url: settings.url, subprotocol: socket.subprotocol,
-                                       extensions: socket.handshake.extensions.map(\.name))
-                return true
-            } catch {
+    /// Runs the client: prints each connection's opening, messages and end, reconnects within
+    /// `--reconnect`, and returns the exit status.
+    func run() async -> Int32 {
+        var status: Int32? = nil
+        for await event in client.events {
+            switch event {
+            case .connecting:
+                break
+            case .opened(let socket):
+                opened(socket)
+                await receive(on: socket)
+            case .failed(let error, let retry):
+                // A try cut short by the tool's own close (input ended, a signal) is no failure.
+                if case .cancelled = error, state.withLock({ $0.closing != nil }) { break }
                 printError("websocket: \(error)")
                 settings.output.failed("\(error)")
-                guard error.isWorthReconnecting, waitBeforeReconnecting() else {
-                    end(ExitStatus(error).rawValue)
-                    return false
+                if let retry { announce(retry) } else { status = ExitStatus(error).rawValue }
+            case .closed(let closeStatus, let retry):
+                let failure = state.withLock { state -> WebSocketError? in
+                    defer { state.phase = .connecting }
+                    return state.socket?.transportFailure
                 }
+                var line = "closed: \(describe(closeStatus))"
+                if let failure { line += " (\(failure))" }
+                printError(line)
+                settings.output.closed(closeStatus, failure: failure.map { "\($0)" })
+                if let retry { announce(retry) } else { status = state.withLock { $0.override } ?? ExitStatus(closeStatus).rawValue }
             }
         }
+        // Ended without a last status: stopped by the tool while no connection was open.
+        return end(status ?? state.withLock { $0.override } ?? ExitStatus.otherCloseCode.rawValue)
     }
 
-    /// With attempts left, waits before the next one (a signal cuts the wait short) and returns
-    /// `true`; `false` when the run should end.
-    private func waitBeforeReconnecting() -> Bool {
-        let attempt: Int? = state.withLock { state in
-            guard state.closing == nil, state.attempts < settings.reconnect.limit else { return nil }
-            state.attempts += 1
-            state.phase = .connecting
-            return state.attempts
-        }
-        guard let attempt else { return false }
-        let delay = settings.reconnect.delay(before: attempt)
-        printError("reconnecting in \(JSON.seconds(delay)) s (attempt \(attempt) of \(settings.reconnect.limit))")
-        let interrupted = state.wait(until: { $0.closing != nil }, deadline: monotonicNow() + delay, now: monotonicNow)
-        return !interrupted
-    }
-
-    /// Receives (printing, and with `--echo` sending back) until the connection ends, reconnects
-    /// within `--reconnect` when it ends on a transient failure, and returns the exit status.
-    func receiveUntilDone() -> Int32 {
-        while true {
-            guard let socket = state.withLock({ $0.socket }) else { return outcome ?? ExitStatus.abnormalClosure.rawValue }
-            receive(on: socket)
-            guard let status = socket.closeStatus else { return end(ExitStatus.abnormalClosure.rawValue) }
-            var line = "closed: \(describe(status))"
-            if let failure = socket.transportFailure { line += " (\(failure))" }
-            printError(line)
-            settings.output.closed(status, failure: socket.transportFailure.map { "\($0)" })
-            guard status.isWorthReconnecting, waitBeforeReconnecting() else {
-                return end(state.withLock { $0.override } ?? ExitStatus(status).rawValue)
-            }
-            guard open() else { return outcome ?? ExitStatus(status).rawValue }
-        }
-    }
-
-    private func receive(on socket: BlockingWebSocket) {
-        while true {
-            let message: WebSocketMessage?
-            do throws(WebSocketError) {
-                message = try socket.receive()
-            } catch {
-                continue   // only a receive timeout lands here, and none is set
-            }
-            guard let message else { return }
-            // Only data messages are answers: pings and pongs (shown with --jsonl) neither extend
-            // the linger nor count towards --max-messages.
-            switch message {
-            case .text, .binary: break
-            case .fragment, .ping, .pong, .close:
-                settings.output.received(message)
-                continue
-            }
-            let count = state.withLock { state in
-                state.received += 1
-                state.lastMessage = monotonicNow()
-                return state.received
-            }
-            state.broadcast()
-            // Past the limit, messages that were already on their way before our Close are dropped:
-            // -1 means one message out.
-            if let limit = settings.messageLimit, count > limit { continue }
-            settings.output.received(message)
-            if settings.echo {
-                switch message {
-                case .text(let text): try? socket.send(text: text)
-                case .binary(let bytes): try? socket.send(binary: bytes)
-                case .fragment, .ping, .pong, .close: break
-                }
-            }
-            if let limit = settings.messageLimit, count == limit { beginClose(.messageLimit, code: .normalClosure) }
-        }
-    }
-
-    /// Starts the closing handshake (once): the receiving side reports how it ends.
-    func beginClose(_ reason: ClosingReason, code: Connection.CloseCode) {
-        let socket: BlockingWebSocket?? = state.withLock { state in
-            guard state.closing == nil else { return .none }
-            state.closing = reason
-            return .some(state.socket)
+    /// A connection opened: reported, offered to the sender (started with the first one).
+    private func opened(_ socket: WebSocket) {
+        let count = state.withLock { state in
+            state.phase = .open(socket)
+            state.opened += 1
+            return state.opened
         }
         state.broadcast()
-        guard case .some(let current) = socket else { return }
-        _ = try? current?.sendClose(code: code)
+        let extensions = socket.handshake?.extensions.map(\.name) ?? []
+        var line = "connected to \(settings.url)"
+        if let subprotocol = socket.subprotocol { line += ", subprotocol \(subprotocol)" }
+        for name in extensions { line += ", extension \(name)" }
+        if count > 1 { line += " (connection \(count))" }
+        printError(line)
+        settings.output.opened(url: settings.url, subprotocol: socket.subprotocol, extensions: extensions)
+        if count == 1, !settings.echo {
+            startThread { [self] in sendStandardInput() }
+        }
+    }
+
+    /// The next attempt comes after `delay`.
+    private func announce(_ delay: Duration) {
+        let attempt = state.withLock { state in
+            state.phase = .connecting
+            state.attempts += 1
+            return state.attempts
+        }
+        state.broadcast()
+        printError("reconnecting in \(JSON.seconds(delay)) s (attempt \(attempt) of \(settings.reconnect.limit))")
+    }
+
+    /// Prints (and with `--echo` sends back) the connection's messages as they arrive, until it ends.
+    private func receive(on socket: WebSocket) async {
+        do {
+            for try await message in socket.messages {
+                // Only data messages are answers: pings and pongs (shown with --jsonl) neither extend
+                // the linger nor count towards --max-messages.
+                switch message {
+                case .text, .binary: break
+                case .fragment, .ping, .pong, .close:
+                    settings.output.received(message)
+                    continue
+                }
+                let count = state.withLock { state in
+                    state.received += 1
+                    state.lastMessage = monotonicNow()
+                    return state.received
+                }
+                state.broadcast()
+                // Past the limit, messages that were already on their way before our Close are
+                // dropped: -1 means one message out.
+                if let limit = settings.messageLimit, count > limit { continue }
+                settings.output.received(message)
+                if settings.echo { try? await socket.send(message) }
+                if let limit = settings.messageLimit, count == limit { beginClose(.messageLimit, code: .normalClosure) }
+            }
+        } catch {
+            // The connection did not end cleanly: the client's next event says how.
+        }
+    }
+
+    /// Starts the closing handshake (once) and stops reconnecting: the run reports how it ends.
+    func beginClose(_ reason: ClosingReason, code: Connection.CloseCode) {
+        let first = state.withLock { state in
+            guard state.closing == nil else { return false }
+            state.closing = reason
+            return true
+        }
+        state.broadcast()
+        if first { client.stop(code: code) }
     }
 
     /// Sends standard input, as lines or one message, then (unless `--no-close`) waits for the
@@ -231,7 +223,7 @@ final class ClientSession: @unchecked Sendable {
     /// that one. `false` once no connection will carry it.
     private func send(_ message: WebSocketMessage) -> Bool {
         while true {
-            let current = state.withLock { state -> (socket: BlockingWebSocket, opened: Int)? in
+            let current = state.withLock { state -> (socket: WebSocket, opened: Int)? in
                 guard state.closing == nil, state.outcome == nil, let socket = state.socket else { return nil }
                 return (socket, state.opened)
             }
@@ -240,12 +232,34 @@ final class ClientSession: @unchecked Sendable {
                 continue
             }
             do throws(WebSocketError) {
-                try current.socket.send(message)
+                do throws(WebSocketError) {
+                    try current.socket.send(message)
+                } catch .bufferFull {
+                    try sendWhenThereIsRoom(message, on: current.socket)
+                }
                 return true
             } catch {
                 guard waitForNextConnection(after: current.opened) else { return false }
             }
         }
+    }
+
+    /// The output buffer is at its high-water mark: the async send waits for room (standard input
+    /// is faster than the network), and this thread waits for it.
+    private func sendWhenThereIsRoom(_ message: WebSocketMessage, on socket: WebSocket) throws(WebSocketError) {
+        let outcome = Locked<Result<Void, WebSocketError>?>(nil)
+        Task {
+            var result: Result<Void, WebSocketError> = .success(())
+            do throws(WebSocketError) {
+                try await socket.send(message)
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            outcome.broadcast()
+        }
+        _ = outcome.wait(until: { $0 != nil }, deadline: nil, now: monotonicNow)
+        try outcome.withLock { $0! }.get()
     }
 
     /// Waits until a connection after the `opened`-th is open (`true`) or the run is ending.

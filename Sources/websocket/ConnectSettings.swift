@@ -1,5 +1,4 @@
 import WebSocketCore
-import WebSocketPOSIX
 import WebSocketTransport
 
 /// Everything `websocket connect` was asked to do, checked: the request, the connection's and the

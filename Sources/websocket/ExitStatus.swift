@@ -1,5 +1,5 @@
 import WebSocketCore
-import WebSocketPOSIX
+import WebSocketTransport
 
 /// The exit statuses of `websocket connect` (and of the other commands where they apply).
 enum ExitStatus: Int32 {

@@ -1,5 +1,5 @@
 import WebSocketCore
-import WebSocketPOSIX
+import WebSocketTransport
 
 /// How received messages reach standard output.
 enum OutputFormat: Sendable {

@@ -1,8 +1,8 @@
-import WebSocketCore
-import WebSocketPOSIX
+import WebSocketAsync
 
 /// `--reconnect N`: how many attempts, and how long to wait before each. Which endings are worth one
-/// is the library's `isWorthReconnecting` (of a close status, of a connection error).
+/// is the library's `isWorthReconnecting` (of a close status, of a connection error); the attempts
+/// and their waits are the library's `ReconnectingWebSocket` with ``policy``.
 struct ReconnectPolicy: Sendable {
     /// Attempts allowed in all (0: never reconnect).
     var limit = 0
@@ -10,10 +10,10 @@ struct ReconnectPolicy: Sendable {
     var delay: Duration = .seconds(1)
     static let maximumDelay: Duration = .seconds(30)
 
-    /// The wait before attempt `attempt` (1 for the first).
-    func delay(before attempt: Int) -> Duration {
-        var wait = delay
-        for _ in 1..<max(attempt, 1) where wait < Self.maximumDelay { wait *= 2 }
-        return min(wait, Self.maximumDelay)
+    /// The client's policy: fixed waits (no jitter) from ``delay``, doubling up to ``maximumDelay``,
+    /// at most ``limit`` attempts in the whole run.
+    var policy: ReconnectingWebSocket.Policy {
+        ReconnectingWebSocket.Policy(initialDelay: delay ... delay, secondDelay: delay * 2, factor: 2,
+                                     maximumDelay: Self.maximumDelay, jitter: 0, maxAttempts: limit, resetAfter: nil)
     }
 }

@@ -1,4 +1,4 @@
-import WebSocketPOSIX
+import WebSocketTransport
 import WebSocketTLS
 
 /// The TLS options of `connect` and `serve`, as a `TLSContext` for ``TransportOptions/tls``.

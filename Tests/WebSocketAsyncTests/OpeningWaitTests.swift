@@ -35,7 +35,7 @@ struct OpeningWaitTests {
         #expect(try await messages.next() == .text("hello"))
 
         let start = now()
-        let result = await socket.opening()
+        let result = await socket.waitUntilOpen()
         #expect(throws: Never.self) { try result.get() }
         #expect(now() - start < .seconds(30), "answered by a timer, not at once")
         #expect(try await socket.close().wasClean)

@@ -37,19 +37,21 @@ final class Watched<Value: Sendable>: Sendable {
     var value: Value { state.withLock { $0.value } }
 
     /// Changes the value, and resumes the waits it satisfies.
-    func update(_ body: (inout Value) -> Void) {
-        let ready: [Waiter] = state.withLock { state in
-            body(&state.value)
-            guard !state.waiters.isEmpty else { return [] }
+    @discardableResult
+    func update<T>(_ body: (inout Value) -> T) -> T {
+        let (result, ready) = state.withLock { state -> (T, [Waiter]) in
+            let result = body(&state.value)
+            guard !state.waiters.isEmpty else { return (result, []) }
             var ready: [Waiter] = []
             state.waiters.removeAll { waiter in
                 guard waiter.isDone(state.value) else { return false }
                 ready.append(waiter)
                 return true
             }
-            return ready
+            return (result, ready)
         }
         for waiter in ready { waiter.continuation.resume(returning: true) }
+        return result
     }
 
     /// Waits until `isDone` holds, for at most `timeout` (a bound for hangs, never reached by a test

@@ -53,7 +53,7 @@ extension WebSocket {
         let socket = try startClient(request, via: endpoint, configuration: configuration, options: options,
                                      consumer: .pending, system: system, loop: loop)
         let result = await withTaskCancellationHandler {
-            await socket.opening()
+            await socket.waitUntilOpen()
         } onCancel: {
             socket.cancel()
         }
@@ -61,10 +61,11 @@ extension WebSocket {
         return socket
     }
 
-    /// Waits until the connection opens, or why it never will. The waiter is queued on the loop and
-    /// resumed from the session's actions, which are pulled at once: the connection may have opened
-    /// before the wait reached the loop.
-    nonisolated(nonsending) func opening() async -> Result<Void, WebSocketError> {
+    /// (Client) Waits until the connection has opened (or opened and ended since: its messages are
+    /// still to be read), or for why it never did. The waiter is queued on the loop and resumed from
+    /// the session's actions, which are pulled at once: the connection may have opened (or ended, after
+    /// which no input would pull them) before the wait reached the loop.
+    nonisolated(nonsending) func waitUntilOpen() async -> Result<Void, WebSocketError> {
         await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) -> UInt64? in
             socket.peek { $0.waitForOpening(completion) }
             socket.act()
@@ -224,7 +225,10 @@ extension WebSocket {
             }
         }
         try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) -> UInt64? in
+            // Queued or refused at once: the resumption is queued as an action, which a flush does
+            // not run once the socket has ended.
             defer { socket.act() }
+            if socket.startsClosing(message) { socket.shared.withLock { $0.closeStartedHere = true } }
             socket.markDirty()
             return socket.peek { $0.sendOrWait(.message(message), completion: completion) }
         }.get()
@@ -303,12 +307,14 @@ extension WebSocket {
     {
         try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Connection.CloseStatus>) -> UInt64? in
             socket.peek { $0.advanceTime(to: socket.loop.now) }
+            let wasOpen = socket.peek { $0.pipeline.connection.state } == .open
             do throws(WebSocketError) {
                 try socket.session.close(code: code, reason: reason, completion: completion)
             } catch {
                 completion(.failure(error))
                 return nil
             }
+            if wasOpen { socket.shared.withLock { $0.closeStartedHere = true } }
             socket.act()
             socket.markDirty()
             return nil

@@ -218,19 +218,22 @@ extension WebSocket {
             let failure = peek { $0.pipeline.failure }
             let state = peek { $0.pipeline.connection.state }
             publishedState = state
-            shared.withLock { shared in
+            let observers = shared.withLock { shared in
                 shared.ending = ending
                 shared.transportFailure = failure
                 shared.state = state
                 shared.outbox = []
                 shared.outboxBytes = 0
                 cwebsocket_atomic_store_long(outboxWaiting, 0)
+                defer { shared.endObservers = [] }
+                return shared.endObservers
             }
             publishBufferedAmount()
             act()
             if case .batches(let batches) = consumer { batches.finish(ending.messagesError) }
             consumer = .finished
             server?.ended(wasOpen: wasOpen)
+            for observer in observers { observer(ending) }
         }
     }
 

@@ -156,6 +156,10 @@ extension WebSocket {
     /// (On the loop) Puts `item` into the connection.
     private func put(_ item: OutgoingMessage) throws(WebSocketError) {
         session.advanceTime(to: loop.now)
+        if case .message(let message) = item, startsClosing(message) {
+            // Queued now, or (refused for room) behind the data that waits: closing either way.
+            shared.withLock { $0.closeStartedHere = true }
+        }
         try session.send(item)
         markDirty()
     }

@@ -104,6 +104,12 @@ public final class WebSocket: @unchecked Sendable {
         var drainWanted = false
         /// The async face's messages.
         var batches: MessageBatches? = nil
+        /// Who waits for the end without reading messages (a ``ReconnectingWebSocket``): called
+        /// once, on the loop, after the last event.
+        var endObservers: [@Sendable (Ending) -> Void] = []
+        /// This side started the closing handshake (a send of a Close frame, or `close`, while
+        /// open): a ``ReconnectingWebSocket`` does not reconnect after it.
+        var closeStartedHere = false
     }
     let shared = Locked(Shared())
     /// The buffered amount the loop published last (an atomic, read by other threads).

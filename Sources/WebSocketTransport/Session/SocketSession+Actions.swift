@@ -154,4 +154,12 @@ extension WebSocketMessage {
         case .ping, .pong, .close: return false
         }
     }
+
+    /// Whether it queues behind the sends that wait for room: data, and a Close, which must not
+    /// overtake data handed over before it (nothing is sent after a Close, RFC 6455 §5.5.1). Pings
+    /// and pongs go ahead.
+    package var waitsBehindSends: Bool {
+        if case .close = self { return true }
+        return isData
+    }
 }

@@ -77,13 +77,14 @@ extension SocketSession {
     }
 
     /// (Client) Who waits for the connection to open: resumed once it opens, or with why it never
-    /// did.
+    /// did. A connection that opened and has ended since counts as opened: its messages are still
+    /// to be read. The resumption is queued as an action: pull them.
     package mutating func waitForOpening(_ completion: @escaping SessionCompletion<Void>) {
         switch phase {
-        case .open:
+        case .open, .finished(.closed):
             resume(completion, .success(()))
-        case .finished(let ending):
-            resume(completion, .failure(ending.error))
+        case .finished(.failed(let error)):
+            resume(completion, .failure(error))
         case .resolving, .connecting, .handshaking:
             openWaiters.append(completion)
         }

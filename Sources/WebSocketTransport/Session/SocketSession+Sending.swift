@@ -13,6 +13,14 @@ package enum OutgoingMessage: Sendable {
         }
     }
 
+    /// Whether it queues behind the sends that wait for room; see ``WebSocketMessage/waitsBehindSends``.
+    package var waitsBehindSends: Bool {
+        switch self {
+        case .message(let message): return message.waitsBehindSends
+        case .prepared: return true
+        }
+    }
+
     /// The payload bytes it holds.
     package var byteCount: Int {
         switch self {
@@ -36,11 +44,11 @@ extension SocketSession {
     ///
     /// - Throws: the transport's failure, once one ended the connection;
     ///   ``WebSocketError/bufferFull(bufferedAmount:)`` at the high-water mark,
-    ///   or for a message while async sends wait for room (nothing overtakes them), after which a
+    ///   or for a message or a Close while async sends wait for room (neither overtakes them), after which a
     ///   ``WebSocketEvent/drained(bufferedAmount:)`` follows; ``WebSocketError/connection(_:)`` for
     ///   what the connection refuses in its state.
     package mutating func send(_ message: WebSocketMessage) throws(WebSocketError) {
-        try perform(isData: message.isData) { (connection: inout Connection) throws(Connection.UsageError) in
+        try perform(isData: message.waitsBehindSends) { (connection: inout Connection) throws(Connection.UsageError) in
             try connection.send(message)
         }
         if case .close = message { stateMayHaveChanged = true }
@@ -90,7 +98,7 @@ extension SocketSession {
     /// (for ``cancelPendingSend(_:)``).
     @discardableResult
     package mutating func sendOrWait(_ message: OutgoingMessage, completion: @escaping SessionCompletion<Void>) -> UInt64? {
-        if pendingSends.isEmpty || !message.isData {
+        if pendingSends.isEmpty || !message.waitsBehindSends {
             do throws(WebSocketError) {
                 try send(message)
                 resume(completion, .success(()))
@@ -164,7 +172,8 @@ extension SocketSession {
     // MARK: Closing
 
     /// Starts the closing handshake (unless it has started) and resumes `completion` with how the
-    /// connection ended, once the socket is closed.
+    /// connection ended, once the socket is closed. While async sends wait for room, the Close
+    /// waits behind them (RFC 6455 §5.5.1: nothing is sent after it).
     ///
     /// - Throws: ``WebSocketError/connection(_:)`` for a code or reason that may not be sent, or
     ///   before the connection opened; nothing is queued then.
@@ -184,6 +193,11 @@ extension SocketSession {
             switch pipeline.connection.state {
             case .closing(initiatedBy: .local), .closed:
                 break  // under way already: wait for it
+            case .open where !pendingSends.isEmpty:
+                // Data handed over before the Close still waits for room: the Close goes after it.
+                nextPendingSendID &+= 1
+                let close = OutgoingMessage.message(.close(Connection.CloseFrame(code: code, reason: reason)))
+                pendingSends.append(PendingSend(id: nextPendingSendID, message: close, completion: { _ in }))
             case .connecting, .open, .closing(initiatedBy: .remote):
                 try pipeline.connection.close(code: code, reason: reason)
             }
