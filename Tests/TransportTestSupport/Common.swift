@@ -18,7 +18,7 @@ package final class Mailbox<Value: Sendable>: Sendable {
         value.broadcast()
     }
     /// The value, once put; `nil` after `timeout`.
-    package func take(timeout: Duration = .seconds(10)) -> Value? {
+    package func take(timeout: Duration = .seconds(60)) -> Value? {
         guard value.wait(until: { $0 != nil }, deadline: now() + timeout, now: now) else { return nil }
         return value.withLock { $0 }
     }

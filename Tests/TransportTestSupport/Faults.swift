@@ -38,7 +38,7 @@ package final class Faults: Sendable {
     /// Waits (checking every few milliseconds, for at most `timeout`) until every descriptor opened
     /// through ``system`` is closed (sockets close on other threads and queues after a test's last
     /// event); returns those still open.
-    package func waitForDescriptorsClosed(timeout: Duration = .seconds(10)) -> Set<Int32> {
+    package func waitForDescriptorsClosed(timeout: Duration = .seconds(60)) -> Set<Int32> {
         let deadline = SystemCalls.live.monotonicNow() + timeout
         while true {
             let open = openDescriptors

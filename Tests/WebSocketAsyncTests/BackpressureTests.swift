@@ -10,7 +10,7 @@ import TransportTestSupport
 /// drain is reported once the peer reads again. Receiving: a consumer that stops taking messages
 /// stops the socket reading once it holds ``TransportOptions/maxUndeliveredBytes``, and reading
 /// resumes when it takes them.
-@Suite("WebSocketAsync backpressure", .timeLimit(.minutes(2)))
+@Suite("WebSocketAsync backpressure", .timeLimit(.minutes(4)))
 struct BackpressureTests {
     static let highWaterMark = 1 << 20
     static let lowWaterMark = 256 << 10

@@ -6,7 +6,7 @@ import TransportTestSupport
 
 /// RFC 6455 §5.5.1: nothing is sent after a Close, so a Close asked for while data handed over
 /// before it still waits for room goes after that data, never ahead of it (the data would be lost).
-@Suite("A Close after data waiting for room (RFC 6455 §5.5.1)", .timeLimit(.minutes(2)))
+@Suite("A Close after data waiting for room (RFC 6455 §5.5.1)", .timeLimit(.minutes(4)))
 struct CloseOrder_5_5_1 {
     /// What the server received: the sizes of the binary messages, then how the connection ended.
     final class Received: Sendable {
@@ -48,19 +48,19 @@ struct CloseOrder_5_5_1 {
     /// binary message of 1,000 bytes waiting for room behind it.
     static func clientWithDataWaiting() async throws -> (server: WebSocketServer, received: Received, socket: WebSocket, faults: Faults) {
         let received = Received()
-        let server = try WebSocketServer(port: 0) { _, event in
+        let server = try WebSocketServer(port: 0, configuration: testConfiguration()) { _, event in
             switch event {
             case .message(.binary(let bytes)): received.sizes.withLock { $0.append(bytes.count) }
             case .closed(let status): received.ended(status)
             default: break
             }
         }
-        var configuration = Connection.Configuration()
+        var configuration = testConfiguration()
         configuration.limits.maxBufferedOutput = 64 << 10
         let endpoint = try WebSocketEndpoint(parsing: "ws://127.0.0.1:\(server.port)/")
         let faults = Faults()
         let socket = try await WebSocket.connect(Connection.ClientOptions(url: endpoint.url), via: endpoint, configuration: configuration,
-                                                 options: TransportOptions(), system: faults.system)
+                                                 options: testOptions(), system: faults.system)
         faults.always(.send, .wouldBlock)
         try await socket.send(.binary(pattern(100 << 10)))
         _ = await socket.awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) -> UInt64? in

@@ -6,12 +6,12 @@ import TransportTestSupport
 
 /// Waits that reach a socket's loop after the socket opened, or after it ended: they are answered
 /// at once, never left waiting for an input that will not come.
-@Suite("Waits on a socket that opened or ended meanwhile", .timeLimit(.minutes(2)))
+@Suite("Waits on a socket that opened or ended meanwhile", .timeLimit(.minutes(4)))
 struct EndedSocketTests {
     /// A server that greets each connection with its number and closes it with 1012 at once.
     static func greetingServer() throws -> WebSocketServer {
         let count = Locked(0)
-        return try WebSocketServer(port: 0) { socket, event in
+        return try WebSocketServer(port: 0, configuration: testConfiguration()) { socket, event in
             guard case .open = event else { return }
             let index = count.withLock { count in
                 defer { count += 1 }
@@ -40,7 +40,7 @@ struct EndedSocketTests {
 
     @Test("The wait for the opening, after a connect that failed: its error, at once")
     func openingWaitAfterAFailure() async throws {
-        let server = try WebSocketServer(port: 0, handshake: { _ in .reject(status: 403) }) { _, _ in }
+        let server = try WebSocketServer(port: 0, configuration: testConfiguration(), handshake: { _ in .reject(status: 403) }) { _, _ in }
         defer { server.stop() }
         let endpoint = try WebSocketEndpoint(parsing: "ws://127.0.0.1:\(server.port)/")
         let socket = try WebSocket.startClient(Connection.ClientOptions(url: endpoint.url), via: endpoint, configuration: .init(),
@@ -58,7 +58,7 @@ struct EndedSocketTests {
     func sendAfterTheEnd() async throws {
         let server = try Self.greetingServer()
         defer { server.stop() }
-        let socket = try await WebSocket.connect(to: "ws://127.0.0.1:\(server.port)/")
+        let socket = try await WebSocket.connect(to: "ws://127.0.0.1:\(server.port)/", configuration: testConfiguration(), options: testOptions())
         // The messages end once the socket is closed.
         for try await _ in socket.messages {}
         await #expect(throws: WebSocketError.self) { try await socket.send(.text("late")) }
@@ -70,7 +70,7 @@ struct EndedSocketTests {
         let server = try Self.greetingServer()
         defer { server.stop() }
         for index in 0..<200 {
-            let socket = try await WebSocket.connect(to: "ws://127.0.0.1:\(server.port)/")
+            let socket = try await WebSocket.connect(to: "ws://127.0.0.1:\(server.port)/", configuration: testConfiguration(), options: testOptions())
             var messages: [WebSocketMessage] = []
             for try await message in socket.messages { messages.append(message) }
             #expect(messages == [.text("hello \(index)")])

@@ -12,7 +12,7 @@ import TransportTestSupport
 
 /// Peers that refuse, never answer, or answer too much: every wait is bounded by a timer of the
 /// socket's loop, and each case ends in the documented event with every descriptor closed.
-@Suite("WebSocketAsync failures", .timeLimit(.minutes(2)))
+@Suite("WebSocketAsync failures", .timeLimit(.minutes(4)))
 struct FailureTests {
     @Test("A refused connect: .failed(.connectFailed) with ECONNREFUSED, for the handler faces and the async face")
     func connectRefused() async throws {

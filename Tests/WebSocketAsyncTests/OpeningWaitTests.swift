@@ -4,7 +4,7 @@ import WebSocketTransport
 import TransportTestSupport
 @testable import WebSocketAsync
 
-@Suite("Opening wait", .timeLimit(.minutes(2)))
+@Suite("Opening wait", .timeLimit(.minutes(4)))
 struct OpeningWaitTests {
     /// The async `connect` starts the client, then sends its wait for the opening to the loop. When
     /// the calling task is descheduled in between (it was, under a one-CPU `taskset`, for about one

@@ -122,7 +122,7 @@ final class ScriptedServer: Sendable {
          onOpen: @escaping @Sendable (Int, WebSocket) -> Void = { _, _ in },
          onMessage: @escaping @Sendable (Int, WebSocket) -> Void = { _, _ in }) throws {
         let handshakes = self.handshakes, opened = self.opened, endings = self.endings, indexes = self.indexes
-        server = try WebSocketServer(port: port, handshake: { _ in
+        server = try WebSocketServer(port: port, configuration: testConfiguration(), handshake: { _ in
             let index = handshakes.update { count in
                 defer { count += 1 }
                 return count
@@ -293,12 +293,13 @@ struct ReconnectBackoff_7_2_3 {
 
 // MARK: Against a real server
 
-@Suite("ReconnectingWebSocket", .timeLimit(.minutes(2)))
+@Suite("ReconnectingWebSocket", .timeLimit(.minutes(4)))
 struct ReconnectTests {
     /// A client of `url` with the test clock and a seeded generator.
     static func client(_ url: String, policy: ReconnectingWebSocket.Policy = .init(),
                        clock: TestClock = TestClock()) throws -> ReconnectingWebSocket {
-        try ReconnectingWebSocket(to: url, policy: policy, clock: clock, random: SeededGenerator(seed: 11))
+        try ReconnectingWebSocket(to: url, configuration: testConfiguration(), options: testOptions(), policy: policy, clock: clock,
+                                  random: SeededGenerator(seed: 11))
     }
 
     @Test("The server closes with a code worth reconnecting: the client waits its random first delay and connects again",
@@ -491,7 +492,7 @@ struct ReconnectTests {
         let server = try ScriptedServer(onOpen: { _, socket in try? socket.sendClose(code: .serviceRestart) })
         defer { server.server.stop() }
         let policy = ReconnectingWebSocket.Policy(initialDelay: .seconds(3_600) ... .seconds(3_600), maximumDelay: .seconds(3_600))
-        let client = try ReconnectingWebSocket(to: server.url, policy: policy)
+        let client = try ReconnectingWebSocket(to: server.url, configuration: testConfiguration(), options: testOptions(), policy: policy)
         var events = client.events.makeAsyncIterator()
         #expect(brief(await events.next()) == "connecting 0")
         #expect(brief(await events.next()) == "opened")

@@ -4,7 +4,7 @@ import WebSocketTransport
 import TransportTestSupport
 @testable import WebSocketAsync
 
-@Suite("Send order across threads", .timeLimit(.minutes(2)))
+@Suite("Send order across threads", .timeLimit(.minutes(4)))
 struct SendOrderTests {
     /// Sends from another thread wait in the socket's outbox until the loop carries them out; a send
     /// on the loop went straight into the connection, ahead of them, although their calls had

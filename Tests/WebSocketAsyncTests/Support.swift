@@ -57,7 +57,7 @@ final class Watched<Value: Sendable>: Sendable {
     /// Waits until `isDone` holds, for at most `timeout` (a bound for hangs, never reached by a test
     /// that passes); returns the value then, or throws naming `what` and the value seen.
     @discardableResult
-    func wait(for what: String, timeout: Duration = .seconds(30), _ isDone: @escaping @Sendable (Value) -> Bool) async throws -> Value {
+    func wait(for what: String, timeout: Duration = Harness.patience, _ isDone: @escaping @Sendable (Value) -> Bool) async throws -> Value {
         let done = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let id: Int? = state.withLock { state in
                 if isDone(state.value) { return nil }
@@ -101,13 +101,13 @@ extension Watched where Value == [WebSocketEvent] {
 
     /// Waits for the last event (`.closed` or `.failed`) and returns it.
     @discardableResult
-    func waitForEnd(timeout: Duration = .seconds(30)) async throws -> WebSocketEvent {
+    func waitForEnd(timeout: Duration = Harness.patience) async throws -> WebSocketEvent {
         let events = try await wait(for: "the last event", timeout: timeout) { $0.contains { $0.isLast } }
         return events.first { $0.isLast }!
     }
 
     /// Waits for the opening.
-    func waitForOpen(timeout: Duration = .seconds(30)) async throws {
+    func waitForOpen(timeout: Duration = Harness.patience) async throws {
         try await wait(for: "open", timeout: timeout) { $0.contains { if case .open = $0 { true } else { false } } }
     }
 
@@ -174,7 +174,7 @@ func payload(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
 func testConfiguration() -> Connection.Configuration {
     var configuration = Connection.Configuration()
     configuration.timeouts.handshake = .seconds(60)
-    configuration.timeouts.close = .seconds(30)
+    configuration.timeouts.close = .seconds(60)
     return configuration
 }
 

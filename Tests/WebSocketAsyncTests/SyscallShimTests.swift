@@ -37,7 +37,7 @@ func planStorm(_ faults: Faults, seed: UInt64, count: Int = 3000) {
 /// The adapter under the system-call shim: forced `EINTR`, `EAGAIN`, short reads and writes, resets
 /// and broken pipes, and peers that vanish, stop reading or stall mid-frame. Each case ends in the
 /// documented state and close code, with every descriptor the adapter opened closed again.
-@Suite("WebSocketAsync under the system-call shim", .timeLimit(.minutes(2)))
+@Suite("WebSocketAsync under the system-call shim", .timeLimit(.minutes(4)))
 struct SyscallShimTests {
     // MARK: Storms
 
