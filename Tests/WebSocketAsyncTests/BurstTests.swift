@@ -5,15 +5,6 @@ import WebSocketTransport
 import TransportTestSupport
 @testable import WebSocketAsync
 
-/// Loops of the bursts' own, as many as the shared ones: a thousand handshakes at once would
-/// otherwise hold the shared loops for seconds (tens of seconds under ThreadSanitizer), and every
-/// other test's sockets on them would wait that long. On loops of their own the bursts compete for
-/// the CPUs like any thread, and the other tests' waits stay short.
-private let burstLoops: [EventLoop] = (0..<EventLoops.defaultCount).map { index in
-    // A test process that cannot start a thread or an epoll instance has nothing to test.
-    try! EventLoop(index: 100 + index, backend: ReadinessBackend.selected)
-}
-
 /// A server of `face` on 127.0.0.1 (an echo of text and binary messages) whose system calls go
 /// through `faults`, so that its descriptors are counted; the async face's `run` task with it.
 private func burstServer(_ face: ServerFace, faults: Faults, maxPendingConnections: Int = 128)
@@ -31,7 +22,7 @@ private func burstServer(_ face: ServerFace, faults: Faults, maxPendingConnectio
     }
     let server = try WebSocketServer(addresses: Socket.listenAddresses(host: "127.0.0.1", port: 0), unixSocketPath: nil, backlog: 1024,
                                      configuration: Harness.configuration(), options: Harness.options(), loops: nil,
-                                     handshake: { _ in .accept() }, face: serverFace, system: faults.system, on: burstLoops)
+                                     handshake: { _ in .accept() }, face: serverFace, system: faults.system)
     guard face == .async else { return (server, nil) }
     let serving = Task {
         await server.run { socket in
@@ -48,7 +39,6 @@ private func burstServer(_ face: ServerFace, faults: Faults, maxPendingConnectio
 /// `.message(.text("echoed"))` for one that got its echo and closed cleanly, its end otherwise.
 private func burst(_ count: Int, port: UInt16, faults: Faults) throws -> Transcript {
     let outcomes = Transcript()
-    let loops = burstLoops
     let request = Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port))
     for index in 0..<count {
         let text = "client \(index)"
@@ -69,8 +59,7 @@ private func burst(_ count: Int, port: UInt16, faults: Faults) throws -> Transcr
             }
         }
         _ = try WebSocket.startClient(request, via: WebSocketEndpoint(url: request.url), configuration: Harness.configuration(),
-                                      options: Harness.options(), consumer: .loopHandler(handler), system: faults.system,
-                                      loop: loops[index % loops.count])
+                                      options: Harness.options(), consumer: .loopHandler(handler), system: faults.system)
     }
     return outcomes
 }
@@ -95,7 +84,7 @@ struct BurstTests {
         #expect(try await Harness.offPool { server.waitUntilIdle(timeout: .seconds(60)) })
         server.stop()
         if let serving { await serving.value }
-        try await Harness.loopsCaughtUp(burstLoops)
+        try await Harness.loopsCaughtUp()
         #expect(faults.openDescriptors.isEmpty, "still open: \(faults.openDescriptors.count)")
     }
 
@@ -111,7 +100,7 @@ struct BurstTests {
         #expect(try await Harness.offPool { server.waitUntilIdle(timeout: .seconds(60)) })
         server.stop()
         await serving?.value
-        try await Harness.loopsCaughtUp(burstLoops)
+        try await Harness.loopsCaughtUp()
         #expect(faults.openDescriptors.isEmpty)
     }
 

@@ -70,7 +70,7 @@ enum Harness {
     static func configuration() -> Connection.Configuration {
         var configuration = Connection.Configuration()
         configuration.timeouts.handshake = .seconds(60)
-        configuration.timeouts.close = .seconds(60)
+        configuration.timeouts.close = .seconds(30)
         return configuration
     }
 
@@ -172,8 +172,8 @@ enum Harness {
     }
 
     /// Waits until every event loop has run what was queued on it before this call.
-    static func loopsCaughtUp(_ loops: [EventLoop]? = nil) async throws {
-        for loop in try loops ?? EventLoops.all() {
+    static func loopsCaughtUp() async throws {
+        for loop in try EventLoops.all() {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 loop.execute { continuation.resume() }
             }

@@ -92,7 +92,8 @@ struct FacesTests {
             let serverSide = try await server.log.connection()
             let received = serverSide.messages.compactMap { if case .fragment(let fragment) = $0 { fragment } else { nil } }
             #expect(received.flatMap(\.bytes) == big)
-            #expect(try await client.close() == Self.clean(.normalClosure))
+            let status = try await client.close()
+            #expect(status == Self.clean(.normalClosure), "\(status)")
         }
     }
 
@@ -145,7 +146,8 @@ struct FacesTests {
             try first.expectOpen()
             try await first.startClose(code: Connection.CloseCode(rawValue: 4001), reason: "done here")
             // RFC 6455 §7.1.5: the status is the first Close frame received: the server's echo of ours.
-            #expect(try await first.log.closeStatus() == Self.clean(Connection.CloseCode(rawValue: 4001)))
+            let status = try await first.log.closeStatus()
+            #expect(status == Self.clean(Connection.CloseCode(rawValue: 4001)), "\(status)")
             #expect(try await server.log.connection(0).closeStatus() == Self.clean(Connection.CloseCode(rawValue: 4001), "done here"))
 
             let second = try await FaceClient.connect(pair.client, to: server.url())

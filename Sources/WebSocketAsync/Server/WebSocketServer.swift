@@ -148,10 +148,8 @@ public final class WebSocketServer: Sendable {
     init(addresses: [SocketAddress], unixSocketPath: String?, backlog: Int32, configuration: Connection.Configuration,
          options: TransportOptions, loops requested: Int?,
          handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision, face: ServerCore.Face,
-         system: SystemCalls = .live, on given: [EventLoop]? = nil) throws(WebSocketError) {
-        // `given`: loops other than the process's (tests that must not hold the shared ones).
-        let all: [EventLoop]
-        if let given { all = given } else { all = try EventLoops.all() }
+         system: SystemCalls = .live) throws(WebSocketError) {
+        let all = try EventLoops.all()
         if let requested, requested < 1 { throw .invalidArgument("loops must be at least 1, got \(requested)") }
         let loops = Array(all.prefix(requested ?? all.count))
         // A TLS configuration that cannot make server sessions fails here, not per connection.
