@@ -48,7 +48,7 @@ import WebSocketTransport
 /// current socket: it is yours (close it, or call ``stop(code:reason:)``).
 ///
 /// Each connection is an async-face ``WebSocket`` (read its ``WebSocket/messages``, send with
-/// ``WebSocket/send(_:)``), made as ``WebSocket/connect(_:via:configuration:options:)`` makes them.
+/// `send(_:)`, the async one that waits for room), made as ``WebSocket/connect(_:via:configuration:options:)`` makes them.
 ///
 /// RFC 6455 §7.2.3: <https://www.rfc-editor.org/rfc/rfc6455#section-7.2.3>
 public final class ReconnectingWebSocket: Sendable {
@@ -107,8 +107,11 @@ public final class ReconnectingWebSocket: Sendable {
     /// - Parameters:
     ///   - request: the URL, subprotocols, extensions and headers of every opening handshake.
     ///   - endpoint: where to connect, when not the request's URL over TCP (a Unix domain socket).
-    ///   - configuration, options, policy, clock, random: as for
-    ///     ``init(to:subprotocols:headers:configuration:options:policy:clock:random:)``.
+    ///   - configuration: the core's limits, timers and delivery, for every connection.
+    ///   - options: transport options (TLS for `wss`, a proxy, timeouts), for every connection.
+    ///   - policy: how soon and how many times to reconnect; see ``Policy`` for the defaults.
+    ///   - clock: the clock of the waits between tries; default the continuous clock.
+    ///   - random: the random numbers of the waits; default the system's.
     public convenience init(_ request: Connection.ClientOptions, via endpoint: WebSocketEndpoint? = nil,
                             configuration: Connection.Configuration = Connection.Configuration(),
                             options: TransportOptions = TransportOptions(), policy: Policy = Policy(),
