@@ -170,6 +170,8 @@ extension WebSocket {
             try? socket?.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
         }
         peek { $0.connected(at: loop.now) }
+        let connected = socket
+        shared.withLock { $0.connected = connected }
         writable = true
         markDirty()
     }

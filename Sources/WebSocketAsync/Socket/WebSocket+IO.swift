@@ -241,6 +241,8 @@ extension WebSocket {
     func dropDescriptor() {
         guard let socket else { return }
         loop.unregister(self, descriptor: socket.descriptor)
+        // No other thread asks the kernel about this descriptor number once it is closed.
+        shared.withLock { $0.connected = nil }
         socket.close()
         self.socket = nil
         readable = false

@@ -95,6 +95,10 @@ public final class WebSocket: @unchecked Sendable {
         var transportFailure: WebSocketError? = nil
         var remoteAddress: SocketAddress?? = nil
         var localAddress: SocketAddress?? = nil
+        /// The connected socket whose addresses other threads may ask the kernel for: set once
+        /// connected, cleared (under this lock) before the loop closes the descriptor, so that no
+        /// thread asks about a descriptor number that was closed and reused.
+        var connected: Socket? = nil
         /// Sends from other threads, carried out on the loop in order.
         var outbox: [OutgoingMessage] = []
         var outboxBytes = 0
@@ -111,7 +115,7 @@ public final class WebSocket: @unchecked Sendable {
         /// open): a ``ReconnectingWebSocket`` does not reconnect after it.
         var closeStartedHere = false
     }
-    let shared = Locked(Shared())
+    let shared: Locked<Shared>
     /// The buffered amount the loop published last (an atomic, read by other threads).
     let publishedBufferedAmount: UnsafeMutablePointer<Int>
     /// 1 while `shared.outbox` holds sends (an atomic, set and cleared under the lock): a send on the
@@ -127,6 +131,7 @@ public final class WebSocket: @unchecked Sendable {
         self.consumer = consumer
         self.options = options
         self.system = system
+        shared = Locked(Shared(connected: socket))
         highWaterMark = session.settings.highWaterMark
         publishedBufferedAmount = .allocate(capacity: 1)
         publishedBufferedAmount.initialize(to: 0)
@@ -165,26 +170,32 @@ public final class WebSocket: @unchecked Sendable {
     /// one did; known once the socket is closed.
     public var transportFailure: WebSocketError? { shared.withLock { $0.transportFailure } }
 
-    /// The peer's address (asked of the kernel on first use); for a Unix socket client, the
-    /// server's path.
+    /// The peer's address (asked of the kernel on first use, from the calling thread); for a Unix
+    /// socket client, the server's path. `nil` before a client's TCP connection is made.
     public var remoteAddress: SocketAddress? {
-        if let known = shared.withLock({ $0.remoteAddress }) { return known }
-        let address = descriptorAddress(\.peerAddress)
-        if address != nil { shared.withLock { $0.remoteAddress = .some(address) } }
-        return address
+        address(\.remoteAddress, of: \.peerAddress)
     }
 
-    /// The address of this end of the socket (asked of the kernel on first use).
+    /// The address of this end of the socket (asked of the kernel on first use, from the calling
+    /// thread). `nil` before a client's TCP connection is made.
     public var localAddress: SocketAddress? {
-        if let known = shared.withLock({ $0.localAddress }) { return known }
-        let address = descriptorAddress(\.localAddress)
-        if address != nil { shared.withLock { $0.localAddress = .some(address) } }
-        return address
+        address(\.localAddress, of: \.localAddress)
     }
 
-    /// Reads an address of the descriptor on the loop (where it may change, while connecting).
-    private func descriptorAddress(_ property: KeyPath<Socket, SocketAddress?> & Sendable) -> SocketAddress? {
-        onLoop { [self] in socket.flatMap { $0.isClosed ? nil : $0[keyPath: property] } }
+    /// An address of the connected descriptor, kept once known. Asked under the lock that the loop
+    /// takes before it closes the descriptor, and never by waiting for the loop: a handler on one
+    /// loop asking about a socket of another (and that one's handler asking back) would otherwise
+    /// hold both loops.
+    private func address(_ kept: WritableKeyPath<Shared, SocketAddress??>, of property: KeyPath<Socket, SocketAddress?>)
+        -> SocketAddress?
+    {
+        shared.withLock { shared in
+            if let known = shared[keyPath: kept] { return known }
+            guard let socket = shared.connected else { return nil }
+            let address = socket[keyPath: property]
+            if address != nil { shared[keyPath: kept] = .some(address) }
+            return address
+        }
     }
 
     /// The bytes queued for the peer and not yet written to the socket, like a browser's
@@ -213,7 +224,8 @@ public final class WebSocket: @unchecked Sendable {
     }
 
     /// Runs `body` on the loop and returns its result: at once on the loop, otherwise waiting for
-    /// the loop's turn (for reads of state that lives there).
+    /// the loop's turn. For tests that read state living on the loop; never called from a loop's
+    /// thread for another loop's socket (the two loops could wait for each other).
     func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
         if loop.inLoop { return body() }
         let answer = Locked<T?>(nil)
