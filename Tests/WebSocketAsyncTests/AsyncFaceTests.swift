@@ -422,3 +422,34 @@ struct AsyncSendVerdictTests {
         }
     }
 }
+
+@Suite("A reader that stays behind", .timeLimit(.minutes(3)))
+struct LaggingReaderTests {
+    /// `receive()` takes one message at a time; a reader always one message behind never empties the
+    /// batches. What it took must not stay in memory until it catches up (with a peer that never
+    /// pauses, that would be never).
+    @Test("receive() one message behind for 1,000 messages: the batches hold about what is unread")
+    func oneBehind() async throws {
+        let server = try WebSocketServer(configuration: Harness.configuration(), options: Harness.options())
+        defer { server.stop() }
+        let client = try await WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),
+                                                 options: Harness.options())
+        var connections = server.connections.makeAsyncIterator()
+        let socket = try #require(await connections.next())
+        let batches = try #require(socket.asyncBatches)
+        // One message ahead of the reader, then one more for each one it reads.
+        try await client.send(.text("0"))
+        var largest = 0
+        for index in 1...1000 {
+            try await client.send(.text("\(index)"))
+            let message = try await socket.receive(timeout: Harness.patience)
+            #expect(message == .text("\(index - 1)"))
+            let stored = await withCheckedContinuation { continuation in
+                socket.loop.execute { continuation.resume(returning: batches.storedCount) }
+            }
+            largest = max(largest, stored)
+        }
+        #expect(largest <= 130, "the batches grew to \(largest) messages with one or two unread")
+        _ = try await client.close()
+    }
+}

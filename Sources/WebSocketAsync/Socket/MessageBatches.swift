@@ -45,6 +45,9 @@ final class MessageBatches: @unchecked Sendable {
     /// A wait whose cancellation reached the loop before the wait itself.
     @exclusivity(unchecked) private var cancelledBeforeWaiting: Wait? = nil
 
+    /// (On the loop) The messages the array holds, taken or not (for tests).
+    var storedCount: Int { messages.count }
+
     init(socket: WebSocket) {
         self.loop = socket.loop
         self.socket = socket
@@ -152,6 +155,11 @@ final class MessageBatches: @unchecked Sendable {
             head += 1
             if head == messages.count {
                 messages.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 64, head * 2 >= messages.count {
+                // A reader that stays behind never empties the array: what it took goes, so that
+                // the array holds about what is unread, not everything since it last caught up.
+                messages.removeFirst(head)
                 head = 0
             }
         }
