@@ -146,4 +146,43 @@ struct CloseOrder_5_5_1 {
         #expect(received.sizes.withLock { $0 } == [100 << 10, 1_000])
         #expect(ending?.code == .normalClosure && ending?.wasClean == true, "\(String(describing: ending))")
     }
+
+    @Test("A server's stop(closing:) while a connection's data waits for room: the Close follows the data, every byte arrives")
+    func serverStopWithDataWaiting() async throws {
+        let faults = Faults()
+        let accepted = Mailbox<WebSocket>()
+        var configuration = testConfiguration()
+        configuration.limits.maxBufferedOutput = 64 << 10
+        let server = try shimServer(faults.system, configuration: configuration, handler: { socket, event in
+            if case .open = event { accepted.put(socket) }
+        })
+        defer { server.stop() }
+        let client = try await WebSocket.connect(to: "ws://127.0.0.1:\(server.port)/", configuration: testConfiguration(),
+                                                 options: testOptions())
+        let socket = try #require(try await Harness.offPool { accepted.take(timeout: Harness.patience) })
+        // Nothing the server sends is written: 100 KiB over the high-water mark, 1,000 bytes waiting.
+        faults.always(.send, .wouldBlock)
+        try await socket.send(.binary(pattern(100 << 10)))
+        let waiting = await socket.awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Void>) -> UInt64? in
+            _ = socket.peek { $0.sendOrWait(.binary(pattern(1_000))) { _ in } }
+            completion(socket.peek { $0.hasPendingSends } ? .success(()) : .failure(.invalidArgument("nothing waits")))
+            return nil
+        }
+        #expect((try? waiting.get()) != nil, "\(waiting)")
+        server.stop(closing: .goingAway, reason: "bye")
+        // Writes again; a message from the client wakes the server's loop (an edge-triggered backend
+        // reports writability again only with a new event).
+        faults.always(.send, nil)
+        try await client.send(.text("write again"))
+        var sizes: [Int] = []
+        do {
+            for try await message in client.messages { if case .binary(let bytes) = message { sizes.append(bytes.count) } }
+        } catch {
+            Issue.record("the client's messages ended with \(error)")
+        }
+        #expect(sizes == [100 << 10, 1_000])
+        #expect(client.closeStatus?.code == .goingAway && client.closeStatus?.reason == "bye",
+                "\(String(describing: client.closeStatus))")
+    }
+
 }

@@ -131,6 +131,7 @@ final class ServerCore: @unchecked Sendable {
     /// closed with the same code.
     func opened(_ socket: WebSocket) -> Consumer {
         let consumer: Consumer
+        var taken = true
         switch face {
         case .loopHandler(let handler):
             consumer = .loopHandler(handler)
@@ -138,17 +139,18 @@ final class ServerCore: @unchecked Sendable {
             consumer = .queueHandler(DispatchQueue(label: "WebSocketServer.events", target: queue), handler)
         case .async(let queue):
             consumer = socket.attachBatches()
-            if !queue.push(socket) {
-                // Nobody will take it: closed with the stop's own code and reason when it gave one.
-                let frame = counts.withLock { $0.closing } ?? Connection.CloseFrame(code: .goingAway, reason: "server stopped")
-                try? socket.sendNow(.message(.close(frame)))
-            }
+            taken = queue.push(socket)
         }
         let closing = counts.withLock { counts in
             counts.open += 1
             return counts.closing
         }
-        if let closing { try? socket.sendNow(.message(.close(closing))) }
+        if let closing {
+            socket.startClosing(closing)
+        } else if !taken {
+            // Nobody will take it (the server stopped without a code).
+            socket.startClosing(Connection.CloseFrame(code: .goingAway, reason: "server stopped"))
+        }
         return consumer
     }
 

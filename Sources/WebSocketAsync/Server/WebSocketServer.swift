@@ -195,7 +195,7 @@ public final class WebSocketServer: Sendable {
         for loop in core.loops {
             loop.execute {
                 for socket in loop.sockets(of: core) where socket.peek({ $0.handshake != nil }) {
-                    try? socket.sendNow(.message(.close(frame)))
+                    socket.startClosing(frame)
                 }
             }
         }

@@ -146,6 +146,16 @@ extension WebSocket {
         try put(item)
     }
 
+    /// (On the loop) Starts the closing handshake as `close` does: after the sends other threads
+    /// queued before, and behind the messages waiting for room (RFC 6455 §5.5.1). For the server's
+    /// own closes (a stop with a code), which have no one to report a refusal to.
+    func startClosing(_ frame: Connection.CloseFrame) {
+        sendOutboxFirst()
+        session.advanceTime(to: loop.now)
+        try? session.close(code: frame.code, reason: frame.reason, completion: nil)
+        markDirty()
+    }
+
     /// (On the loop) Sends made on other threads before this one (their calls returned) go first,
     /// as the order of the calls says, even when the loop has not carried them out yet.
     @inline(__always)
