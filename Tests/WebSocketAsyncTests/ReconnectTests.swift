@@ -351,6 +351,52 @@ struct ReconnectTests {
         #expect(brief(await events.next()) == "end")
     }
 
+    @Test("The server resets the open connection (ECONNRESET, a transport failure): reconnected")
+    func resetByPeer() async throws {
+        let listener = try RawListener()
+        defer { listener.close() }
+        let client = try Self.client("ws://127.0.0.1:\(listener.port)/")
+        var events = client.events.makeAsyncIterator()
+        let firstPeer = Task { try await Harness.offPool { () throws -> RawSocket in
+            let peer = try listener.accept(timeout: Harness.patience)
+            _ = try peer.acceptHandshake()
+            return peer
+        } }
+        #expect(brief(await events.next()) == "connecting 0")
+        #expect(brief(await events.next()) == "opened")
+        let first = try await firstPeer.value
+        let secondPeer = Task { try await Harness.offPool { () throws -> (RawSocket, Connection) in
+            let peer = try listener.accept(timeout: Harness.patience)
+            return (peer, try peer.acceptHandshake())
+        } }
+        first.closeWithReset()
+        #expect(brief(await events.next()) == "closed 1006 unclean, retry")
+        #expect(brief(await events.next()) == "connecting 1")
+        #expect(brief(await events.next()) == "opened")
+        let (second, connection) = try await secondPeer.value
+        defer { second.close() }
+        // The peer answers the client's Close.
+        let answered = Task { try await Harness.offPool { () -> Bool in
+            var connection = connection
+            let deadline = now() + Harness.patience
+            while now() < deadline {
+                guard let bytes = second.read(timeout: deadline - now()), !bytes.isEmpty else { return false }
+                connection.receive(bytes)
+                while connection.nextEvent() != nil {}
+                if connection.pendingOutputCount > 0 {
+                    second.write(connection.takeOutput())
+                    second.close()
+                    return true
+                }
+            }
+            return false
+        } }
+        client.stop()
+        #expect(brief(await events.next()) == "closed 1000")
+        #expect(brief(await events.next()) == "end")
+        #expect(try await answered.value)
+    }
+
     @Test("The server goes away (stops with 1001) and comes back on the same port: refused meanwhile, retried, then open")
     func serverDiesAndComesBack() async throws {
         let first = try ScriptedServer()

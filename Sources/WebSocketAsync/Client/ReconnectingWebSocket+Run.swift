@@ -135,6 +135,9 @@ extension ReconnectingWebSocket {
         }
         // A closing handshake this side started is an end, whatever its code.
         let isFinal = socket.closeStartedHere
+        // A transport failure (a reset, a write timeout) aborts the connection, a status that on
+        // its own means "this side gave up"; whether to try again is the failure's to say.
+        let cause: WebSocketError = socket.transportFailure ?? .closed(status)
         let uptime = elapsed() - since
         let retry: Duration? = state.withLock { state in
             if let resetAfter = policy.resetAfter, uptime >= resetAfter { state.attempts = 0 }
@@ -143,7 +146,7 @@ extension ReconnectingWebSocket {
                 state.step = .finished
                 return nil
             }
-            return state.retry(after: .closed(status), policy: policy)
+            return state.retry(after: cause, policy: policy)
         }
         return .closed(status, willRetryIn: retry)
     }
