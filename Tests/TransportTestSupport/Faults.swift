@@ -35,16 +35,13 @@ package final class Faults: Sendable {
     /// not closed yet: a leak check that other tests running at the same time cannot disturb.
     package var openDescriptors: Set<Int32> { descriptors.withLock { $0 } }
 
-    /// Waits (checking every few milliseconds, for at most `timeout`) until every descriptor opened
-    /// through ``system`` is closed (sockets close on other threads and queues after a test's last
-    /// event); returns those still open.
+    /// Waits (for at most `timeout`) until every descriptor opened through ``system`` is closed
+    /// (sockets close on other threads and queues after a test's last event); returns those still
+    /// open. Each close through ``system`` wakes the wait.
     package func waitForDescriptorsClosed(timeout: Duration = .seconds(60)) -> Set<Int32> {
-        let deadline = SystemCalls.live.monotonicNow() + timeout
-        while true {
-            let open = openDescriptors
-            if open.isEmpty || SystemCalls.live.monotonicNow() >= deadline { return open }
-            usleep(5_000)
-        }
+        let now = SystemCalls.live.monotonicNow
+        _ = descriptors.wait(until: { $0.isEmpty }, deadline: now() + timeout, now: now)
+        return openDescriptors
     }
 
     package func plan(_ call: Call, _ faults: [Fault]) { planned.withLock { $0[call, default: []] += faults } }
@@ -79,6 +76,7 @@ package final class Faults: Sendable {
         }
         system.close = { fd in
             descriptors.withLock { _ = $0.remove(fd) }
+            descriptors.broadcast()
             return live.close(fd)
         }
         system.receive = { [self] fd, buffer, count in

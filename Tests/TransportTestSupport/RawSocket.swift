@@ -27,9 +27,17 @@ package final class RawSocket: Sendable {
         }
     }
 
-    /// Reads until the end of the stream, for at most `timeout` overall. Returns whether it ended.
+    /// Reads until the end of the stream, for at most `timeout` overall. Returns whether it ended:
+    /// with a FIN, or a reset (the peer closed with bytes it had not read); any other failure is no
+    /// end.
     package func readUntilEOF(timeout: Duration = .seconds(60)) -> Bool {
-        (try? socket.readToEnd(timeout: timeout).sawEnd) ?? true
+        do {
+            return try socket.readToEnd(timeout: timeout).sawEnd
+        } catch let error as Errno {
+            return error == .connectionReset
+        } catch {
+            return false
+        }
     }
 
     /// Writes every byte (a failure, such as a reset, is ignored: the test looks at what follows).

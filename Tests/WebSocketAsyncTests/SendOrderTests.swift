@@ -11,12 +11,18 @@ struct SendOrderTests {
     /// returned before it was made. Here the handler is held while another thread sends, then
     /// sends itself: the peer must get the other thread's messages first.
     @Test("A send on the loop does not overtake sends from another thread whose calls returned before it")
-    func loopSendAfterOtherThreadSends() throws {
+    func loopSendAfterOtherThreadSends() async throws {
+        // Blocking waits throughout: on a thread of their own, not on the cooperative pool.
+        try await Harness.offPool { try Self.sendOrder() }
+    }
+
+    private static func sendOrder() throws {
         let listener = try RawListener()
         defer { listener.close() }
         // 0: waiting for "go"; 1: the handler holds; 2: released.
         let gate = Locked(0)
-        let socket = try WebSocket.connect(to: "ws://127.0.0.1:\(listener.port)/") { socket, event in
+        let socket = try WebSocket.connect(to: "ws://127.0.0.1:\(listener.port)/", configuration: Harness.configuration(),
+                                           options: Harness.options()) { socket, event in
             guard case .message(.text("go")) = event else { return }
             gate.withLock { $0 = 1 }
             gate.broadcast()
