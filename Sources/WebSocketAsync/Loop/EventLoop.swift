@@ -81,6 +81,10 @@ final class EventLoop: @unchecked Sendable {
     private var listeners: [Listener?] = []
     @exclusivity(unchecked) private var local: [Work] = []
     @exclusivity(unchecked) private var dirty: [WebSocket] = []
+    /// The sockets being flushed, and the work being run: swapped with `dirty` and `local` each
+    /// turn, so that neither array is allocated again once it has grown.
+    @exclusivity(unchecked) private var flushing: [WebSocket] = []
+    @exclusivity(unchecked) private var running: [Work] = []
     @exclusivity(unchecked) private var again: [WebSocket] = []
     @exclusivity(unchecked) private var timers = DeadlineHeap()
     /// The one read buffer of every socket of the loop: a connection keeps only what it has not
@@ -351,9 +355,9 @@ final class EventLoop: @unchecked Sendable {
     /// Runs the work the loop queued itself (tasks resumed on it), a few rounds at most.
     private func runLocalWork() {
         for _ in 0..<4 where !local.isEmpty {
-            let work = local
-            local = []
-            for item in work { run(item) }
+            swap(&local, &running)
+            for item in running { run(item) }
+            running.removeAll(keepingCapacity: true)
         }
     }
 
@@ -366,11 +370,11 @@ final class EventLoop: @unchecked Sendable {
                 defer { remote.work = [] }
                 return remote.work
             }
-            let fromHere = local
-            local = []
-            guard !fromElsewhere.isEmpty || !fromHere.isEmpty else { return }
+            swap(&local, &running)
+            guard !fromElsewhere.isEmpty || !running.isEmpty else { return }
             for work in fromElsewhere { run(work) }
-            for work in fromHere { run(work) }
+            for work in running { run(work) }
+            running.removeAll(keepingCapacity: true)
         }
     }
 
@@ -399,9 +403,9 @@ final class EventLoop: @unchecked Sendable {
         // A flush can make more sockets dirty (a handler's send to another socket): they wait for
         // the next turn, which then does not wait.
         // A socket flushed since it was listed (right after its reads) is skipped.
-        let sockets = dirty
-        dirty = []
-        for socket in sockets where socket.isDirty { socket.flush() }
+        swap(&dirty, &flushing)
+        for socket in flushing where socket.isDirty { socket.flush() }
+        flushing.removeAll(keepingCapacity: true)
     }
 }
 
