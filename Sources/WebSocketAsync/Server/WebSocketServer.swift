@@ -175,7 +175,15 @@ public final class WebSocketServer: Sendable {
         for (index, listener) in listeners.enumerated() {
             let loop = loops[index]
             let core = self.core
-            loop.execute { try? loop.addListener(listener, server: core) }
+            loop.execute {
+                do throws(Errno) {
+                    try loop.addListener(listener, server: core)
+                } catch {
+                    // A listener nobody watches would still be handed its share of the connections
+                    // (SO_REUSEPORT): closed, the kernel gives them to the others.
+                    listener.close()
+                }
+            }
         }
     }
 
