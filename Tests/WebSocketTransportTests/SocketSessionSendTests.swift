@@ -98,6 +98,22 @@ struct SocketSessionSendTests {
         #expect(session.pullAll() == [.event(.drained(bufferedAmount: 0))])
     }
 
+    @Test("The bytes of the messages waiting for room are counted, for checks made away from the session")
+    func bufferedAmountCountsWaitingSends() throws {
+        let (transport, configuration) = Self.marks()
+        var (session, _) = try SessionRig.open(transport: transport, configuration: configuration)
+        try session.send(.binary([UInt8](repeating: 1, count: 120)))  // over the mark (100)
+        let queued = session.bufferedAmount
+        let outcomes = Outcomes<Void>()
+        let first = session.sendOrWait(.binary([UInt8](repeating: 2, count: 30)), completion: outcomes.completion("first"))
+        session.sendOrWait(.text("forty bytes of text waiting for its turn"), completion: outcomes.completion("second"))
+        #expect(session.hasPendingSends)
+        #expect(session.bufferedAmount == queued)
+        #expect(session.waitingBytes == 30 + 40)
+        session.cancelPendingSend(try #require(first))
+        #expect(session.waitingBytes == 40)
+    }
+
     @Test("A drain expected from elsewhere (a send refused off the adapter's thread) is reported")
     func expectedDrain() throws {
         let (transport, configuration) = Self.marks()

@@ -158,6 +158,11 @@ extension WebSocket {
             publishedBuffered = amount
             cwebsocket_atomic_store_long(publishedBufferedAmount, amount)
         }
+        let waiting = peek { $0.hasPendingSends ? $0.waitingBytes : 0 }
+        if waiting != publishedWaiting {
+            publishedWaiting = waiting
+            shared.withLock { $0.waitingBytes = waiting }
+        }
     }
 
     /// Publishes the connection's state for other threads, when it changed.

@@ -185,9 +185,12 @@ extension WebSocket {
         let mustSchedule = try shared.withLock { (shared) throws(WebSocketError) -> Bool in
             if let failure = shared.transportFailure { throw failure }
             if let refusal = shared.state.refusal(of: item) { throw .connection(refusal) }
-            if item.isData, buffered + shared.outboxBytes >= highWaterMark {
+            // What waits for room counts too: otherwise sends from here would join it without bound
+            // while the buffer sits between the two marks.
+            let queued = buffered + shared.waitingBytes + shared.outboxBytes
+            if item.isData, queued >= highWaterMark {
                 shared.drainWanted = true
-                throw .bufferFull(bufferedAmount: buffered + shared.outboxBytes)
+                throw .bufferFull(bufferedAmount: queued)
             }
             shared.outbox.append(item)
             shared.outboxBytes += item.byteCount

@@ -84,6 +84,8 @@ public final class WebSocket: @unchecked Sendable {
     @exclusivity(unchecked) var publishedState = Connection.State.connecting
     /// The buffered amount last published to other threads.
     @exclusivity(unchecked) var publishedBuffered = 0
+    /// The waiting bytes last published to other threads.
+    @exclusivity(unchecked) var publishedWaiting = 0
     /// (Queue face) The events of this turn, handed to the queue in one block.
     @exclusivity(unchecked) var queueBatch: [WebSocketEvent] = []
 
@@ -102,6 +104,8 @@ public final class WebSocket: @unchecked Sendable {
         /// Sends from other threads, carried out on the loop in order.
         var outbox: [OutgoingMessage] = []
         var outboxBytes = 0
+        /// The payload bytes waiting in the session for room, as last published by the loop.
+        var waitingBytes = 0
         /// The loop has been asked to carry the outbox out.
         var outboxScheduled = false
         /// A send from another thread was refused for room: the loop reports the drain.

@@ -167,6 +167,15 @@ package struct SocketSession: Sendable {
         mutating get { pipeline.pendingOutputCount }
     }
 
+    /// The payload bytes of the messages waiting for room (not in ``bufferedAmount`` yet). A check
+    /// made away from the session (another thread's send) counts them too, so that however many
+    /// wait, such sends are refused at the high-water mark instead of joining them.
+    package var waitingBytes: Int {
+        var amount = 0
+        for send in pendingSends { amount += send.message.byteCount }
+        return amount
+    }
+
     // MARK: Input
 
     /// Takes bytes read from the socket.
