@@ -210,6 +210,12 @@ struct SocketSessionEndingTests {
         #expect(Connection.State.closing(initiatedBy: .remote).refusal(of: message) == .closeAlreadySent)
         #expect(Connection.State.closing(initiatedBy: .remote).refusal(of: ping) == nil)
         #expect(Connection.State.closing(initiatedBy: .remote).refusal(of: close) == nil)
+        // ...and the rest of that message: only then is the peer's Close waiting.
+        let rest = WebSocketMessage.fragment(Connection.Fragment(kind: .text, bytes: Array("rest".utf8), isFirst: false, isFinal: true))
+        let first = WebSocketMessage.fragment(Connection.Fragment(kind: .text, bytes: Array("new".utf8), isFirst: true, isFinal: false))
+        #expect(Connection.State.closing(initiatedBy: .remote).refusal(of: rest) == nil)
+        #expect(Connection.State.closing(initiatedBy: .remote).refusal(of: first) == .closeAlreadySent)
+        #expect(Connection.State.closing(initiatedBy: .local).refusal(of: rest) == .closeAlreadySent)
         for kind in [message, ping, close] {
             #expect(Connection.State.closed(clean).refusal(of: kind) == .closeAlreadySent)
             #expect(Connection.State.closed(lost).refusal(of: kind) == .notOpen)

@@ -214,13 +214,15 @@ extension Connection.State {
     /// (docs/architecture.md), with the checks of the message itself that do not depend on the
     /// connection (a control payload over 125 bytes, a close code that may not be sent): for a check
     /// made from the published state alone, away from the thread that owns the connection. `nil`
-    /// when the connection would take it (it may still refuse for room, or, while the peer's Close
-    /// waits for our last fragment, a new message).
+    /// when the connection would take it (it may still refuse for room).
     package func refusal(of message: WebSocketMessage) -> Connection.UsageError? {
         do throws(Connection.UsageError) {
             switch message {
-            case .text, .binary, .fragment:
+            case .text, .binary:
                 try checkPermission(continuesAfterPeersClose: false)
+            case .fragment(let fragment):
+                // After the peer's Close the connection waits for the rest of our unfinished message.
+                try checkPermission(continuesAfterPeersClose: !fragment.isFirst)
             case .ping(let payload), .pong(let payload):
                 try checkPermission(continuesAfterPeersClose: true)
                 try Connection.checkControlPayload(count: payload.count)
