@@ -30,6 +30,25 @@ struct SocketSessionWaiterTests {
         #expect(session.nextDeadline == nil)
     }
 
+    @Test("A ping at the output limit is refused as every send is: .bufferFull, then a drain once written")
+    func pingAtTheLimit() throws {
+        var transport = TransportOptions()
+        transport.lowWaterMark = 10
+        var configuration = Connection.Configuration()
+        configuration.limits.maxBufferedOutput = 100
+        var (session, peer) = try SessionRig.open(transport: transport, configuration: configuration)
+        try session.send(.binary([UInt8](repeating: 1, count: 120)))
+        let outcomes = Outcomes<Duration>()
+        session.ping(nil, timeout: .seconds(10), completion: outcomes.completion("ping"))
+        _ = session.pullAll()
+        guard case .bufferFull? = outcomes.error("ping") else {
+            throw PipelineTestFailure("the ping got \(String(describing: outcomes.result("ping")))")
+        }
+        session.write(to: &peer, at: .zero)
+        session.outputDrained()
+        #expect(session.pullAll() == [.event(.drained(bufferedAmount: 0))])
+    }
+
     @Test("A ping whose pong does not come in time is resumed with .timedOut(.ping); the connection goes on")
     func pingTimesOut() throws {
         var (session, peer) = try SessionRig.open()

@@ -10,22 +10,25 @@ extension SocketSession {
     /// Sends a ping whose pong is awaited (RFC 6455 §5.5.2) and resumes `completion` with the round
     /// trip once the pong arrives (the connection matches it, §5.5.3), or with why it did not:
     /// ``WebSocketError/timedOut(_:)`` (`.ping`) after `timeout`, ``WebSocketError/closed(_:)`` when
-    /// the connection ended first, ``WebSocketError/connection(_:)`` when the ping was refused.
+    /// the connection ended first, ``WebSocketError/connection(_:)`` when the ping was refused,
+    /// ``WebSocketError/bufferFull(bufferedAmount:)`` at the output limit (a drain follows).
     package mutating func ping(_ payload: [UInt8]?, timeout: Duration?, completion: @escaping SessionCompletion<Duration>) {
         if case .finished(let ending) = phase {
             resume(completion, .failure(ending.error))
             return
         }
-        if let failure = pipeline.failure {
-            resume(completion, .failure(failure))
+        // Through `perform`, as every send: the transport's failure first, a full buffer as
+        // `.bufferFull` with its drain owed.
+        var id: Connection.PingID?
+        do throws(WebSocketError) {
+            try perform(isData: false) { (connection: inout Connection) throws(Connection.UsageError) in
+                id = try connection.sendPing(payload, awaitingPongWithin: timeout)
+            }
+        } catch {
+            resume(completion, .failure(error))
             return
         }
-        do throws(Connection.UsageError) {
-            let id = try pipeline.connection.sendPing(payload, awaitingPongWithin: timeout)
-            pingWaiters.append(PingWaiter(id: id, completion: completion))
-        } catch {
-            resume(completion, .failure(.connection(error)))
-        }
+        if let id { pingWaiters.append(PingWaiter(id: id, completion: completion)) }
     }
 
     /// Queues the resumptions of the pings the connection has ended (answered, timed out, closed).
