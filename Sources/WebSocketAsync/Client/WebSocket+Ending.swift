@@ -20,7 +20,7 @@ extension WebSocket {
     /// (On the loop) Whether `message` starts the closing handshake from this side: a Close the
     /// connection can send, while it is open.
     func startsClosing(_ message: WebSocketMessage) -> Bool {
-        guard case .close(let frame) = message, frame.code.isValidOnWire, frame.reason.utf8.count <= 123 else { return false }
+        guard case .close(let frame) = message, (try? frame.checkSendable()) != nil else { return false }
         return peek { $0.pipeline.connection.state } == .open
     }
 

@@ -125,14 +125,11 @@ extension SocketSession {
     }
 
     /// (Server) Answers the pending opening handshake request. A decision the connection refuses (a
-    /// subprotocol the client did not offer…) is answered with 500.
+    /// subprotocol the client did not offer…) is answered with 500 by the connection itself; a
+    /// decision with no request pending (a late one, after the handshake timed out) is ignored.
     package mutating func respond(to decision: Connection.HandshakeDecision) {
         awaitingDecision = false
-        do throws(Connection.UsageError) {
-            try pipeline.connection.respond(to: decision)
-        } catch {
-            try? pipeline.connection.respond(to: .reject(status: 500))
-        }
+        try? pipeline.connection.respond(to: decision)
     }
 }
 
