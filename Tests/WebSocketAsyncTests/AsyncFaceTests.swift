@@ -453,3 +453,35 @@ struct LaggingReaderTests {
         _ = try await client.close()
     }
 }
+
+@Suite("What a consumer holds", .timeLimit(.minutes(3)))
+struct HeldMessagesTests {
+    /// Empty messages cost six bytes each on the wire and nothing in payload; counted by payload
+    /// alone, a flood of them would be read and kept without bound while nobody takes them.
+    @Test("A flood of empty messages to a reader that takes none: the socket stops reading at maxUndeliveredBytes")
+    func emptyMessagesAreCounted() async throws {
+        var options = Harness.options()
+        options.maxUndeliveredBytes = 3_200  // a hundred empty messages
+        let server = try WebSocketServer(configuration: Harness.configuration(), options: options)
+        defer { server.stop() }
+        let client = try await WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),
+                                                 options: Harness.options())
+        var connections = server.connections.makeAsyncIterator()
+        let socket = try #require(await connections.next())
+        let batches = try #require(socket.asyncBatches)
+        let flood = 50_000
+        for _ in 0..<flood { try await client.send(.binary([])) }
+        // Until the socket stops reading, or (the failure) has read the whole flood.
+        var state = (reading: true, stored: 0)
+        let deadline = ContinuousClock.now + Harness.patience
+        while state.reading, state.stored < flood, ContinuousClock.now < deadline {
+            state = await withCheckedContinuation { continuation in
+                socket.loop.execute { continuation.resume(returning: (socket.peek { $0.wantsInput }, batches.storedCount)) }
+            }
+        }
+        #expect(!state.reading, "still reading with \(state.stored) messages held")
+        // One read (64 KiB, about 11,000 empty frames) may pass the limit; no more.
+        #expect(state.stored < 12_000)
+        client.cancel()
+    }
+}

@@ -164,7 +164,7 @@ final class MessageBatches: @unchecked Sendable {
             }
         }
         var bytes = 0
-        for message in taken { bytes += message.payloadSize }
+        for message in taken { bytes += message.heldCost }
         // Reading resumes in the loop's next turn, not from inside the take.
         socket?.consumerTook(bytes)
         return .messages(taken)

@@ -99,7 +99,7 @@ extension WebSocket {
         let events = queueBatch
         queueBatch = []
         var held = 0
-        for event in events { if case .message(let message) = event { held += message.payloadSize } }
+        for event in events { if case .message(let message) = event { held += message.heldCost } }
         let bytes = held
         queue.async { [self] in
             for event in events { handler(self, event) }
