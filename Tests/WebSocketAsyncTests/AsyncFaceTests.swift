@@ -458,10 +458,11 @@ struct LaggingReaderTests {
 struct HeldMessagesTests {
     /// Empty messages cost six bytes each on the wire and nothing in payload; counted by payload
     /// alone, a flood of them would be read and kept without bound while nobody takes them.
-    @Test("A flood of empty messages to a reader that takes none: the socket stops reading at maxUndeliveredBytes")
+    /// (What `maxUndeliveredBytes` bounds is in SocketSessionEventTests.)
+    @Test("A flood of empty messages to a reader that takes none: the socket stops reading at maxUndeliveredMessages")
     func emptyMessagesAreCounted() async throws {
         var options = Harness.options()
-        options.maxUndeliveredBytes = 3_200  // a hundred empty messages
+        options.maxUndeliveredMessages = 100
         let server = try WebSocketServer(configuration: Harness.configuration(), options: options)
         defer { server.stop() }
         let client = try await WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),

@@ -118,6 +118,28 @@ struct SocketSessionEventTests {
         #expect(aborted.takeStateChange() == true)
     }
 
+    @Test("A holding consumer: reading stops at maxUndeliveredMessages, empty messages counted too")
+    func heldMessages() throws {
+        var transport = TransportOptions()
+        transport.maxUndeliveredMessages = 3
+        var (session, peer) = try SessionRig.open(transport: transport, consumerHolds: true)
+        try peerSends(&peer, to: &session) { (connection: inout Connection) throws(Connection.UsageError) in
+            try connection.send(binary: [])
+            try connection.send(text: "")
+        }
+        #expect(session.pullEvents().count == 2)
+        #expect(session.heldBytes == 0 && session.heldMessages == 2)
+        #expect(session.wantsInput == true)
+        try peerSends(&peer, to: &session) { (connection: inout Connection) throws(Connection.UsageError) in
+            try connection.send(binary: [])
+        }
+        #expect(session.pullEvents().count == 1)
+        #expect(session.wantsInput == false)
+        session.consumerTook(0, messages: 1)
+        #expect(session.heldMessages == 2)
+        #expect(session.wantsInput == true)
+    }
+
     @Test("A holding consumer: reading stops at maxUndeliveredBytes and resumes once it takes some")
     func heldBytes() throws {
         var transport = TransportOptions()

@@ -164,9 +164,9 @@ final class MessageBatches: @unchecked Sendable {
             }
         }
         var bytes = 0
-        for message in taken { bytes += message.heldCost }
+        for message in taken { bytes += message.payloadSize }
         // Reading resumes in the loop's next turn, not from inside the take.
-        socket?.consumerTook(bytes)
+        socket?.consumerTook(bytes, messages: taken.count)
         return .messages(taken)
     }
 }

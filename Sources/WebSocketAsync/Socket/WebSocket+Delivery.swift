@@ -98,21 +98,27 @@ extension WebSocket {
         guard !queueBatch.isEmpty else { return }
         let events = queueBatch
         queueBatch = []
-        var held = 0
-        for event in events { if case .message(let message) = event { held += message.heldCost } }
-        let bytes = held
+        var held = 0, count = 0
+        for event in events {
+            if case .message(let message) = event {
+                held += message.payloadSize
+                count += 1
+            }
+        }
+        let bytes = held, messages = count
         queue.async { [self] in
             for event in events { handler(self, event) }
-            guard bytes > 0 else { return }
-            loop.execute { [self] in consumerTook(bytes) }
+            guard messages > 0 else { return }
+            loop.execute { [self] in consumerTook(bytes, messages: messages) }
         }
     }
 
-    /// (On the loop) The consumer took `bytes` it was handed: reading resumes if it had paused.
-    func consumerTook(_ bytes: Int) {
+    /// (On the loop) The consumer took `messages` messages of `bytes` it was handed: reading resumes
+    /// if it had paused.
+    func consumerTook(_ bytes: Int, messages: Int) {
         guard !peek({ $0.isFinished }) else { return }
         let wasPaused = !peek { $0.wantsInput }
-        peek { $0.consumerTook(bytes) }
+        peek { $0.consumerTook(bytes, messages: messages) }
         guard wasPaused, peek({ $0.wantsInput }) else { return }
         if readable { loop.readAgain(self) }
         // The readiness backend is told to wait for input again.

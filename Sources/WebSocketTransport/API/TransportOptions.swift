@@ -38,10 +38,13 @@ public struct TransportOptions: Sendable {
     public var lowWaterMark = 64 << 10
     /// (`WebSocketAsync`) The most bytes of received messages handed to you and not yet consumed (a
     /// queue handler still running, messages not yet taken from the async face) before the socket
-    /// stops reading, which lets TCP flow control slow the peer down. Each message counts its payload
-    /// and 32 bytes more, so that a flood of empty messages is bounded too. Default 4 MiB; one
-    /// message larger than this still arrives whole (``WebSocketCore/Connection/Limits/maxMessageSize`` bounds it).
+    /// stops reading, which lets TCP flow control slow the peer down. Default 4 MiB; one message larger than this
+    /// still arrives whole (``WebSocketCore/Connection/Limits/maxMessageSize`` bounds it).
     public var maxUndeliveredBytes = 4 << 20
+    /// (`WebSocketAsync`) The most received messages handed to you and not yet consumed, as
+    /// ``maxUndeliveredBytes`` counts their bytes: what bounds a flood of empty messages (six bytes
+    /// each on the wire, none of payload). Default 65,536.
+    public var maxUndeliveredMessages = 65_536
     /// TLS: for a client, required by `wss://` URLs (which fail with ``WebSocketError/tlsUnavailable``
     /// without it, never falling back to `ws://`); for a server, every connection speaks TLS. Default
     /// `nil`. The `WebSocketTLS` module's `TLSContext` provides it.

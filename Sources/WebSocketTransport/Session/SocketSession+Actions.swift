@@ -120,7 +120,10 @@ extension SocketSession {
     }
 
     private mutating func deliver(_ message: WebSocketMessage) -> SessionAction {
-        if settings.consumerHolds { heldBytes += message.heldCost }
+        if settings.consumerHolds {
+            heldBytes += message.payloadSize
+            heldMessages += 1
+        }
         return .deliver(.message(message))
     }
 
@@ -143,14 +146,6 @@ extension WebSocketMessage {
         case .close(let frame): return frame.reason.utf8.count
         }
     }
-
-    /// What the message costs while a consumer holds it, counted against
-    /// ``TransportOptions/maxUndeliveredBytes``: its payload, and a fixed share for the message
-    /// itself, so that empty messages (six bytes on the wire each) cannot pile up without bound.
-    package var heldCost: Int { payloadSize + Self.heldOverhead }
-
-    /// The fixed share of ``heldCost``: about what the message's value and its slot in a queue take.
-    package static let heldOverhead = 32
 
     /// A message, not a control frame: what waits behind async sends for room.
     package var isData: Bool {

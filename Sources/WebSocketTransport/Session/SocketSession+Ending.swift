@@ -120,6 +120,7 @@ extension SocketSession {
         // The new connection has been told no time yet.
         lastReportedTime = nil
         heldBytes = 0
+        heldMessages = 0
     }
 
     /// Ends the session's socket at once, without a closing handshake: before the connection opened

@@ -53,6 +53,8 @@ package struct SocketSession: Sendable {
         package var lowWaterMark: Int
         /// ``TransportOptions/maxUndeliveredBytes``, at least 1.
         package var maxHeldBytes: Int
+        /// ``TransportOptions/maxUndeliveredMessages``, at least 1.
+        package var maxHeldMessages: Int
         /// ``TransportOptions/writeTimeout``.
         package var writeTimeout: Duration?
         /// ``TransportOptions/connectTimeout``.
@@ -60,7 +62,7 @@ package struct SocketSession: Sendable {
         /// ``TransportOptions/receivesControlFrames``.
         package var receivesControlFrames: Bool
         /// Whether the consumer holds what it is handed until it reports taking it
-        /// (``SocketSession/consumerTook(_:)``): a handler on another queue, an async reader. A handler
+        /// (``SocketSession/consumerTook(_:messages:)``): a handler on another queue, an async reader. A handler
         /// called in place holds nothing once it returns.
         package var consumerHolds: Bool
 
@@ -68,6 +70,7 @@ package struct SocketSession: Sendable {
             highWaterMark = max(0, configuration.limits.maxBufferedOutput)
             lowWaterMark = max(0, options.lowWaterMark)
             maxHeldBytes = max(1, options.maxUndeliveredBytes)
+            maxHeldMessages = max(1, options.maxUndeliveredMessages)
             writeTimeout = options.writeTimeout
             connectTimeout = options.connectTimeout
             receivesControlFrames = options.receivesControlFrames
@@ -88,6 +91,8 @@ package struct SocketSession: Sendable {
     package internal(set) var target: ClientPlan.SocketTarget?
     /// Payload bytes handed to the consumer and not yet taken.
     package internal(set) var heldBytes = 0
+    /// Messages handed to the consumer and not yet taken.
+    package internal(set) var heldMessages = 0
     /// The socket's input ended (end of stream, or a read failed).
     package internal(set) var inputEnded = false
     /// What the opening handshake agreed, once open.
@@ -257,17 +262,19 @@ package struct SocketSession: Sendable {
         }
     }
 
-    /// The consumer took `bytes` of payload it was handed (a handler on another queue returned, an
-    /// async reader took messages): reading may resume.
-    package mutating func consumerTook(_ bytes: Int) {
+    /// The consumer took `messages` messages with `bytes` of payload it was handed (a handler on
+    /// another queue returned, an async reader took messages): reading may resume.
+    package mutating func consumerTook(_ bytes: Int, messages: Int = 1) {
         heldBytes = max(0, heldBytes - bytes)
+        heldMessages = max(0, heldMessages - messages)
     }
 
     // MARK: What the socket does
 
     /// Whether the socket should be read now: not before it is connected, nor while a server's
     /// decision on the request is pending (the connection would only buffer what comes), nor while
-    /// the consumer holds ``TransportOptions/maxUndeliveredBytes`` (TCP then slows the peer down).
+    /// the consumer holds ``TransportOptions/maxUndeliveredBytes`` or
+    /// ``TransportOptions/maxUndeliveredMessages`` (TCP then slows the peer down).
     /// Once the connection is closed, what still arrives is read and discarded until the end.
     package var wantsInput: Bool {
         mutating get {
@@ -279,7 +286,7 @@ package struct SocketSession: Sendable {
                 if pipeline.hasFailed { return false }
                 if pipeline.connection.transportDirective != .keepOpen { return true }
                 if awaitingDecision { return false }
-                return heldBytes < settings.maxHeldBytes
+                return heldBytes < settings.maxHeldBytes && heldMessages < settings.maxHeldMessages
             }
         }
     }
