@@ -51,4 +51,36 @@ struct SendOrderTests {
         }
         #expect(texts == (0..<10).map { "a\($0)" } + ["b"])
     }
+
+    /// The same for a task that runs on the socket's loop (its executor) and closes: the close's
+    /// work runs at once, in the task's job, before the loop's turn carries out the other thread's
+    /// send; the Close must still follow that send (nothing is sent after a Close, RFC 6455 §5.5.1).
+    @Test("A close from a task on the loop does not overtake a send from another thread that returned before it")
+    func taskCloseAfterOtherThreadSend() async throws {
+        let texts = Locked<[String]>([])
+        let server = try WebSocketServer(configuration: Harness.configuration(), options: Harness.options()) { _, event in
+            if case .message(.text(let text)) = event { texts.withLock { $0.append(text) } }
+        }
+        defer { server.stop() }
+        let client = try await WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),
+                                                 options: Harness.options())
+        // 1: the task's job is running on the loop; 2: the other thread's send returned.
+        let gate = Locked(0)
+        let closing = Task(executorPreference: client.executor) { () async throws(WebSocketError) -> Connection.CloseStatus in
+            gate.withLock { $0 = 1 }
+            gate.broadcast()
+            _ = gate.wait(until: { $0 == 2 }, deadline: now() + Harness.patience, now: now)
+            return try await client.close()
+        }
+        try await Harness.offPool {
+            guard gate.wait(until: { $0 == 1 }, deadline: now() + Harness.patience, now: now) else { throw FaceFailure("no task") }
+            try client.send(text: "before the close")
+            gate.withLock { $0 = 2 }
+            gate.broadcast()
+        }
+        let status = try await closing.value
+        #expect(status.wasClean, "\(status)")
+        #expect(texts.withLock { $0 } == ["before the close"])
+    }
+
 }

@@ -335,6 +335,9 @@ extension WebSocket {
                 guard wait.store(continuation) else { return }
                 let body: @Sendable () -> Void = { [self] in
                     guard !wait.hasEnded else { return }
+                    // What other threads sent before this call returned goes first (a close or a
+                    // send from a task on the loop would otherwise overtake it).
+                    sendOutboxFirst()
                     wait.pendingSend = start(self) { wait.end($0) }
                 }
                 if loop.inLoop { body() } else { loop.execute(body) }

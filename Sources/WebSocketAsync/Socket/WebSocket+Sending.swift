@@ -159,7 +159,7 @@ extension WebSocket {
     /// (On the loop) Sends made on other threads before this one (their calls returned) go first,
     /// as the order of the calls says, even when the loop has not carried them out yet.
     @inline(__always)
-    private func sendOutboxFirst() {
+    func sendOutboxFirst() {
         if cwebsocket_atomic_load_long(outboxWaiting) != 0 { sendOutbox() }
     }
 
