@@ -87,9 +87,7 @@ extension BlockingWebSocket {
                 _ = session.finish()
                 throw session.ending?.error ?? .timedOut(.connect)
             }
-            if options.noDelay, !session.isUnixSocket {
-                try? socket.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
-            }
+            socket.applyConnectedOptions(options, isUnixSocket: session.isUnixSocket)
             session.connected(at: system.monotonicNow())
             let driver: ConnectionDriver
             do throws(Errno) {

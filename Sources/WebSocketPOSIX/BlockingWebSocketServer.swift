@@ -328,9 +328,7 @@ public final class BlockingWebSocketServer: Sendable {
 
     /// Runs `body` for `socket` on a thread of its own.
     private func start(_ socket: Socket, _ body: @escaping @Sendable () -> Void) {
-        if options.noDelay, localAddress.family != .unix {
-            try? socket.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
-        }
+        socket.applyConnectedOptions(options, isUnixSocket: localAddress.family == .unix)
         state.withLock { $0.threads += 1 }
         do throws(Errno) {
             try spawnDetachedThread { [self] in

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 import WebSocketCore
 import WebSocketTransport
@@ -70,4 +75,33 @@ struct AddressTests {
         first.cancel()
         second.cancel()
     }
+
+    @Test("TCP_NODELAY on both ends of a TCP connection by default, on neither with noDelay off", arguments: [true, false])
+    func noDelay(_ noDelay: Bool) async throws {
+        var options = Harness.options()
+        options.noDelay = noDelay
+        let accepted = Mailbox<WebSocket>()
+        let server = try WebSocketServer(host: "127.0.0.1", port: 0, configuration: Harness.configuration(), options: options) { socket, event in
+            if case .open = event { accepted.put(socket) }
+        }
+        defer { server.stop() }
+        let client = try await WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),
+                                                 options: options)
+        let serverSide = try #require(try await Harness.offPool { accepted.take(timeout: Harness.patience) })
+        for socket in [client, serverSide] {
+            let value = await withCheckedContinuation { continuation in
+                socket.loop.execute {
+                    var value: Int32 = -1
+                    var length = socklen_t(MemoryLayout<Int32>.size)
+                    if let descriptor = socket.socket?.descriptor {
+                        _ = getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length)
+                    }
+                    continuation.resume(returning: value)
+                }
+            }
+            #expect((value != 0) == noDelay, "TCP_NODELAY is \(value)")
+        }
+        _ = try await client.close()
+    }
+
 }

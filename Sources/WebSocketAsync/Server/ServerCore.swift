@@ -77,9 +77,7 @@ final class ServerCore: @unchecked Sendable {
     func accepted(_ socket: Socket, by loop: EventLoop) {
         if case .async(let queue) = face { queue.accepted() }
         counts.withLock { $0.live += 1 }
-        if options.noDelay, !isUnixSocket {
-            try? socket.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
-        }
+        socket.applyConnectedOptions(options, isUnixSocket: isUnixSocket)
         guard !EventLoops.kernelBalancesListeners || isUnixSocket, loops.count > 1 else {
             serve(socket, on: loop)
             return

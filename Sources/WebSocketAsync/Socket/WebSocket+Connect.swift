@@ -166,9 +166,7 @@ extension WebSocket {
     /// TCP is connected: the transport layers' handshakes and the opening handshake start, their
     /// timer too.
     private func didConnect() {
-        if options.noDelay, !peek({ $0.isUnixSocket }) {
-            try? socket?.setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
-        }
+        socket?.applyConnectedOptions(options, isUnixSocket: peek { $0.isUnixSocket })
         peek { $0.connected(at: loop.now) }
         let connected = socket
         shared.withLock { $0.connected = connected }

@@ -78,6 +78,14 @@ package final class Socket: Sendable {
         _ = system.shutdown(descriptor, how)
     }
 
+    /// Applies what `options` asks of a newly connected or accepted socket: `TCP_NODELAY` when
+    /// ``TransportOptions/noDelay`` is set and the socket is TCP (a Unix domain socket has no
+    /// Nagle's algorithm). A failure changes nothing but latency, so it is not reported.
+    package func applyConnectedOptions(_ options: TransportOptions, isUnixSocket: Bool) {
+        guard options.noDelay, !isUnixSocket else { return }
+        try? setOption(level: SocketConstants.tcpProtocol, name: TCP_NODELAY, value: 1)
+    }
+
     /// Sets an integer socket option.
     package func setOption(level: Int32, name: Int32, value: Int32) throws(Errno) {
         var value = value
