@@ -10,12 +10,13 @@ import TransportTestSupport
 @testable import WebSocketPOSIX
 
 
-/// Socket options for tests: every wait bounded, so that a broken test fails instead of hanging.
-func testOptions(receiveTimeout: Duration? = .seconds(10)) -> TransportOptions {
+/// Socket options for tests: every wait bounded, so that a broken test fails instead of hanging,
+/// and generous, so that a loaded machine (busy cores, ThreadSanitizer) does not fail one that works.
+func testOptions(receiveTimeout: Duration? = .seconds(60)) -> TransportOptions {
     var options = TransportOptions()
     options.receiveTimeout = receiveTimeout
-    options.connectTimeout = .seconds(5)
-    options.writeTimeout = .seconds(10)
+    options.connectTimeout = .seconds(60)
+    options.writeTimeout = .seconds(60)
     return options
 }
 
@@ -23,11 +24,11 @@ func testOptions(receiveTimeout: Duration? = .seconds(10)) -> TransportOptions {
 /// make the server hang up); ``RunningServer/stop(closing:)`` ends them.
 func serverOptions() -> TransportOptions { testOptions(receiveTimeout: nil) }
 
-/// A configuration whose timers are short enough for tests.
+/// A configuration whose timers are failure bounds only (a test of a timer sets its own).
 func testConfiguration(maxMessageSize: Int? = nil) -> Connection.Configuration {
     var configuration = Connection.Configuration()
-    configuration.timeouts.handshake = .seconds(5)
-    configuration.timeouts.close = .seconds(2)
+    configuration.timeouts.handshake = .seconds(60)
+    configuration.timeouts.close = .seconds(60)
     if let maxMessageSize {
         configuration.limits.maxMessageSize = maxMessageSize
         configuration.limits.maxFrameSize = maxMessageSize
