@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Testing
 import WebSocketCore
@@ -152,6 +157,30 @@ struct PingTests {
         #expect(try await client.close().wasClean)
         server.stop()
         await serving?.value
+    }
+
+    /// The loop reads the clock once a turn; a ping asked for while a turn is under way (here, the
+    /// loop held in one piece of work) must still count its timeout from when it is sent, never
+    /// from the start of that turn.
+    @Test("A ping asked for during a long turn of the loop waits its whole timeout")
+    func pingDuringALongTurn() async throws {
+        let (face, peer, _) = try await clientOfRawPeer(.async)
+        defer { peer.close() }
+        let client = try #require(face.webSocket)
+        let held = Locked(false)
+        client.loop.execute {
+            held.withLock { $0 = true }
+            held.broadcast()
+            usleep(400_000)  // the subject: a turn that lasts 400 ms
+        }
+        try await Harness.offPool {
+            guard held.wait(until: { $0 }, deadline: now() + Harness.patience, now: now) else { throw FaceFailure("not held") }
+            usleep(300_000)  // the turn's time is 300 ms old when the ping is asked for
+        }
+        let start = now()
+        await #expect(throws: WebSocketError.timedOut(.ping)) { try await client.ping(timeout: .milliseconds(500)) }
+        #expect(now() - start >= .milliseconds(500))
+        client.cancel()
     }
 
     @Test("A client's ping that no pong answers throws timedOut(.ping); the connection goes on", arguments: ClientFace.allCases)

@@ -355,6 +355,7 @@ final class EventLoop: @unchecked Sendable {
     /// Runs the work the loop queued itself (tasks resumed on it), a few rounds at most.
     private func runLocalWork() {
         for _ in 0..<4 where !local.isEmpty {
+            now = system.monotonicNow()  // as in runWork
             swap(&local, &running)
             for item in running { run(item) }
             running.removeAll(keepingCapacity: true)
@@ -372,6 +373,9 @@ final class EventLoop: @unchecked Sendable {
             }
             swap(&local, &running)
             guard !fromElsewhere.isEmpty || !running.isEmpty else { return }
+            // The turn's time is read again: this work may have been queued after the turn began
+            // (a ping's timeout counted from an earlier time would end too soon).
+            now = system.monotonicNow()
             for work in fromElsewhere { run(work) }
             for work in running { run(work) }
             running.removeAll(keepingCapacity: true)
