@@ -30,6 +30,38 @@ struct SocketSessionWaiterTests {
         #expect(session.nextDeadline == nil)
     }
 
+    @Test("A ping's answer comes in the order of the stream: after the messages read before its pong, before those after it")
+    func pingAnsweredInStreamOrder() throws {
+        var (session, peer) = try SessionRig.open()
+        let outcomes = Outcomes<Duration>()
+        session.advanceTime(to: at(100))
+        session.ping(nil, timeout: .seconds(10), completion: outcomes.completion("ping"))
+        session.write(to: &peer, at: at(100))
+        #expect(peer.pullEvents().count == 1)
+        // The peer's automatic pong went out when it read the ping; a message goes before it and
+        // one after, and one read brings all three.
+        func output(of peer: inout ConnectionPipeline) -> [UInt8] {
+            var bytes: [UInt8] = []
+            peer.update()
+            while peer.socketOutputCount > 0 {
+                bytes += peer.takeSocketOutput()
+                peer.update()
+            }
+            return bytes
+        }
+        let pong = output(of: &peer)
+        #expect(pong.first == 0x8a)
+        try peer.connection.send(text: "before")
+        let before = output(of: &peer)
+        try peer.connection.send(text: "after")
+        let after = output(of: &peer)
+        (before + pong + after).withUnsafeBytes { session.received($0) }
+        session.advanceTime(to: at(300))
+        let pulled = session.pullAll()
+        #expect(pulled == [.event(.message(.text("before"))), .resumed, .event(.message(.text("after")))])
+        #expect(outcomes.result("ping") == .success(.milliseconds(200)))
+    }
+
     @Test("A ping at the output limit is refused as every send is: .bufferFull, then a drain once written")
     func pingAtTheLimit() throws {
         var transport = TransportOptions()

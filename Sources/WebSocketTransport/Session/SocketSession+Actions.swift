@@ -53,6 +53,8 @@ extension SocketSession {
         }) {
             guard let event = pulled.take() else { continue }
             if let action = act(on: event) { return action }
+            // A pong queued the answers of its pings: they come before the events read after it.
+            if actionsStart < actions.count { return takeQueuedAction() }
         }
         collectPingOutcomes()
         if actionsStart < actions.count { return takeQueuedAction() }
@@ -91,8 +93,10 @@ extension SocketSession {
         case .ping(let payload):
             return settings.receivesControlFrames ? deliver(.ping(payload)) : nil
         case .pong(let payload):
+            // The pong first, then the answers of the pings it answers, before anything read after.
+            if settings.receivesControlFrames { queue(deliver(.pong(payload))) }
             collectPingOutcomes()
-            return settings.receivesControlFrames ? deliver(.pong(payload)) : nil
+            return nil
         case .closeReceived(let frame):
             stateMayHaveChanged = true
             return settings.receivesControlFrames ? deliver(.close(frame)) : nil
