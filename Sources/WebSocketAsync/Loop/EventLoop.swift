@@ -52,6 +52,9 @@ final class EventLoop: @unchecked Sendable {
     enum Work {
         case job(UnownedJob)
         case command(@Sendable () -> Void)
+        /// A socket has what other threads left for it (sends, what its queue's handlers took):
+        /// a case of its own, since a closure would be allocated for every visit.
+        case visit(WebSocket)
     }
 
     private struct Remote {
@@ -85,6 +88,8 @@ final class EventLoop: @unchecked Sendable {
     /// turn, so that neither array is allocated again once it has grown.
     @exclusivity(unchecked) private var flushing: [WebSocket] = []
     @exclusivity(unchecked) private var running: [Work] = []
+    /// The work taken from `remote`, swapped with it under the lock for the same reason.
+    @exclusivity(unchecked) private var incoming: [Work] = []
     @exclusivity(unchecked) private var again: [WebSocket] = []
     @exclusivity(unchecked) private var timers = DeadlineHeap()
     /// The one read buffer of every socket of the loop: a connection keeps only what it has not
@@ -366,18 +371,18 @@ final class EventLoop: @unchecked Sendable {
     /// rounds at most per turn, so that a task that keeps yielding cannot starve the sockets).
     private func runWork() {
         for _ in 0..<8 {
-            let fromElsewhere = remote.withLock { remote in
+            remote.withLock { remote in
                 remote.signalled = false
-                defer { remote.work = [] }
-                return remote.work
+                swap(&remote.work, &incoming)
             }
             swap(&local, &running)
-            guard !fromElsewhere.isEmpty || !running.isEmpty else { return }
+            guard !incoming.isEmpty || !running.isEmpty else { return }
             // The turn's time is read again: this work may have been queued after the turn began
             // (a ping's timeout counted from an earlier time would end too soon).
             now = system.monotonicNow()
-            for work in fromElsewhere { run(work) }
+            for work in incoming { run(work) }
             for work in running { run(work) }
+            incoming.removeAll(keepingCapacity: true)
             running.removeAll(keepingCapacity: true)
         }
     }
@@ -386,6 +391,7 @@ final class EventLoop: @unchecked Sendable {
         switch work {
         case .job(let job): runJob(job)
         case .command(let command): command()
+        case .visit(let socket): socket.visit()
         }
     }
 

@@ -134,7 +134,7 @@ final class ServerCore: @unchecked Sendable {
         case .loopHandler(let handler):
             consumer = .loopHandler(handler)
         case .queueHandler(let queue, let handler):
-            consumer = .queueHandler(DispatchQueue(label: "WebSocketServer.events", target: queue), handler)
+            consumer = .queueHandler(queue, handler)
         case .async(let queue):
             consumer = socket.attachBatches()
             taken = queue.push(socket)

@@ -267,15 +267,30 @@ extension WebSocket {
     /// `URLSessionWebSocketTask.sendPing(pongReceiveHandler:)`.
     public func ping(_ payload: [UInt8]? = nil, timeout: Duration? = .seconds(20),
                      onPong: @escaping @Sendable (Result<Duration, WebSocketError>) -> Void) {
-        loop.execute { [self] in
-            let completion: SessionCompletion<Duration>
-            if case .queueHandler(let queue, _) = consumer {
-                completion = { result in queue.async { onPong(result) } }
-            } else {
-                completion = onPong
-            }
-            startPing(payload, timeout: timeout, completion: completion)
+        if loop.inLoop {
+            sendOutboxFirst()
+            queuePing(payload, timeout: timeout, onPong: onPong)
+        } else {
+            submitPing(payload, timeout: timeout, onPong: onPong)
         }
+    }
+
+    /// (On the loop) Sends a ping whose answer goes to `onPong`: through the mailbox for the queue
+    /// face (in order with the events around it), on the loop otherwise. Delivers nothing: the
+    /// answer is an action, pulled with the others.
+    func queuePing(_ payload: [UInt8]?, timeout: Duration?, onPong: @escaping @Sendable (Result<Duration, WebSocketError>) -> Void) {
+        let completion: SessionCompletion<Duration>
+        if case .queueHandler = consumer {
+            completion = { [self] result in
+                queueBatch.append(.call { onPong(result) })
+                markDirty()
+            }
+        } else {
+            completion = onPong
+        }
+        peek { $0.advanceTime(to: loop.now) }
+        peek { $0.ping(payload, timeout: timeout, completion: completion) }
+        markDirty()
     }
 
     /// (On the loop) Sends an awaited ping.

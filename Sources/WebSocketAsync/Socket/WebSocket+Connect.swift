@@ -39,7 +39,7 @@ extension WebSocket {
                                handler: @escaping EventHandler) throws(WebSocketError) -> WebSocket {
         let consumer: Consumer
         if let queue {
-            consumer = .queueHandler(DispatchQueue(label: "WebSocket.events", target: queue), handler)
+            consumer = .queueHandler(queue, handler)
         } else {
             consumer = .loopHandler(handler)
         }

@@ -2,6 +2,13 @@ import Dispatch
 import CWebSocketSystem
 import WebSocketTransport
 
+/// What the queue face's handlers get, in order: an event, or a call that must come in order with
+/// them (an awaited ping's answer).
+enum QueueDelivery {
+    case event(WebSocketEvent)
+    case call(@Sendable () -> Void)
+}
+
 /// Where a socket's events go: one of the three faces, or nowhere yet (a server's connection
 /// before it opens) or any more.
 enum Consumer {
@@ -9,8 +16,8 @@ enum Consumer {
     case pending
     /// Handlers on the socket's loop.
     case loopHandler(WebSocket.EventHandler)
-    /// Handlers on a queue: a serial queue of the socket's own that targets the one you named, so
-    /// that one socket's events never overlap and arrive in order, even on a concurrent queue.
+    /// Handlers on the queue you named, reached through the socket's mailbox, so that one socket's
+    /// events never overlap and arrive in order, even on a concurrent queue.
     case queueHandler(DispatchQueue, WebSocket.EventHandler)
     /// The async face's messages.
     case batches(MessageBatches)
@@ -54,7 +61,7 @@ extension WebSocket {
         case .loopHandler(let handler):
             handler(self, event)
         case .queueHandler:
-            queueBatch.append(event)
+            queueBatch.append(.event(event))
         case .batches(let batches):
             if case .message(let message) = event { batches.stage(message) }
         }
@@ -92,26 +99,75 @@ extension WebSocket {
         }
     }
 
-    /// Hands the queue face's events of this turn to its queue in one block; their payload counts as
-    /// held until the handler has returned for all of them.
+    /// Moves the queue face's deliveries of this turn to the mailbox, and starts a drain on the queue
+    /// unless one runs: while the handlers are busy, what arrives joins the mailbox at the cost of a
+    /// lock, and the running drain takes it in its next round.
     private func dispatchBatch(to queue: DispatchQueue, _ handler: @escaping EventHandler) {
         guard !queueBatch.isEmpty else { return }
-        let events = queueBatch
-        queueBatch = []
-        var held = 0, count = 0
-        for event in events {
-            if case .message(let message) = event {
-                held += message.payloadSize
-                count += 1
+        let mustStart = shared.withLock { shared in
+            if shared.mailbox.isEmpty {
+                swap(&shared.mailbox, &queueBatch)
+            } else {
+                shared.mailbox.append(contentsOf: queueBatch)
             }
+            defer { shared.mailboxRunning = true }
+            return !shared.mailboxRunning
         }
-        let bytes = held, messages = count
-        queue.async { [self] in
-            for event in events { handler(self, event) }
-            guard messages > 0 else { return }
-            loop.execute { [self] in consumerTook(bytes, messages: messages) }
+        queueBatch.removeAll(keepingCapacity: true)
+        if mustStart { queue.async { [self] in drainMailbox(queue, handler) } }
+    }
+
+    /// (On the queue) Hands the mailbox to the handler, round after round, until it is empty; after
+    /// a few rounds the queue's other work gets a turn and the drain goes on in a new block. What the
+    /// handlers returned from is reported to the loop (their payload counted as held until then),
+    /// piggybacked on the visit that their sends asked for when they sent.
+    private func drainMailbox(_ queue: DispatchQueue, _ handler: @escaping EventHandler) {
+        var tookBytes = 0, tookMessages = 0
+        var rounds = 0
+        while true {
+            var mustVisit = false
+            let next: Bool? = shared.withLock { shared in
+                if tookMessages > 0 {
+                    shared.tookBytes += tookBytes
+                    shared.tookMessages += tookMessages
+                    mustVisit = !shared.visitScheduled
+                    shared.visitScheduled = true
+                }
+                if shared.mailbox.isEmpty {
+                    shared.mailboxRunning = false
+                    return false
+                }
+                if rounds == Self.drainRounds { return nil }
+                swap(&shared.mailbox, &queueRunning)
+                return true
+            }
+            if mustVisit { loop.submit(.visit(self)) }
+            guard let next else {
+                queue.async { [self] in drainMailbox(queue, handler) }
+                return
+            }
+            guard next else { return }
+            rounds += 1
+            tookBytes = 0
+            tookMessages = 0
+            for delivery in queueRunning {
+                switch delivery {
+                case .event(let event):
+                    if case .message(let message) = event {
+                        tookBytes += message.payloadSize
+                        tookMessages += 1
+                    }
+                    handler(self, event)
+                case .call(let call):
+                    call()
+                }
+            }
+            queueRunning.removeAll(keepingCapacity: true)
         }
     }
+
+    /// Rounds of one drain before the queue's other work gets a turn.
+    static let drainRounds = 8
 
     /// (On the loop) The consumer took `messages` messages of `bytes` it was handed: reading resumes
     /// if it had paused.

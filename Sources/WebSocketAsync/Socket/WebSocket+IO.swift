@@ -227,12 +227,11 @@ extension WebSocket {
                 shared.ending = ending
                 shared.transportFailure = failure
                 shared.state = state
-                shared.outbox = []
-                shared.outboxBytes = 0
-                cwebsocket_atomic_store_long(outboxWaiting, 0)
                 defer { shared.endObservers = [] }
                 return shared.endObservers
             }
+            // Sends other threads queued are dropped now; their pings are answered.
+            sendOutbox()
             publishBufferedAmount()
             act()
             if case .batches(let batches) = consumer { batches.finish(ending.messagesError) }

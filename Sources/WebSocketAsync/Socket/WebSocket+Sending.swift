@@ -131,19 +131,34 @@ extension WebSocket {
     // MARK: On the loop
 
     /// (On the loop) One call into the connection that queues output, with the time reported first
-    /// (so that a close timer starts now).
+    /// unless it sends data (a control frame may start a timer, which counts from the time last
+    /// reported; data starts none, and reporting a new time costs a pass through the connection's
+    /// timers).
     @inline(__always)
     func sendOnLoop(isData: Bool, _ body: (inout Connection) throws(Connection.UsageError) -> Void) throws(WebSocketError) {
         sendOutboxFirst()
-        session.advanceTime(to: loop.now)
+        if !isData { session.advanceTime(to: loop.now) }
         try session.perform(isData: isData, body)
         markDirty()
     }
 
     /// (On the loop) Puts `item` into the connection, after the sends other threads queued before.
+    /// A whole text or binary message takes the path of ``send(text:)`` and ``send(binary:)``: the
+    /// echo of what arrived, which the handler's and the async face's `send(_:)` make, costs no more.
     func sendNow(_ item: OutgoingMessage) throws(WebSocketError) {
-        sendOutboxFirst()
-        try put(item)
+        switch item {
+        case .message(.text(let text)):
+            try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
+                try connection.send(text: text)
+            }
+        case .message(.binary(let bytes)):
+            try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
+                try connection.send(binary: bytes)
+            }
+        default:
+            sendOutboxFirst()
+            try put(item)
+        }
     }
 
     /// (On the loop) Starts the closing handshake as `close` does: after the sends other threads
@@ -163,9 +178,10 @@ extension WebSocket {
         if cwebsocket_atomic_load_long(outboxWaiting) != 0 { sendOutbox() }
     }
 
-    /// (On the loop) Puts `item` into the connection.
+    /// (On the loop) Puts `item` into the connection, with the time reported first unless it is data
+    /// (see `sendOnLoop`).
     private func put(_ item: OutgoingMessage) throws(WebSocketError) {
-        session.advanceTime(to: loop.now)
+        if !item.isData { session.advanceTime(to: loop.now) }
         if case .message(let message) = item, startsClosing(message) {
             // Queued now, or (refused for room) behind the data that waits: closing either way.
             shared.withLock { $0.closeStartedHere = true }
@@ -192,48 +208,84 @@ extension WebSocket {
                 shared.drainWanted = true
                 throw .bufferFull(bufferedAmount: queued)
             }
-            shared.outbox.append(item)
             shared.outboxBytes += item.byteCount
-            cwebsocket_atomic_store_long(outboxWaiting, 1)
-            defer { shared.outboxScheduled = true }
-            return !shared.outboxScheduled
+            return shared.queue(.send(item), outboxWaiting: outboxWaiting)
         }
-        if mustSchedule { loop.execute { [self] in carryOutOutbox() } }
+        if mustSchedule { loop.submit(.visit(self)) }
     }
 
-    /// (On the loop) Carries out the sends queued by other threads, in order. One the connection
-    /// refuses for room waits for it, as an async send would; one it refuses otherwise (its state
-    /// changed since it was checked: it closed meanwhile) is dropped.
-    private func carryOutOutbox() {
+    /// Queues an awaited ping from another thread behind the sends made before it, and before those
+    /// made after it (a command of its own could be overtaken by sends joining a visit already
+    /// asked for).
+    func submitPing(_ payload: [UInt8]?, timeout: Duration?, onPong: @escaping @Sendable (Result<Duration, WebSocketError>) -> Void) {
+        let mustSchedule = shared.withLock { $0.queue(.ping(payload, timeout, onPong), outboxWaiting: outboxWaiting) }
+        if mustSchedule { loop.submit(.visit(self)) }
+    }
+
+    /// (On the loop) Carries out what other threads left for the loop: the sends queued (see
+    /// `sendOutbox`), and what the queue's handlers took.
+    func visit() {
         sendOutbox()
         act()
         markDirty()
     }
 
-    /// (On the loop) Puts the sends queued by other threads into the connection, in order. One the
-    /// connection refuses for room waits for it, as an async send would; one it refuses otherwise
-    /// (it closed meanwhile) is dropped. Delivers nothing: a handler may be running.
-    private func sendOutbox() {
-        let (items, drainWanted) = shared.withLock { shared in
+    /// (On the loop) Puts the sends queued by other threads into the connection, in order, and takes
+    /// note of what the queue's handlers took. A send the connection refuses for room waits for it,
+    /// as an async send would; one it refuses otherwise (it closed meanwhile) is dropped. Delivers
+    /// nothing: a handler may be running.
+    func sendOutbox() {
+        let (drainWanted, tookBytes, tookMessages) = shared.withLock { shared in
+            swap(&shared.outbox, &outboxTaken)
             defer {
-                shared.outbox = []
                 shared.outboxBytes = 0
-                shared.outboxScheduled = false
+                shared.visitScheduled = false
                 shared.drainWanted = false
+                shared.tookBytes = 0
+                shared.tookMessages = 0
                 cwebsocket_atomic_store_long(outboxWaiting, 0)
             }
-            return (shared.outbox, shared.drainWanted)
+            return (shared.drainWanted, shared.tookBytes, shared.tookMessages)
         }
-        guard !peek({ $0.isFinished }) else { return }
-        if drainWanted { peek { $0.expectDrain() } }
-        for item in items {
-            do throws(WebSocketError) {
-                try put(item)
-            } catch .bufferFull {
-                _ = peek { $0.sendOrWait(item) { _ in } }
-            } catch {
-                // Closed meanwhile: dropped, as documented.
+        defer { outboxTaken.removeAll(keepingCapacity: true) }
+        let isFinished = peek { $0.isFinished }
+        if !isFinished {
+            if tookMessages > 0 { consumerTook(tookBytes, messages: tookMessages) }
+            if drainWanted { peek { $0.expectDrain() } }
+        }
+        for request in outboxTaken {
+            switch request {
+            case .send(let item):
+                // Once ended, sends are dropped, as documented.
+                guard !isFinished else { continue }
+                do throws(WebSocketError) {
+                    try put(item)
+                } catch .bufferFull {
+                    _ = peek { $0.sendOrWait(item) { _ in } }
+                } catch {
+                    // Closed meanwhile: dropped, as documented.
+                }
+            case .ping(let payload, let timeout, let onPong):
+                // Answered even once ended (with how it ended).
+                queuePing(payload, timeout: timeout, onPong: onPong)
             }
         }
+    }
+}
+
+/// What another thread asked of a socket's loop, in the order of the calls.
+enum OffLoopRequest {
+    case send(OutgoingMessage)
+    /// An awaited ping with its callback (``WebSocket/ping(_:timeout:onPong:)``).
+    case ping([UInt8]?, Duration?, @Sendable (Result<Duration, WebSocketError>) -> Void)
+}
+
+extension WebSocket.Shared {
+    /// Adds `request` to the outbox; whether the loop must be asked to visit.
+    mutating func queue(_ request: OffLoopRequest, outboxWaiting: UnsafeMutablePointer<Int>) -> Bool {
+        outbox.append(request)
+        cwebsocket_atomic_store_long(outboxWaiting, 1)
+        defer { visitScheduled = true }
+        return !visitScheduled
     }
 }

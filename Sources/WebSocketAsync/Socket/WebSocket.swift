@@ -86,8 +86,14 @@ public final class WebSocket: @unchecked Sendable {
     @exclusivity(unchecked) var publishedBuffered = 0
     /// The waiting bytes last published to other threads.
     @exclusivity(unchecked) var publishedWaiting = 0
-    /// (Queue face) The events of this turn, handed to the queue in one block.
-    @exclusivity(unchecked) var queueBatch: [WebSocketEvent] = []
+    /// (Queue face) What this turn has for the queue, moved to `shared.mailbox` at the turn's end.
+    @exclusivity(unchecked) var queueBatch: [QueueDelivery] = []
+    /// (Queue face) What the queue's drain is handing out: touched only by the drain, which runs
+    /// alone (`shared.mailboxRunning`).
+    var queueRunning: [QueueDelivery] = []
+    /// The sends taken from `shared.outbox`, being carried out (empty between visits, its capacity
+    /// kept so that a burst of sends from elsewhere allocates nothing).
+    @exclusivity(unchecked) var outboxTaken: [OffLoopRequest] = []
 
     /// What other threads read and queue, behind its lock.
     struct Shared {
@@ -101,15 +107,26 @@ public final class WebSocket: @unchecked Sendable {
         /// connected, cleared (under this lock) before the loop closes the descriptor, so that no
         /// thread asks about a descriptor number that was closed and reused.
         var connected: Socket? = nil
-        /// Sends from other threads, carried out on the loop in order.
-        var outbox: [OutgoingMessage] = []
+        /// Sends (and pings) from other threads, carried out on the loop in the order of the calls.
+        var outbox: [OffLoopRequest] = []
         var outboxBytes = 0
         /// The payload bytes waiting in the session for room, as last published by the loop.
         var waitingBytes = 0
-        /// The loop has been asked to carry the outbox out.
-        var outboxScheduled = false
+        /// The loop has been asked to visit: to carry the outbox out and take note of what the
+        /// queue's handlers took.
+        var visitScheduled = false
         /// A send from another thread was refused for room: the loop reports the drain.
         var drainWanted = false
+        /// (Queue face) What waits for the queue's handlers, in order: the loop adds, the drain on the
+        /// queue takes.
+        var mailbox: [QueueDelivery] = []
+        /// (Queue face) A drain runs on the queue or has been dispatched to it: the only one, so that
+        /// the socket's events never overlap and keep their order, even on a concurrent queue.
+        var mailboxRunning = false
+        /// (Queue face) The messages, and their bytes, the handlers returned from since the loop's
+        /// last visit.
+        var tookBytes = 0
+        var tookMessages = 0
         /// The async face's messages.
         var batches: MessageBatches? = nil
         /// Who waits for the end without reading messages (a ``ReconnectingWebSocket``): called

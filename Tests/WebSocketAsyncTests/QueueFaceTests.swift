@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Testing
+import WebSocketCore
+import WebSocketTransport
+import TransportTestSupport
+@testable import WebSocketAsync
+
+/// The queue face hands a socket's events to the queue you name through the socket's mailbox: one
+/// drain at a time, so that the handler's calls for one socket never overlap and keep their order,
+/// even on a concurrent queue; what arrives while the handler runs waits in the mailbox.
+@Suite("The queue face's mailbox")
+struct QueueFaceTests {
+    /// Counts the handler's calls that ran while another call for the same socket was running.
+    final class OverlapProbe: Sendable {
+        private let inside = Locked(0)
+        private let overlaps = Locked(0)
+
+        func enter() {
+            let depth = inside.withLock { depth in
+                depth += 1
+                return depth
+            }
+            if depth > 1 { overlaps.withLock { $0 += 1 } }
+        }
+
+        func leave() { inside.withLock { $0 -= 1 } }
+
+        var count: Int { overlaps.withLock { $0 } }
+    }
+
+    /// Waits (on the handler's thread, as a slow handler would) until `socket`'s mailbox holds at
+    /// least `count` deliveries: the loop went on reading while the handler was busy. At most 60 s.
+    static func waitForMailbox(of socket: WebSocket, toHold count: Int) -> Bool {
+        let deadline = DispatchTime.now() + .seconds(60)
+        while socket.shared.withLock({ $0.mailbox.count }) < count {
+            if DispatchTime.now() > deadline { return false }
+            sched_yield()
+        }
+        return true
+    }
+
+    @Test("A burst to a client on a concurrent queue: the handler's calls never overlap, every message comes in order, after piling up in the mailbox")
+    func burstOnConcurrentQueue() async throws {
+        try await withServer(.loop) { server in
+            let count = 3_000
+            let queue = DispatchQueue(label: "mailbox burst", attributes: .concurrent)
+            let probe = OverlapProbe()
+            let log = Transcript()
+            let piledUp = Locked<Bool?>(nil)
+            let socket = try WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),
+                                               options: Harness.options(), queue: queue) { socket, event in
+                probe.enter()
+                defer { probe.leave() }
+                switch event {
+                case .open:
+                    for index in 0..<20 { try? socket.send(text: "\(index)") }
+                case .message(.text("10")):
+                    // A slow handler: the echoes of what it sends now pile up in the mailbox
+                    // meanwhile (more than the rounds of one drain), and are handed out in later
+                    // rounds.
+                    for index in 20..<count { try? socket.send(text: "\(index)") }
+                    piledUp.withLock { $0 = QueueFaceTests.waitForMailbox(of: socket, toHold: 200) }
+                default:
+                    break
+                }
+                log.append(event)
+            }
+            let events = try await log.wait(for: "\(count) echoes") { events in
+                events.count { if case .message = $0 { true } else { false } } >= count
+            }
+            let texts = events.compactMap { event -> String? in
+                if case .message(.text(let text)) = event { text } else { nil }
+            }
+            #expect(texts == (0..<count).map { "\($0)" })
+            #expect(piledUp.withLock { $0 } == true)
+            #expect(probe.count == 0)
+            try socket.sendClose()
+            try await log.wait(for: "the close") { $0.contains(where: Harness.isEnd) }
+            #expect(probe.count == 0)
+        }
+    }
+
+    @Test("An awaited ping's answer comes through the mailbox, in order with the messages around it")
+    func pongInOrder() async throws {
+        try await withServer(.loop) { server in
+            let queue = DispatchQueue(label: "mailbox pong", attributes: .concurrent)
+            let probe = OverlapProbe()
+            let log = Transcript()
+            let socket = try WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),
+                                               options: Harness.options(), queue: queue) { socket, event in
+                probe.enter()
+                defer { probe.leave() }
+                log.append(event)
+                switch event {
+                case .open:
+                    try? socket.send(text: "before")
+                case .message(.text("before")):
+                    // The server reads the ping before "after": its pong comes back first.
+                    socket.ping(timeout: .seconds(60)) { result in
+                        probe.enter()
+                        defer { probe.leave() }
+                        log.append(.message(.text(result.isSuccess ? "pong" : "no pong: \(result)")))
+                    }
+                    try? socket.send(text: "after")
+                default:
+                    break
+                }
+            }
+            let events = try await log.wait(for: "the pong and the echo after it") { events in
+                events.contains(.message(.text("after")))
+            }
+            let texts = events.compactMap { event -> String? in
+                if case .message(.text(let text)) = event { text } else { nil }
+            }
+            #expect(texts == ["before", "pong", "after"])
+            #expect(probe.count == 0)
+            try socket.sendClose()
+            try await log.wait(for: "the close") { $0.contains(where: Harness.isEnd) }
+        }
+    }
+}
+
+extension Result {
+    fileprivate var isSuccess: Bool {
+        if case .success = self { true } else { false }
+    }
+}
