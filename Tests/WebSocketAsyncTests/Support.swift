@@ -347,3 +347,12 @@ final class Probe: Sendable {
 
 /// The readiness backend of this process's loops.
 var backend: ReadinessBackend { ReadinessBackend.selected }
+
+/// A duration as a Dispatch interval: whole nanoseconds rounded up, at least 0, at most a year.
+func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+    guard duration > .zero else { return .nanoseconds(0) }
+    let (seconds, attoseconds) = duration.components
+    guard seconds < 365 * 86_400 else { return .seconds(365 * 86_400) }
+    let nanoseconds = seconds * 1_000_000_000 + (attoseconds + 999_999_999) / 1_000_000_000
+    return .nanoseconds(Int(nanoseconds))
+}

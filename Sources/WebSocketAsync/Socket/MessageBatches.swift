@@ -1,4 +1,3 @@
-import Dispatch
 import WebSocketTransport
 
 /// The messages of an async-face socket on their way from its loop to the task reading them,
@@ -119,10 +118,9 @@ final class MessageBatches: @unchecked Sendable {
             continuation.resume(returning: .cancelled)
         } else {
             waiter = (wait, continuation)
-            if let timeout {
-                DispatchQueue.global().asyncAfter(deadline: .now() + dispatchInterval(timeout)) { [self] in
-                    loop.execute { [self] in end(wait, with: .timedOut) }
-                }
+            if let timeout, let socket {
+                socket.receiveDeadline = (loop.now + timeout, wait)
+                socket.markDirty()
             }
         }
     }
@@ -130,7 +128,7 @@ final class MessageBatches: @unchecked Sendable {
     /// (On the loop) The wait `wait` was cancelled or timed out: answers it if it is waiting, or
     /// remembers a cancellation whose wait has not reached the loop yet (a reader elsewhere,
     /// cancelled meanwhile: its two hops may arrive in either order).
-    private func end(_ wait: Wait, with outcome: Take) {
+    func end(_ wait: Wait, with outcome: Take) {
         guard let waiter, waiter.wait === wait else {
             if case .cancelled = outcome { cancelledBeforeWaiting = wait }
             return
@@ -169,13 +167,4 @@ final class MessageBatches: @unchecked Sendable {
         socket?.consumerTook(bytes, messages: taken.count)
         return .messages(taken)
     }
-}
-
-/// A duration as a Dispatch interval: whole nanoseconds rounded up, at least 0, at most a year.
-func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
-    guard duration > .zero else { return .nanoseconds(0) }
-    let (seconds, attoseconds) = duration.components
-    guard seconds < 365 * 86_400 else { return .seconds(365 * 86_400) }
-    let nanoseconds = seconds * 1_000_000_000 + (attoseconds + 999_999_999) / 1_000_000_000
-    return .nanoseconds(Int(nanoseconds))
 }

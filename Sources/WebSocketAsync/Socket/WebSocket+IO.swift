@@ -194,7 +194,9 @@ extension WebSocket {
 
     /// Makes sure the loop wakes by the socket's earliest deadline.
     func scheduleTimer() {
-        guard let deadline = peek({ $0.nextDeadline }) else { return }
+        var deadline = peek { $0.nextDeadline }
+        if let receive = receiveDeadline?.at, deadline.map({ receive < $0 }) ?? true { deadline = receive }
+        guard let deadline else { return }
         if let scheduled = scheduledDeadline, scheduled <= deadline { return }
         scheduledDeadline = deadline
         loop.schedule(self, at: deadline)
@@ -204,6 +206,10 @@ extension WebSocket {
     func timerFired() {
         guard !peek({ $0.isFinished }) else { return }
         scheduledDeadline = nil
+        if let (at, wait) = receiveDeadline, at <= loop.now, case .batches(let batches) = consumer {
+            receiveDeadline = nil
+            batches.end(wait, with: .timedOut)
+        }
         peek { $0.timerFired(at: loop.now) }
         act()
         markDirty()

@@ -80,6 +80,9 @@ public final class WebSocket: @unchecked Sendable {
     @exclusivity(unchecked) var isDirty = false
     /// The earliest deadline the loop's timers hold for this socket.
     @exclusivity(unchecked) var scheduledDeadline: Connection.Instant? = nil
+    /// (Async face) When the waiting `receive(timeout:)` gives up, on the loop's timers like every
+    /// other deadline of the socket.
+    @exclusivity(unchecked) var receiveDeadline: (at: Connection.Instant, wait: MessageBatches.Wait)? = nil
     /// The state last published to other threads.
     @exclusivity(unchecked) var publishedState = Connection.State.connecting
     /// The buffered amount last published to other threads.
