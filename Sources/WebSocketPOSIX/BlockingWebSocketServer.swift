@@ -264,17 +264,17 @@ public final class BlockingWebSocketServer: Sendable {
                 if fds[1].revents != 0 { wake.drain() }
                 guard fds[0].revents != 0 else { continue }
                 while let socket = try listener.accept() { take(socket) }
-            } catch .tooManyOpenFiles {
-                // Out of descriptors: let connections end before accepting more, without spinning.
-                var pause = [pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
-                _ = try? Poller.poll(&pause, deadline: listener.system.monotonicNow() + .milliseconds(100),
-                                     system: listener.system)
-            } catch .interrupted, .wouldBlock, .connectionAborted {
-                continue
             } catch {
-                // ENFILE, ENOBUFS, ENOMEM, EPROTO, EPERM (a firewall)… concern one connection or a
-                // passing shortage; EBADF or EINVAL mean the listening socket is broken.
-                if error == .badFileDescriptor || error == .invalidArgument { throw .transport(error) }
+                switch AcceptFailure(error) {
+                case .skip:
+                    continue
+                case .pause:
+                    var pause = [pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
+                    _ = try? Poller.poll(&pause, deadline: listener.system.monotonicNow() + AcceptFailure.pauseLength,
+                                         system: listener.system)
+                case .stop:
+                    throw .transport(error)
+                }
             }
         }
     }

@@ -323,11 +323,19 @@ final class EventLoop: @unchecked Sendable {
                 accepted += 1
                 listener.server.accepted(socket, by: self)
             } catch {
-                // Out of descriptors or memory: the connection waits in the backlog; try again in
-                // a moment rather than spinning on a listener that stays readable.
-                listener.paused = true
-                timers.push(now + .milliseconds(100), token: Token.listener(index))
-                return
+                switch AcceptFailure(error) {
+                case .skip:
+                    continue
+                case .pause:
+                    listener.paused = true
+                    timers.push(now + AcceptFailure.pauseLength, token: Token.listener(index))
+                    return
+                case .stop:
+                    // Watched no more; the server's other listeners and connections go on.
+                    listener.readable = false
+                    listener.paused = true
+                    return
+                }
             }
         }
     }

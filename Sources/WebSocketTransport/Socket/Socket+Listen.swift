@@ -94,3 +94,31 @@ extension Socket {
         throw lastFailure
     }
 }
+
+/// What a server does once `accept` failed: one decision for every adapter's server.
+package enum AcceptFailure: Equatable, Sendable {
+    /// The failure concerned one connection (reset in the backlog, refused by a firewall rule, a
+    /// protocol error): the next is accepted at once.
+    case skip
+    /// A passing shortage (descriptors, kernel memory): accepting pauses for ``pauseLength`` so that
+    /// connections can end, rather than spinning on a listener that stays readable. The connections
+    /// wait in the backlog meanwhile. Also what an unknown error gets.
+    case pause
+    /// The listening socket itself is broken (closed, not a listening socket): accepting stops.
+    case stop
+
+    /// How long accepting pauses after a shortage.
+    package static let pauseLength: Duration = .milliseconds(100)
+
+    package init(_ error: Errno) {
+        switch error.rawValue {
+        case EINTR, EAGAIN, ECONNABORTED, EPROTO, EPERM:
+            self = .skip
+        case EBADF, EINVAL, ENOTSOCK, EOPNOTSUPP:
+            self = .stop
+        default:
+            // EMFILE, ENFILE, ENOBUFS, ENOMEM, and anything else.
+            self = .pause
+        }
+    }
+}

@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import WebSocketTransport
+
+@Suite("What a server does after accept failed")
+struct AcceptFailureTests {
+    @Test("One connection's failure is skipped, a shortage pauses, a broken listener stops, the unknown pauses")
+    func decisions() {
+        for skipped in [EINTR, EAGAIN, ECONNABORTED, EPROTO, EPERM] {
+            #expect(AcceptFailure(Errno(rawValue: skipped)) == .skip, "errno \(skipped)")
+        }
+        for shortage in [EMFILE, ENFILE, ENOBUFS, ENOMEM] {
+            #expect(AcceptFailure(Errno(rawValue: shortage)) == .pause, "errno \(shortage)")
+        }
+        for broken in [EBADF, EINVAL, ENOTSOCK, EOPNOTSUPP] {
+            #expect(AcceptFailure(Errno(rawValue: broken)) == .stop, "errno \(broken)")
+        }
+        #expect(AcceptFailure(Errno(rawValue: EIO)) == .pause)
+        #expect(AcceptFailure.pauseLength == .milliseconds(100))
+    }
+}
