@@ -39,39 +39,39 @@ extension SocketSession {
     /// (Resolving) The target resolved to `addresses`: connect attempts start, under the connect
     /// timeout counted from `now`.
     package mutating func resolved(_ addresses: [SocketAddress], at now: Connection.Instant) {
-        guard case .resolving = phase, !wasCancelled else { return }
+        guard case .resolving = phase, abandonment == nil else { return }
         phase = .connecting(ConnectAttempts(addresses: addresses, deadline: settings.connectTimeout.map { now + $0 }))
-        if addresses.isEmpty { connectFailure = .addressResolutionFailed(host: hop?.request.url.host ?? "", reason: "no address") }
+        if addresses.isEmpty { abandonment = .addressResolutionFailed(host: hop?.request.url.host ?? "", reason: "no address") }
     }
 
     /// (Resolving) The target did not resolve: the session fails with `error` (the directive closes).
     package mutating func resolutionFailed(_ error: WebSocketError) {
-        guard case .resolving = phase, !wasCancelled else { return }
-        connectFailure = error
+        guard case .resolving = phase, abandonment == nil else { return }
+        abandonment = error
     }
 
     /// (Connecting) The address to try now, or `nil` when none is left (the session then fails with
     /// the last attempt's error, and the directive closes).
     package var connectAddress: SocketAddress? {
-        guard case .connecting(let attempts) = phase, connectFailure == nil, !wasCancelled,
+        guard case .connecting(let attempts) = phase, abandonment == nil,
               attempts.index < attempts.addresses.count else { return nil }
         return attempts.addresses[attempts.index]
     }
 
     /// (Connecting) The current attempt failed with `error`: the next address is tried.
     package mutating func connectAttemptFailed(_ error: Errno) {
-        guard case .connecting(var attempts) = phase, !wasCancelled, attempts.index < attempts.addresses.count else { return }
+        guard case .connecting(var attempts) = phase, abandonment == nil, attempts.index < attempts.addresses.count else { return }
         attempts.lastError = .connectFailed(attempts.addresses[attempts.index], error)
         attempts.index += 1
         phase = .connecting(attempts)
-        if attempts.index >= attempts.addresses.count { connectFailure = attempts.lastError }
+        if attempts.index >= attempts.addresses.count { abandonment = attempts.lastError }
     }
 
     /// (Connecting) TCP is connected: the transport layers' and the opening handshake start, their
     /// timer too, from `now`.
     package mutating func connected(at now: Connection.Instant) {
         // Cancelled meanwhile: the socket is closed unused.
-        guard case .connecting = phase, !wasCancelled else { return }
+        guard case .connecting = phase, abandonment == nil else { return }
         phase = .handshaking
         advanceTime(to: now)
     }

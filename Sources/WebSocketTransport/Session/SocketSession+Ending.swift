@@ -76,9 +76,9 @@ extension SocketSession {
     }
 
     private func computeEnding() -> Ending {
-        if let connectFailure { return .failed(connectFailure) }
+        // Given up before it opened: cancelled, or the connect failed.
+        if let abandonment { return .failed(abandonment) }
         guard handshake != nil else {
-            if wasCancelled { return .failed(.cancelled) }
             // A transport failure (TLS, a reset) says more than the end of the handshake it caused.
             if let failure = pipeline.failure { return .failed(failure) }
             if let handshakeFailure { return .failed(.handshakeFailed(handshakeFailure)) }
@@ -91,7 +91,7 @@ extension SocketSession {
     /// with its own proxy choice and TLS name. A redirect that may not be followed becomes the
     /// connect error.
     private mutating func followRedirect() -> Bool {
-        guard !wasCancelled, handshake == nil, connectFailure == nil, pipeline.failure == nil,
+        guard abandonment == nil, handshake == nil, pipeline.failure == nil,
               let failure = handshakeFailure, var chain = redirects, let hop, let transport = clientTransport else { return false }
         do throws(WebSocketError) {
             guard let next = try chain.next(after: failure, request: hop.request, endpoint: hop.endpoint) else {
@@ -104,7 +104,7 @@ extension SocketSession {
             restart(with: plan)
             return true
         } catch {
-            connectFailure = error
+            abandonment = error
             return false
         }
     }
@@ -131,9 +131,9 @@ extension SocketSession {
         case .finished:
             return
         case .resolving, .connecting:
-            wasCancelled = true
+            if abandonment == nil { abandonment = .cancelled }
         case .handshaking:
-            wasCancelled = true
+            if abandonment == nil { abandonment = .cancelled }
             pipeline.connection.abort()
         case .open:
             pipeline.connection.abort()

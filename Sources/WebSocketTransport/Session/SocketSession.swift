@@ -111,8 +111,10 @@ package struct SocketSession: Sendable {
     /// (Server) A request was handed out for a decision (``SessionAction/decide(_:)``) and not
     /// answered yet (``respond(to:)``).
     var awaitingDecision = false
-    var connectFailure: WebSocketError?
-    var wasCancelled = false
+    /// (Before it opened) Why the connection was given up: the connect failure (resolution, every
+    /// address, the connect timeout, a redirect that may not be followed) or ``WebSocketError/cancelled``.
+    /// Set once: what comes after the first reason changes nothing.
+    var abandonment: WebSocketError?
     /// (Client) The redirects followed so far, and the request and endpoint of the current hop.
     var redirects: RedirectChain?
     var hop: (request: Connection.ClientOptions, endpoint: WebSocketEndpoint)?
@@ -251,8 +253,8 @@ package struct SocketSession: Sendable {
         case .resolving, .finished:
             return
         case .connecting(let attempts):
-            if let deadline = attempts.deadline, now >= deadline, connectFailure == nil, !wasCancelled {
-                connectFailure = .timedOut(.connect)
+            if let deadline = attempts.deadline, now >= deadline, abandonment == nil {
+                abandonment = .timedOut(.connect)
             }
         case .handshaking, .open:
             if let since = writeStalledSince, let timeout = settings.writeTimeout, now >= since + timeout {
@@ -298,7 +300,7 @@ package struct SocketSession: Sendable {
         mutating get {
             switch stage {
             case .resolving, .connecting:
-                return connectFailure != nil || wasCancelled ? .close : .open
+                return abandonment != nil ? .close : .open
             case .handshaking, .open:
                 return pipeline.socketDirective
             case .finished:
