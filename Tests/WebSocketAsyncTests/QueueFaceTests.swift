@@ -123,6 +123,24 @@ struct QueueFaceTests {
             try await log.wait(for: "the close") { $0.contains(where: Harness.isEnd) }
         }
     }
+
+    @Test("A queue-face server without a handshake closure accepts on the loop: a client opens while the queue is held, the open event waits for the queue")
+    func handshakeWithoutTheQueue() async throws {
+        let queue = DispatchQueue(label: "held")
+        queue.suspend()
+        let serverLog = Transcript()
+        let server = try WebSocketServer(configuration: Harness.configuration(), options: Harness.options(), queue: queue) { _, event in
+            serverLog.append(event)
+        }
+        defer { server.stop() }
+        let client = try await WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),
+                                                 options: Harness.options())
+        #expect(client.state == .open)
+        #expect(serverLog.events.isEmpty)
+        queue.resume()
+        try await serverLog.wait(for: "the open event") { $0.contains { if case .open = $0 { true } else { false } } }
+        _ = try await client.close()
+    }
 }
 
 extension Result {

@@ -24,7 +24,9 @@ final class ServerCore: @unchecked Sendable {
 
     let configuration: Connection.Configuration
     let options: TransportOptions
-    let decide: @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision
+    /// The user's decision on each request; `nil`: accept without a subprotocol (on the loop, with
+    /// no hop to a handler face's queue).
+    let decide: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)?
     let face: Face
     let isUnixSocket: Bool
     let loops: [EventLoop]
@@ -45,7 +47,7 @@ final class ServerCore: @unchecked Sendable {
     private let counts = Locked(Counts())
 
     init(configuration: Connection.Configuration, options: TransportOptions, isUnixSocket: Bool, loops: [EventLoop],
-         decide: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision, face: Face,
+         decide: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)?, face: Face,
          system: SystemCalls) {
         self.configuration = configuration
         self.options = options

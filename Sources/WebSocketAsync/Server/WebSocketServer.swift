@@ -71,8 +71,8 @@ public final class WebSocketServer: Sendable {
     ///   - queue: where `handshake` and `handler` run; `nil` (the default) runs them on each
     ///     connection's loop, the fastest (keep them quick: the loop's other connections wait
     ///     meanwhile). A concurrent queue is fine: calls for one connection never overlap.
-    ///   - handshake: the decision on each valid opening handshake request. Default: accept without
-    ///     a subprotocol.
+    ///   - handshake: the decision on each valid opening handshake request, on `queue` when there is
+    ///     one. Default (`nil`): accept without a subprotocol, at once on the connection's loop.
     ///   - handler: every connection's events, starting with ``WebSocketTransport/WebSocketEvent/open(_:)``
     ///     and ending with ``WebSocketTransport/WebSocketEvent/closed(_:)``; connections that never
     ///     open do not reach it.
@@ -83,7 +83,7 @@ public final class WebSocketServer: Sendable {
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024,
                             configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
                             loops: Int? = nil, queue: DispatchQueue? = nil,
-                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() },
+                            handshake: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)? = nil,
                             handler: @escaping WebSocket.EventHandler) throws(WebSocketError) {
         try self.init(addresses: Socket.listenAddresses(host: host, port: port), unixSocketPath: nil, backlog: backlog,
                       configuration: configuration, options: options, loops: loops, handshake: handshake,
@@ -104,12 +104,12 @@ public final class WebSocketServer: Sendable {
     ///     ``connections``; at the mark the loops stop accepting until a task takes one, and clients
     ///     wait in the kernel's backlog. No connection is answered 101 and then dropped. Default 128.
     ///   - handshake: the decision on each valid opening handshake request, on the connection's
-    ///     loop. Default: accept without a subprotocol.
+    ///     loop. Default (`nil`): accept without a subprotocol.
     /// - Throws: as the other initializer.
     public convenience init(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024,
                             configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
                             loops: Int? = nil, maxPendingConnections: Int = 128,
-                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() })
+                            handshake: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)? = nil)
         throws(WebSocketError) {
         try self.init(addresses: Socket.listenAddresses(host: host, port: port), unixSocketPath: nil, backlog: backlog,
                       configuration: configuration, options: options, loops: loops, handshake: handshake,
@@ -126,7 +126,7 @@ public final class WebSocketServer: Sendable {
     public convenience init(unixSocketPath path: String, backlog: Int32 = 1024,
                             configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
                             loops: Int? = nil, queue: DispatchQueue? = nil,
-                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() },
+                            handshake: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)? = nil,
                             handler: @escaping WebSocket.EventHandler) throws(WebSocketError) {
         try self.init(addresses: [SocketAddress.unixSocket(path: path)], unixSocketPath: path, backlog: backlog,
                       configuration: configuration, options: options, loops: loops, handshake: handshake,
@@ -138,7 +138,7 @@ public final class WebSocketServer: Sendable {
     public convenience init(unixSocketPath path: String, backlog: Int32 = 1024,
                             configuration: Connection.Configuration = Connection.Configuration(), options: TransportOptions = TransportOptions(),
                             loops: Int? = nil, maxPendingConnections: Int = 128,
-                            handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { _ in .accept() })
+                            handshake: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)? = nil)
         throws(WebSocketError) {
         try self.init(addresses: [SocketAddress.unixSocket(path: path)], unixSocketPath: path, backlog: backlog,
                       configuration: configuration, options: options, loops: loops, handshake: handshake,
@@ -147,7 +147,7 @@ public final class WebSocketServer: Sendable {
 
     init(addresses: [SocketAddress], unixSocketPath: String?, backlog: Int32, configuration: Connection.Configuration,
          options: TransportOptions, loops requested: Int?,
-         handshake: @escaping @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision, face: ServerCore.Face,
+         handshake: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)?, face: ServerCore.Face,
          system: SystemCalls = .live) throws(WebSocketError) {
         let all = try EventLoops.all()
         if let requested, requested < 1 { throw .invalidArgument("loops must be at least 1, got \(requested)") }

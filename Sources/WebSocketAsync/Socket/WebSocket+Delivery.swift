@@ -79,16 +79,21 @@ extension WebSocket {
     }
 
     /// (Server) Asks the server's decision on the request: here for the loop and async faces, on the
-    /// queue for the queue face (reading waits meanwhile).
+    /// queue for the queue face (reading waits meanwhile). Without a decision of the user's, the
+    /// request is accepted here, with no hop to the queue.
     private func decide(_ request: Connection.HandshakeRequest) {
         guard let server else { return }
+        guard let decide = server.decide else {
+            peek { $0.respond(to: .accept()) }
+            return
+        }
         switch server.face {
         case .loopHandler, .async:
-            let decision = server.decide(request)
+            let decision = decide(request)
             peek { $0.respond(to: decision) }
         case .queueHandler(let queue, _):
             queue.async { [self] in
-                let decision = server.decide(request)
+                let decision = decide(request)
                 loop.execute { [self] in
                     guard !peek({ $0.isFinished }) else { return }
                     peek { $0.respond(to: decision) }
