@@ -11,7 +11,7 @@ import TransportTestSupport
 
 /// Peers that vanish, stall or never answer: every wait ends, by the connection's timers or the
 /// socket options, with a defined report.
-@Suite("Failures: vanishing, stalled and silent peers")
+@Suite("Failures: vanishing, stalled and silent peers", .onTestThreads)
 struct FailuresTests {
     @Test("A server that vanishes mid-message: the client reports 1006 (unexpected end of stream)")
     func peerVanishesMidMessage() throws {
