@@ -199,7 +199,7 @@ struct BackpressureTests {
             Task {
                 for index in 0..<each {
                     try await client.send(.binary(Self.message(sender * 64 + index)))
-                    let buffered = client.onLoop { client.peek { $0.bufferedAmount } }
+                    let buffered = await client.onLoopAwaited { client.peek { $0.bufferedAmount } }
                     progress.update { progress in
                         progress.completed += 1
                         progress.mostBuffered = max(progress.mostBuffered, buffered)

@@ -149,6 +149,14 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     }
 }
 
+extension WebSocket {
+    /// Runs `body` on the socket's loop and returns what it returns, waiting as a task does: the
+    /// blocking `onLoop` would hold a thread of the cooperative pool until the loop gets to it.
+    func onLoopAwaited<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in loop.execute { continuation.resume(returning: body()) } }
+    }
+}
+
 /// Waits (off the pool) until every descriptor opened through `faults` is closed.
 func descriptorsClosed(_ faults: Faults) async -> Set<Int32> {
     await blocking { faults.waitForDescriptorsClosed(timeout: .seconds(30)) }
