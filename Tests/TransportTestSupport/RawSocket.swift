@@ -18,8 +18,9 @@ package final class RawSocket: Sendable {
         RawSocket(try rawConnect(port: port))
     }
 
-    /// Bytes read within `timeout`: `nil` on timeout, `[]` at the end of the stream or a reset.
-    package func read(timeout: Duration = .seconds(5)) -> [UInt8]? {
+    /// Bytes read within `timeout` (by default 60 s, a failure bound): `nil` on timeout, `[]` at the
+    /// end of the stream or a reset.
+    package func read(timeout: Duration = .seconds(60)) -> [UInt8]? {
         do {
             return try socket.readSome(timeout: timeout)
         } catch {

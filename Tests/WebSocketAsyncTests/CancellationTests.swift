@@ -198,8 +198,8 @@ struct CancellationTests {
     func closeCancelled() async throws {
         let server = try SilentServer()
         async let accepted: Void = server.accept()
-        var configuration = Connection.Configuration()
-        configuration.timeouts.close = .seconds(2)
+        var configuration = patientConfiguration()
+        configuration.timeouts.close = .seconds(2)   // the subject; the handshake's stays a failure bound
         let client = try await WebSocket.connect(to: server.url, configuration: configuration, options: patientOptions())
         try await accepted
         let close = Task { try await client.close(code: .goingAway) }

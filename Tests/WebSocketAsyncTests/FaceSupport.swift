@@ -70,7 +70,7 @@ enum Harness {
     static func configuration() -> Connection.Configuration {
         var configuration = Connection.Configuration()
         configuration.timeouts.handshake = .seconds(60)
-        configuration.timeouts.close = .seconds(30)
+        configuration.timeouts.close = .seconds(60)
         return configuration
     }
 
