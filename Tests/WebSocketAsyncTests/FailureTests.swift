@@ -18,14 +18,9 @@ struct FailureTests {
     func connectRefused() async throws {
         // A port bound and not listened on, held for the whole test (a port closed again could be
         // taken meanwhile by a test running beside this one): the kernel refuses connections there.
-        guard case .success(let addresses) = AddressResolution.resolve(host: "127.0.0.1", port: 0, passive: true) else {
-            throw TestFailure("no 127.0.0.1")
-        }
-        let bound = try Socket.stream(family: addresses[0].familyNumber, system: .live)
-        defer { bound.close() }
-        let didBind = addresses[0].withSockaddr { bind(bound.descriptor, $0, $1) }
-        #expect(didBind == 0)
-        let port = try #require(bound.localAddress?.port)
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         let faults = Faults()
         let log = EventLog()
         try shimClient(faults.system, port: port, log: log)
