@@ -26,7 +26,8 @@ package final class RawPeer: Sendable {
                 finished.withLock { $0 = true }
                 finished.broadcast()
             }
-            guard (try? listener.wait(for: Int16(POLLIN), deadline: now() + .seconds(10))) == true,
+            // A failure bound: the client may come late when the machine is busy (ThreadSanitizer).
+            guard (try? listener.wait(for: Int16(POLLIN), deadline: now() + .seconds(60))) == true,
                   let accepted = try? listener.accept() else { return }
             body(accepted)
         }
@@ -34,8 +35,8 @@ package final class RawPeer: Sendable {
 
     package var url: String { "ws://127.0.0.1:\(port)/" }
 
-    /// Waits (10 seconds at most) for `body` to return.
-    package func join() -> Bool { finished.wait(until: { $0 }, deadline: now() + .seconds(10), now: now) }
+    /// Waits (60 seconds at most, a failure bound) for `body` to return.
+    package func join() -> Bool { finished.wait(until: { $0 }, deadline: now() + .seconds(60), now: now) }
 }
 
 /// A blocking helper: connects to 127.0.0.1:`port` with the socket layer.
@@ -43,23 +44,24 @@ package func rawConnect(port: UInt16) throws -> Socket {
     guard case .success(let addresses) = AddressResolution.resolve(host: "127.0.0.1", port: port) else {
         throw Errno.addressNotAvailable
     }
-    guard case .success(let socket) = Socket.connect(to: addresses, deadline: now() + .seconds(5), system: .live) else {
+    guard case .success(let socket) = Socket.connect(to: addresses, deadline: now() + .seconds(60), system: .live) else {
         throw Errno.connectionRefused
     }
     return socket
 }
 
 extension Socket {
-    /// Writes everything (test peers: no timeout needed beyond 10 seconds).
+    /// Writes everything (test peers: 60 seconds without progress at most, a failure bound).
     package func writeAll(_ bytes: [UInt8]) throws {
         let outcome = try bytes.withUnsafeBytes { raw in
-            Result { () throws(Errno) in try write(raw, idleTimeout: .seconds(10)) }
+            Result { () throws(Errno) in try write(raw, idleTimeout: .seconds(60)) }
         }.get()
         guard outcome == .completed else { throw Errno.timedOut }
     }
 
-    /// Reads once, waiting up to `timeout`: the bytes, `[]` at the end of the stream, `nil` on timeout.
-    package func readSome(timeout: Duration = .seconds(5)) throws -> [UInt8]? {
+    /// Reads once, waiting up to `timeout` (by default 60 s, a failure bound): the bytes, `[]` at the
+    /// end of the stream, `nil` on timeout.
+    package func readSome(timeout: Duration = .seconds(60)) throws -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let outcome = try buffer.withUnsafeMutableBytes { raw in
             Result { () throws(Errno) in try read(into: raw, deadline: now() + timeout) }

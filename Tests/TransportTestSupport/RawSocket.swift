@@ -18,8 +18,9 @@ package final class RawSocket: Sendable {
         RawSocket(try rawConnect(port: port))
     }
 
-    /// Bytes read within `timeout`: `nil` on timeout, `[]` at the end of the stream or a reset.
-    package func read(timeout: Duration = .seconds(5)) -> [UInt8]? {
+    /// Bytes read within `timeout` (by default 60 s, a failure bound): `nil` on timeout, `[]` at the
+    /// end of the stream or a reset.
+    package func read(timeout: Duration = .seconds(60)) -> [UInt8]? {
         do {
             return try socket.readSome(timeout: timeout)
         } catch {
@@ -85,4 +86,29 @@ package final class RawListener: Sendable {
     }
 
     package func close() { listener.close() }
+}
+
+/// A port of `127.0.0.1` that refuses every connection for as long as this object is kept: a socket
+/// bound to it that never listens. A port that was merely free a moment ago (a listener closed
+/// again) may be handed to the listener of a test running beside, and a connect there succeeds.
+package final class RefusingPort: Sendable {
+    private let socket: Socket
+    package let port: UInt16
+
+    package init() throws {
+        guard case .success(let addresses) = AddressResolution.resolve(host: "127.0.0.1", port: 0, passive: true) else {
+            throw Errno.addressNotAvailable
+        }
+        let socket = try Socket.stream(family: addresses[0].familyNumber, system: .live)
+        guard addresses[0].withSockaddr({ bind(socket.descriptor, $0, $1) }) == 0, let port = socket.localAddress?.port else {
+            let failure = Errno.current
+            socket.close()
+            throw failure
+        }
+        self.socket = socket
+        self.port = port
+    }
+
+    /// Frees the port.
+    package func close() { socket.close() }
 }

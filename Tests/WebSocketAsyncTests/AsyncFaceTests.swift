@@ -203,9 +203,9 @@ struct AsyncFaceTests {
 
     @Test("An async connect that fails at once throws at once, every time (its wait may reach the loop after the end)")
     func connectThatFailsAtOnce() async throws {
-        let listener = try RawListener()
-        let port = listener.port
-        listener.close()  // nothing listens there now
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         for _ in 0..<300 {
             let error = try await Harness.withTimeout(Harness.patience, "a refused connect") { () async -> WebSocketError? in
                 do throws(WebSocketError) {

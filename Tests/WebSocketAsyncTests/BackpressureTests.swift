@@ -185,7 +185,7 @@ struct BackpressureTests {
         let probe = Probe(.live, socketBuffer: 16 << 10)
         let listener = try RawListener()
         let connecting = Task { try await shimAsyncClient(probe.system, port: listener.port, configuration: Self.configuration, options: Self.options) }
-        let peer = try await blocking { Result { try listener.accept(timeout: .seconds(30)) } }.get()
+        let peer = try await blocking { Result { try listener.accept(timeout: Harness.patience) } }.get()
         let connection = try await blocking { Result { try peer.acceptHandshake() } }.get()
         let client = try await connecting.value
 
@@ -199,7 +199,7 @@ struct BackpressureTests {
             Task {
                 for index in 0..<each {
                     try await client.send(.binary(Self.message(sender * 64 + index)))
-                    let buffered = client.onLoop { client.peek { $0.bufferedAmount } }
+                    let buffered = await client.onLoopAwaited { client.peek { $0.bufferedAmount } }
                     progress.update { progress in
                         progress.completed += 1
                         progress.mostBuffered = max(progress.mostBuffered, buffered)
@@ -243,7 +243,7 @@ struct BackpressureTests {
         let probe = Probe(.live)
         let listener = try RawListener()
         let connecting = Task { try await shimAsyncClient(probe.system, port: listener.port, configuration: configuration, options: options) }
-        let peer = try await blocking { Result { try listener.accept(timeout: .seconds(30)) } }.get()
+        let peer = try await blocking { Result { try listener.accept(timeout: Harness.patience) } }.get()
         let connection = try await blocking { Result { try peer.acceptHandshake() } }.get()
         let client = try await connecting.value
         let senders = 16, each = 24  // 24 MiB: more than the kernel's buffers hold while the peer waits

@@ -68,7 +68,7 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
 /// Waits (in steps of a millisecond, 60 s at most) until `condition` holds on the socket's loop.
 private func waitOnLoop(_ socket: WebSocket, _ condition: @escaping @Sendable (WebSocket) -> Bool) async throws {
     let deadline = now() + .seconds(60)
-    while !socket.onLoop({ condition(socket) }) {
+    while !(await socket.onLoopAwaited { condition(socket) }) {
         guard now() < deadline else { throw TestFailure("the condition never held on the loop") }
         try await Task.sleep(for: .milliseconds(1))
     }
@@ -76,10 +76,10 @@ private func waitOnLoop(_ socket: WebSocket, _ condition: @escaping @Sendable (W
 
 /// Waits (in steps of a millisecond, until `deadline`) until one of two conditions holds: `true`
 /// when the first does.
-private func firstOf(deadline: Connection.Instant, _ first: @escaping @Sendable () -> Bool,
+private func firstOf(deadline: Connection.Instant, _ first: @escaping @Sendable () async -> Bool,
                      _ second: @escaping @Sendable () -> Bool) async throws -> Bool {
     while true {
-        if first() { return true }
+        if await first() { return true }
         if second() { return false }
         guard now() < deadline else { throw TestFailure("neither condition held") }
         try await Task.sleep(for: .milliseconds(1))
@@ -138,7 +138,7 @@ struct CancellationTests {
         let client = try await WebSocket.connect(to: server.url, configuration: configuration, options: patientOptions())
         try await accepted
         // A small send buffer that the kernel does not grow: once full, it stays full.
-        client.onLoop { _ = try? client.socket?.setOption(level: SOL_SOCKET, name: SO_SNDBUF, value: 8192) }
+        await client.onLoopAwaited { _ = try? client.socket?.setOption(level: SOL_SOCKET, name: SO_SNDBUF, value: 8192) }
         // Fill the kernel's buffers and the socket's own until an async send waits for room. Each
         // attempt carries its own marker: one that went out at once is expected at the peer; the
         // one that waits is cancelled, and must never arrive.
@@ -148,7 +148,7 @@ struct CancellationTests {
         var attempt = 0
         while true {
             guard now() < deadline else { throw TestFailure("no send ever waited for room") }
-            while !client.onLoop({ client.peek { $0.bufferedAmount } >= client.highWaterMark }) {
+            while !(await client.onLoopAwaited { client.peek { $0.bufferedAmount } >= client.highWaterMark }) {
                 guard now() < deadline else { throw TestFailure("the socket's buffer never filled") }
                 if try sendUnlessFull(client, chunk) {
                     sent.append(chunk)
@@ -165,7 +165,7 @@ struct CancellationTests {
             }
             // Either it waits for room, or it went out at once (the kernel took bytes meanwhile).
             let waits = try await firstOf(deadline: deadline,
-                                          { client.onLoop { client.peek { $0.hasPendingSends } } },
+                                          { await client.onLoopAwaited { client.peek { $0.hasPendingSends } } },
                                           { finished.withLock { $0 } })
             guard waits else {
                 try await send.value
@@ -174,7 +174,7 @@ struct CancellationTests {
             }
             send.cancel()
             await #expect(throws: WebSocketError.cancelled) { try await send.value }
-            #expect(!client.onLoop { client.peek { $0.hasPendingSends } })
+            #expect(!(await client.onLoopAwaited { client.peek { $0.hasPendingSends } }))
             let events = try await drainAfterCancel(client, server)
             let binaries = events.compactMap { event -> [UInt8]? in if case .binary(let bytes) = event { bytes } else { nil } }
             #expect(binaries == sent)
@@ -198,8 +198,8 @@ struct CancellationTests {
     func closeCancelled() async throws {
         let server = try SilentServer()
         async let accepted: Void = server.accept()
-        var configuration = Connection.Configuration()
-        configuration.timeouts.close = .seconds(2)
+        var configuration = patientConfiguration()
+        configuration.timeouts.close = .seconds(2)   // the subject; the handshake's stays a failure bound
         let client = try await WebSocket.connect(to: server.url, configuration: configuration, options: patientOptions())
         try await accepted
         let close = Task { try await client.close(code: .goingAway) }

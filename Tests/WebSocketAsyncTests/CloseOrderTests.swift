@@ -22,7 +22,7 @@ struct CloseOrder_5_5_1 {
             waiter?.resume(returning: status)
         }
 
-        /// How the connection ended, once it has; `nil` after 30 seconds (a failure bound).
+        /// How the connection ended, once it has; `nil` after 60 seconds (a failure bound).
         func ending() async -> Connection.CloseStatus? {
             await withCheckedContinuation { (continuation: CheckedContinuation<Connection.CloseStatus?, Never>) in
                 if let status = end.withLock({ end -> Connection.CloseStatus? in
@@ -32,7 +32,7 @@ struct CloseOrder_5_5_1 {
                     return continuation.resume(returning: status)
                 }
                 Task { [end] in
-                    try? await Task.sleep(for: .seconds(30))
+                    try? await Task.sleep(for: Harness.patience)
                     let waiter = end.withLock { end in
                         defer { end.waiter = nil }
                         return end.waiter

@@ -27,8 +27,8 @@ struct EndedSocketTests {
         let server = try Self.greetingServer()
         defer { server.stop() }
         let endpoint = try WebSocketEndpoint(parsing: "ws://127.0.0.1:\(server.port)/")
-        let socket = try WebSocket.startClient(Connection.ClientOptions(url: endpoint.url), via: endpoint, configuration: .init(),
-                                               options: .init(), consumer: .pending, system: .live)
+        let socket = try WebSocket.startClient(Connection.ClientOptions(url: endpoint.url), via: endpoint, configuration: testConfiguration(),
+                                               options: testOptions(), consumer: .pending, system: .live)
         let ending = await withCheckedContinuation { continuation in socket.whenEnded { continuation.resume(returning: $0) } }
         #expect(ending == .closed(Connection.CloseStatus(code: .serviceRestart, reason: "", wasClean: true)))
         let opening = await socket.waitUntilOpen()
@@ -43,8 +43,8 @@ struct EndedSocketTests {
         let server = try WebSocketServer(port: 0, configuration: testConfiguration(), handshake: { _ in .reject(status: 403) }) { _, _ in }
         defer { server.stop() }
         let endpoint = try WebSocketEndpoint(parsing: "ws://127.0.0.1:\(server.port)/")
-        let socket = try WebSocket.startClient(Connection.ClientOptions(url: endpoint.url), via: endpoint, configuration: .init(),
-                                               options: .init(), consumer: .pending, system: .live)
+        let socket = try WebSocket.startClient(Connection.ClientOptions(url: endpoint.url), via: endpoint, configuration: testConfiguration(),
+                                               options: testOptions(), consumer: .pending, system: .live)
         _ = await withCheckedContinuation { continuation in socket.whenEnded { continuation.resume(returning: $0) } }
         let opening = await socket.waitUntilOpen()
         guard case .failure(.handshakeFailed(let failure)) = opening else {

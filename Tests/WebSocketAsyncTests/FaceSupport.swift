@@ -70,7 +70,7 @@ enum Harness {
     static func configuration() -> Connection.Configuration {
         var configuration = Connection.Configuration()
         configuration.timeouts.handshake = .seconds(60)
-        configuration.timeouts.close = .seconds(30)
+        configuration.timeouts.close = .seconds(60)
         return configuration
     }
 
@@ -92,6 +92,19 @@ enum Harness {
 
     /// How long a test waits for an event before it fails.
     static let patience: Duration = .seconds(60)
+
+    /// An event loop of the calling test's own, for a test that holds a loop on purpose (a handler
+    /// that waits, a long turn): every other test's sockets run on the shared loops
+    /// (`EventLoops.shared`), and holding one of those holds their timers' reactions too, which
+    /// under ThreadSanitizer ran their handshakes out. Loops are never stopped: its thread stays for
+    /// the rest of the run.
+    static func privateLoop() throws -> EventLoop {
+        do throws(Errno) {
+            return try EventLoop(index: 0, backend: ReadinessBackend.selected)
+        } catch {
+            throw FaceFailure("no event loop of the test's own: \(error)")
+        }
+    }
 
     private static let payloads = Locked<[Int: [UInt8]]>([:])
 
@@ -596,6 +609,9 @@ struct ClientSetup: Sendable {
     var options = Harness.options()
     /// The queue face's queue (a concurrent one by default: calls for one socket must not overlap).
     var queue = DispatchQueue(label: "FaceClient.handlers", attributes: .concurrent)
+    /// The loop of a non-blocking face's socket: `nil` for the shared loops, or one of the test's
+    /// own (``Harness/privateLoop()``) for a test that holds it.
+    var loop: EventLoop? = nil
 }
 
 /// A client of any face; its events, messages and end go to ``log``.
@@ -616,16 +632,37 @@ final class FaceClient: Sendable {
         let log = client.log
         switch face {
         case .loop, .queue:
-            let socket = try WebSocket.connect(to: url, subprotocols: setup.subprotocols, headers: setup.headers,
+            let socket: WebSocket
+            if let loop = setup.loop {
+                // What the public `connect` does, on the test's loop.
+                let endpoint = try WebSocketEndpoint(parsing: url)
+                let handler: WebSocket.EventHandler = { _, event in log.append(event) }
+                socket = try WebSocket.startClient(
+                    Connection.ClientOptions(url: endpoint.url, subprotocols: setup.subprotocols, headers: setup.headers),
+                    via: endpoint, configuration: setup.configuration, options: setup.options,
+                    consumer: face == .queue ? .queueHandler(DispatchQueue(label: "WebSocket.events", target: setup.queue), handler)
+                                             : .loopHandler(handler),
+                    system: .live, loop: loop)
+            } else {
+                socket = try WebSocket.connect(to: url, subprotocols: setup.subprotocols, headers: setup.headers,
                                                configuration: setup.configuration, options: setup.options,
                                                queue: face == .queue ? setup.queue : nil) { _, event in log.append(event) }
+            }
             client.socket.withLock { $0 = socket }
             try await log.wait(for: "the first event") { !$0.isEmpty }
         case .async:
             let outcome: Result<WebSocket, WebSocketError>
             do throws(WebSocketError) {
-                outcome = .success(try await WebSocket.connect(to: url, subprotocols: setup.subprotocols, headers: setup.headers,
-                                                               configuration: setup.configuration, options: setup.options))
+                if let loop = setup.loop {
+                    // What the public `connect` does, on the test's loop.
+                    let endpoint = try WebSocketEndpoint(parsing: url)
+                    outcome = .success(try await WebSocket.connect(
+                        Connection.ClientOptions(url: endpoint.url, subprotocols: setup.subprotocols, headers: setup.headers),
+                        via: endpoint, configuration: setup.configuration, options: setup.options, system: .live, loop: loop))
+                } else {
+                    outcome = .success(try await WebSocket.connect(to: url, subprotocols: setup.subprotocols, headers: setup.headers,
+                                                                   configuration: setup.configuration, options: setup.options))
+                }
             } catch {
                 outcome = .failure(error)
             }

@@ -18,14 +18,9 @@ struct FailureTests {
     func connectRefused() async throws {
         // A port bound and not listened on, held for the whole test (a port closed again could be
         // taken meanwhile by a test running beside this one): the kernel refuses connections there.
-        guard case .success(let addresses) = AddressResolution.resolve(host: "127.0.0.1", port: 0, passive: true) else {
-            throw TestFailure("no 127.0.0.1")
-        }
-        let bound = try Socket.stream(family: addresses[0].familyNumber, system: .live)
-        defer { bound.close() }
-        let didBind = addresses[0].withSockaddr { bind(bound.descriptor, $0, $1) }
-        #expect(didBind == 0)
-        let port = try #require(bound.localAddress?.port)
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         let faults = Faults()
         let log = EventLog()
         try shimClient(faults.system, port: port, log: log)
@@ -60,7 +55,7 @@ struct FailureTests {
         // The first filler completes its handshake into the queue; the others wait for a SYN-ACK
         // that does not come.
         let first = try #require(fillers.first)
-        #expect(await blocking { (try? first.wait(for: Int16(POLLOUT), deadline: now() + .seconds(30))) == true })
+        #expect(await blocking { (try? first.wait(for: Int16(POLLOUT), deadline: now() + Harness.patience)) == true })
         let faults = Faults()
         var options = testOptions()
         options.connectTimeout = .milliseconds(300)
@@ -86,13 +81,13 @@ struct FailureTests {
         let clock = ContinuousClock()
         let start = clock.now
         try shimClient(faults.system, port: listener.port, configuration: configuration, log: log)
-        let peer = try await blocking { Result { try listener.accept(timeout: .seconds(30)) } }.get()
+        let peer = try await blocking { Result { try listener.accept(timeout: Harness.patience) } }.get()
         let end = try await log.waitForEnd()
         #expect(end == .failed(.handshakeFailed(.timedOut)))
         // Counted from the loop's turn, whose time may have been read a little before the call.
         #expect(clock.now - start >= .milliseconds(250))
         // The client closed the socket: the silent server reads the request, then the end.
-        #expect(await blocking { peer.readUntilEOF(timeout: .seconds(30)) })
+        #expect(await blocking { peer.readUntilEOF(timeout: Harness.patience) })
         #expect(await descriptorsClosed(faults).isEmpty)
         peer.close()
     }
@@ -109,10 +104,10 @@ struct FailureTests {
         let partial = try RawSocket.connect(port: server.port)
         partial.write(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
         let silent = try RawSocket.connect(port: server.port)
-        #expect(await blocking { partial.readUntilEOF(timeout: .seconds(30)) })
-        #expect(await blocking { silent.readUntilEOF(timeout: .seconds(30)) })
+        #expect(await blocking { partial.readUntilEOF(timeout: Harness.patience) })
+        #expect(await blocking { silent.readUntilEOF(timeout: Harness.patience) })
         #expect(clock.now - start >= .milliseconds(250))
-        #expect(await blocking { server.waitUntilIdle(timeout: .seconds(30)) })
+        #expect(await blocking { server.waitUntilIdle(timeout: Harness.patience) })
         #expect(serverLog.all.isEmpty)
         partial.close()
         silent.close()
@@ -137,7 +132,7 @@ struct FailureTests {
                                                       failure: .closeTimeout)))
         // Counted from the loop's turn, whose time may have been read a little before the call.
         #expect(clock.now - start >= .milliseconds(250))
-        #expect(await blocking { peer.readUntilEOF(timeout: .seconds(30)) })
+        #expect(await blocking { peer.readUntilEOF(timeout: Harness.patience) })
         #expect(await descriptorsClosed(faults).isEmpty)
         peer.close()
     }
@@ -149,7 +144,7 @@ struct FailureTests {
         var configuration = testConfiguration()
         configuration.timeouts.close = .milliseconds(300)
         let connecting = Task { try await shimAsyncClient(faults.system, port: listener.port, configuration: configuration) }
-        let peer = try await blocking { Result { try listener.accept(timeout: .seconds(30)) } }.get()
+        let peer = try await blocking { Result { try listener.accept(timeout: Harness.patience) } }.get()
         _ = try await blocking { Result { try peer.acceptHandshake() } }.get()
         let client = try await connecting.value
         let status = try await client.close()
@@ -157,7 +152,7 @@ struct FailureTests {
         #expect(status.failure == .closeTimeout)
         #expect(client.closeStatus == status)
         do {
-            _ = try await client.receive(timeout: .seconds(30))
+            _ = try await client.receive(timeout: Harness.patience)
             Issue.record("a message after the end")
         } catch {
             #expect(error == .closed(status))
@@ -197,7 +192,7 @@ struct FailureTests {
         #expect(answered)
         let end = try await log.waitForEnd()
         #expect(end == .closed(Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true)))
-        #expect(await blocking { peer.readUntilEOF(timeout: .seconds(30)) })
+        #expect(await blocking { peer.readUntilEOF(timeout: Harness.patience) })
         #expect(await descriptorsClosed(faults).isEmpty)
         peer.close()
     }
@@ -232,7 +227,7 @@ struct FailureTests {
         defer { server.stop() }
         var configuration = testConfiguration()
         configuration.timeouts.keepaliveInterval = .milliseconds(50)
-        configuration.timeouts.keepaliveTimeout = .seconds(30)
+        configuration.timeouts.keepaliveTimeout = Harness.patience
         var options = testOptions()
         options.receivesControlFrames = true
         let log = EventLog()
@@ -267,10 +262,10 @@ struct FailureTests {
         let listener = try RawListener()
         let log = EventLog()
         let client = try shimClient(faults.system, port: listener.port, log: log)
-        let peer = try await blocking { Result { try listener.accept(timeout: .seconds(30)) } }.get()
+        let peer = try await blocking { Result { try listener.accept(timeout: Harness.patience) } }.get()
         client.cancel()
         #expect(try await log.waitForEnd() == .failed(.cancelled))
-        #expect(await blocking { peer.readUntilEOF(timeout: .seconds(30)) })
+        #expect(await blocking { peer.readUntilEOF(timeout: Harness.patience) })
         peer.close()
 
         let server = try shimServer()
@@ -293,7 +288,7 @@ struct FailureTests {
         })
         defer { server.stop() }
         let client = try await shimAsyncClient(.live, port: server.port)
-        #expect(try await client.receive(timeout: .seconds(30)) == nil)
+        #expect(try await client.receive(timeout: Harness.patience) == nil)
         let status = try #require(client.closeStatus)
         #expect(status.code == .goingAway)
         // One call at a time (a later call's work on the loop must not rescue an earlier one), each
@@ -327,7 +322,7 @@ struct FailureTests {
         let faults = Faults()
         let listener = try RawListener()
         let connecting = Task { try await shimAsyncClient(faults.system, port: listener.port) }
-        let peer = try await blocking { Result { try listener.accept(timeout: .seconds(30)) } }.get()
+        let peer = try await blocking { Result { try listener.accept(timeout: Harness.patience) } }.get()
         connecting.cancel()
         do {
             _ = try await connecting.value
@@ -335,7 +330,7 @@ struct FailureTests {
         } catch {
             #expect(error as? WebSocketError == .cancelled)
         }
-        #expect(await blocking { peer.readUntilEOF(timeout: .seconds(30)) })
+        #expect(await blocking { peer.readUntilEOF(timeout: Harness.patience) })
         #expect(await descriptorsClosed(faults).isEmpty)
         peer.close()
     }

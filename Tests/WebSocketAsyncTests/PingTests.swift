@@ -69,11 +69,13 @@ private func awaitedPing(_ client: FaceClient, _ payload: [UInt8]? = nil, timeou
 
 /// A client of `face` connected to a raw peer playing the server: the client, the peer and its open
 /// server `Connection`.
-private func clientOfRawPeer(_ face: ClientFace) async throws -> (FaceClient, RawSocket, Connection) {
+private func clientOfRawPeer(_ face: ClientFace, loop: EventLoop? = nil) async throws -> (FaceClient, RawSocket, Connection) {
     let listener = try RawListener()
     defer { listener.close() }
     let url = Harness.url("127.0.0.1", listener.port)
-    let connecting = Task { try await FaceClient.connect(face, to: url, pingClientSetup()) }
+    var setup = pingClientSetup()
+    setup.loop = loop
+    let connecting = Task { [setup] in try await FaceClient.connect(face, to: url, setup) }
     let peer = try await Harness.offPool { try listener.accept(timeout: Harness.patience) }
     let connection = try await Harness.offPool { try RawPeers.acceptHandshake(peer) }
     let client = try await connecting.value
@@ -161,10 +163,10 @@ struct PingTests {
 
     /// The loop reads the clock once a turn; a ping asked for while a turn is under way (here, the
     /// loop held in one piece of work) must still count its timeout from when it is sent, never
-    /// from the start of that turn.
+    /// from the start of that turn. The loop it holds is the test's own.
     @Test("A ping asked for during a long turn of the loop waits its whole timeout")
     func pingDuringALongTurn() async throws {
-        let (face, peer, _) = try await clientOfRawPeer(.async)
+        let (face, peer, _) = try await clientOfRawPeer(.async, loop: Harness.privateLoop())
         defer { peer.close() }
         let client = try #require(face.webSocket)
         let held = Locked(false)

@@ -149,9 +149,17 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     }
 }
 
+extension WebSocket {
+    /// Runs `body` on the socket's loop and returns what it returns, waiting as a task does: the
+    /// blocking `onLoop` would hold a thread of the cooperative pool until the loop gets to it.
+    func onLoopAwaited<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in loop.execute { continuation.resume(returning: body()) } }
+    }
+}
+
 /// Waits (off the pool) until every descriptor opened through `faults` is closed.
 func descriptorsClosed(_ faults: Faults) async -> Set<Int32> {
-    await blocking { faults.waitForDescriptorsClosed(timeout: .seconds(30)) }
+    await blocking { faults.waitForDescriptorsClosed(timeout: Harness.patience) }
 }
 
 /// A deterministic payload of `count` bytes.
@@ -242,20 +250,20 @@ func shimAsyncServer(_ system: SystemCalls = .live, configuration: Connection.Co
 /// A raw peer that accepted a client's connection on `listener` and completed the opening handshake:
 /// the socket, and the core's server connection (to frame what the test sends next).
 func rawServer(for listener: RawListener, log: EventLog) async throws -> (RawSocket, Connection) {
-    let peer = try await blocking { Result { try listener.accept(timeout: .seconds(30)) } }.get()
+    let peer = try await blocking { Result { try listener.accept(timeout: Harness.patience) } }.get()
     let connection = try await blocking { Result { try peer.acceptHandshake() } }.get()
     try await log.waitForOpen()
     return (peer, connection)
 }
 
 /// Reads from a raw peer and parses with `connection` until `isDone` holds for the messages so far
-/// (or 30 seconds pass without a byte): every message, in order.
+/// (or 60 seconds pass without a byte): every message, in order.
 func readMessages(_ peer: RawSocket, _ connection: Connection, until isDone: @escaping @Sendable ([WebSocketMessage]) -> Bool)
     async -> [WebSocketMessage] {
     await blocking {
         var connection = connection
         var messages: [WebSocketMessage] = []
-        while !isDone(messages), let bytes = peer.read(timeout: .seconds(30)), !bytes.isEmpty {
+        while !isDone(messages), let bytes = peer.read(timeout: Harness.patience), !bytes.isEmpty {
             connection.receive(bytes)
             while let event = connection.nextEvent() {
                 switch event {

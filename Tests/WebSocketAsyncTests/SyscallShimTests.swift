@@ -230,7 +230,7 @@ struct SyscallShimTests {
         #expect(status.failure == .aborted)
         #expect(client.transportFailure == .transport(.brokenPipe))
         #expect(throws: WebSocketError.transport(.brokenPipe)) { try client.send(text: "after the end") }
-        #expect(await blocking { peer.readUntilEOF(timeout: .seconds(30)) })
+        #expect(await blocking { peer.readUntilEOF(timeout: Harness.patience) })
         #expect(await descriptorsClosed(faults).isEmpty)
         peer.close()
     }
@@ -338,7 +338,7 @@ struct SyscallShimTests {
         #expect(clock.now - start >= .milliseconds(250))
         #expect(log.binaries.isEmpty)
         // The silent peer got the Close frame, then the end of the stream.
-        #expect(await blocking { peer.readUntilEOF(timeout: .seconds(30)) })
+        #expect(await blocking { peer.readUntilEOF(timeout: Harness.patience) })
         #expect(await descriptorsClosed(faults).isEmpty)
         peer.close()
     }
@@ -368,7 +368,7 @@ struct SyscallShimTests {
         let peer = try RawSocket.connect(port: server.port)
         var client = try Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: server.port))))
         peer.write(client.takeOutput())
-        guard let response = await blocking({ peer.read(timeout: .seconds(30)) }), !response.isEmpty else { throw TestFailure("no 101") }
+        guard let response = await blocking({ peer.read(timeout: Harness.patience) }), !response.isEmpty else { throw TestFailure("no 101") }
         client.receive(response)
         guard case .handshakeCompleted? = client.nextEvent() else { throw TestFailure("handshake") }
         try client.sendFragment(payload(100), kind: .binary, isFinal: false)
@@ -380,7 +380,7 @@ struct SyscallShimTests {
         #expect(status.code == .abnormalClosure)
         #expect(status.failure == .unexpectedEndOfStream)
         #expect(serverLog.binaries.isEmpty)
-        #expect(await blocking { server.waitUntilIdle(timeout: .seconds(30)) })
+        #expect(await blocking { server.waitUntilIdle(timeout: Harness.patience) })
         server.stop()
         #expect(await descriptorsClosed(faults).isEmpty)
     }
@@ -454,7 +454,7 @@ struct SyscallShimTests {
         peer.closeWithReset()
         queue.resume()
         resumed = true
-        #expect(await blocking { server.waitUntilIdle(timeout: .seconds(30)) })
+        #expect(await blocking { server.waitUntilIdle(timeout: Harness.patience) })
         #expect(server.connectionCount == 0)
         // If the server's answer went out before it learnt of the reset, the connection opened and
         // was lost (1006); otherwise it never reached the handler.
@@ -489,7 +489,7 @@ struct SyscallShimTests {
         try shimClient(.live, port: server.port, log: log)
         let end = try await log.waitForEnd()
         guard case .failed(.handshakeFailed) = end else { throw TestFailure("got \(end.brief)") }
-        #expect(await blocking { server.waitUntilIdle(timeout: .seconds(30)) })
+        #expect(await blocking { server.waitUntilIdle(timeout: Harness.patience) })
         queue.resume()
         resumed = true
         try await decisions.wait(for: "the late decision") { $0 == 1 }

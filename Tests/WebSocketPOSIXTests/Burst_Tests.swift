@@ -6,7 +6,7 @@ import TransportTestSupport
 
 /// A burst of clients at once against the blocking server: every client gets a working connection,
 /// none a 101 followed by a drop, and every descriptor comes back.
-@Suite("Bursts of clients against the blocking server", .serialized, .timeLimit(.minutes(5)))
+@Suite("Bursts of clients against the blocking server", .serialized, .timeLimit(.minutes(5)), .onTestThreads)
 struct BurstTests {
     @Test("Every client of a burst is served", arguments: [200, 1000])
     func burst(clients: Int) throws {

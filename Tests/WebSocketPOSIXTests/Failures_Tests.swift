@@ -11,7 +11,7 @@ import TransportTestSupport
 
 /// Peers that vanish, stall or never answer: every wait ends, by the connection's timers or the
 /// socket options, with a defined report.
-@Suite("Failures: vanishing, stalled and silent peers")
+@Suite("Failures: vanishing, stalled and silent peers", .onTestThreads)
 struct FailuresTests {
     @Test("A server that vanishes mid-message: the client reports 1006 (unexpected end of stream)")
     func peerVanishesMidMessage() throws {
@@ -229,12 +229,11 @@ struct FailuresTests {
 
     @Test("Connection refused: a one-line error naming the address")
     func refused() throws {
-        // A port that was just free: bind, read it, close.
-        let port: UInt16
-        do {
-            let probe = try BlockingWebSocketServer(host: "127.0.0.1", port: 0)
-            port = probe.port
-        }
+        // A port bound and never listened on, held for the whole test (a port that was free a moment
+        // ago could be given to a test running beside this one).
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let port = refusing.port
         let failure = error { try BlockingWebSocket.connect(to: "ws://127.0.0.1:\(port)/", options: testOptions()) }
         guard case .connectFailed(let address, let errno)? = failure else {
             Issue.record("expected connectFailed, got \(String(describing: failure))")

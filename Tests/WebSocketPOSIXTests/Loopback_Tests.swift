@@ -11,7 +11,7 @@ import WebSocketDeflate
 @testable import WebSocketPOSIX
 
 /// A client and a server of this module over real loopback sockets.
-@Suite("Loopback: client against server over TCP and Unix sockets")
+@Suite("Loopback: client against server over TCP and Unix sockets", .onTestThreads)
 struct LoopbackTests {
     /// One text and one binary message round trip, then a clean close from the client.
     private func roundTrip(_ client: BlockingWebSocket) throws {

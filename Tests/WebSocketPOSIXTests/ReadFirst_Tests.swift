@@ -12,7 +12,7 @@ import TransportTestSupport
 /// The blocking adapter writes first and waits in `poll` only when the socket would block (EAGAIN);
 /// it reads first after a read that filled its buffer (more has probably arrived), and waits first
 /// otherwise (an answer to what was just sent is not there yet). Counted through the system-call shim.
-@Suite("Read first, write first: poll only when the socket would block")
+@Suite("Read first, write first: poll only when the socket would block", .onTestThreads)
 struct ReadFirstTests {
     /// A client through `faults` to an echo server (live system calls) whose handler first sends
     /// `burst` binary messages of `size` bytes, then reports it through `sent`, then echoes.

@@ -9,7 +9,7 @@ import TransportTestSupport
 #if os(Linux)
 /// Redirects between wss servers with different keys: every hop verifies TLS for its own host with
 /// the same trust settings, so a pin refuses a hop to a server whose key it does not name.
-@Suite("Redirects over TLS: each hop verified, pins included")
+@Suite("Redirects over TLS: each hop verified, pins included", .onTestThreads)
 struct Redirect_TLS_Tests {
     /// Runs `body` with a wss server using `identity` that redirects every request to `location`
     /// (or, with `nil`, an echo server).

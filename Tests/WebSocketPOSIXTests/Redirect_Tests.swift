@@ -6,7 +6,7 @@ import WebSocketCore
 
 /// Redirects followed by the blocking client: real servers on loopback answering 3xx with a
 /// `Location`, and the rules of issue 15 (hop limit, 0 turns it off, credentials per host).
-@Suite("Redirects: the blocking client follows 301-308 within its limit")
+@Suite("Redirects: the blocking client follows 301-308 within its limit", .onTestThreads)
 struct Redirect_Tests {
     @Test("A 302 to another server: the connection opens there, at the new resource", arguments: [301, 302, 303, 307, 308])
     func followed(status: Int) throws {

@@ -7,7 +7,7 @@ import TransportTestSupport
 /// What the blocking adapter gained with the one API shape: `cancel()`, the `messages` and
 /// `connections` sequences, the awaited `ping`, `stop(closing:)` for connections that open later,
 /// and `connectionCount`.
-@Suite("Blocking adapter: the one API shape", .timeLimit(.minutes(2)))
+@Suite("Blocking adapter: the one API shape", .timeLimit(.minutes(2)), .onTestThreads)
 struct SameShapeTests {
     @Test("cancel() from another thread: the thread blocked in receive() gets nil, the end is 1006 (aborted)")
     func cancelWhileReceiving() throws {

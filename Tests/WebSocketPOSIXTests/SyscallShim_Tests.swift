@@ -10,7 +10,7 @@ import TransportTestSupport
 @testable import WebSocketPOSIX
 
 /// The socket layer under forced EINTR, EAGAIN and short writes (swift-system style mocking).
-@Suite("System call shim: EINTR retried, EAGAIN waited for, short writes completed")
+@Suite("System call shim: EINTR retried, EAGAIN waited for, short writes completed", .onTestThreads)
 struct SyscallShimTests {
     @Test("EINTR on read is retried")
     func readInterrupted() throws {
@@ -164,7 +164,7 @@ struct SyscallShimTests {
 
 /// The blocking adapter under the shim with peers that misbehave: the same cases as the Dispatch
 /// adapter's, each ending in the documented state and close code with every descriptor closed.
-@Suite("POSIX adapter under the system-call shim: resets, broken pipes, stalls")
+@Suite("POSIX adapter under the system-call shim: resets, broken pipes, stalls", .onTestThreads)
 struct POSIXShimFailureTests {
     /// A client through `faults` to a raw peer that runs `body` after the opening handshake.
     static func client(_ faults: Faults, configuration: Connection.Configuration = testConfiguration(),

@@ -73,7 +73,7 @@ struct HandTLSServer {
 }
 
 /// wss:// over real sockets: the blocking client and server with the TLS layer under them.
-@Suite("POSIX adapter over TLS (wss://)")
+@Suite("POSIX adapter over TLS (wss://)", .onTestThreads)
 struct POSIXTLSTests {
     @Test("A wss echo: client and server verify, messages cross, the close is clean on both ends",
           arguments: ["localhost", "127.0.0.1"])

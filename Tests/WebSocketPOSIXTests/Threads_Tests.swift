@@ -5,7 +5,7 @@ import TransportTestSupport
 @testable import WebSocketPOSIX
 
 /// The threading model: sends and closes from any thread, one receiver at a time, server stop.
-@Suite("Threads: concurrent sends, close while receiving, server stop")
+@Suite("Threads: concurrent sends, close while receiving, server stop", .onTestThreads)
 struct ThreadsTests {
     @Test("Several threads send at once: every message arrives whole")
     func concurrentSenders() throws {

@@ -62,11 +62,15 @@ struct MaskingKey: Sendable, Hashable {
         // 64 bytes per iteration, then 8: multiples of 4, so the pattern stays in phase. The 8 words of an
         // iteration are written as plain `UInt64` operations, which the optimizer turns into 4 SIMD
         // loads, XORs and stores (SSE2, NEON); `SIMD16`'s `^` would do the same when optimized, but is a
-        // lane-by-lane loop in debug builds.
+        // lane-by-lane loop in debug builds. The inner loop counts by hand: `stride(from:to:by:)`
+        // compiles to the same code when optimized, but in a debug build looks up type metadata at
+        // every step, which under ThreadSanitizer takes a lock every thread shares.
         while count >= 64 {
-            for word in stride(from: 0, to: 64, by: 8) {
+            var word = 0
+            while word < 64 {
                 p.storeBytes(of: p.loadUnaligned(fromByteOffset: word, as: UInt64.self) ^ wide,
                              toByteOffset: word, as: UInt64.self)
+                word &+= 8
             }
             p += 64
             count -= 64
@@ -102,9 +106,11 @@ struct MaskingKey: Sendable, Hashable {
         var dst = to
         let wide = pattern(offset: phase)
         while count >= 64 {
-            for word in stride(from: 0, to: 64, by: 8) {
+            var word = 0   // counted by hand, as above
+            while word < 64 {
                 dst.storeBytes(of: src.loadUnaligned(fromByteOffset: word, as: UInt64.self) ^ wide,
                                toByteOffset: word, as: UInt64.self)
+                word &+= 8
             }
             src += 64
             dst += 64
