@@ -10,13 +10,14 @@ import Testing
 struct AcceptFailureTests {
     @Test("One connection's failure is skipped, a shortage pauses, a broken listener stops, the unknown pauses")
     func decisions() {
-        for skipped in [EINTR, EAGAIN, ECONNABORTED, EPROTO, EPERM] {
+        for skipped in [EINTR, EAGAIN, ECONNABORTED, EPROTO, EPERM, ENETDOWN, ENOPROTOOPT, EHOSTDOWN, EHOSTUNREACH, EOPNOTSUPP,
+                        ENETUNREACH] {
             #expect(AcceptFailure(Errno(rawValue: skipped)) == .skip, "errno \(skipped)")
         }
         for shortage in [EMFILE, ENFILE, ENOBUFS, ENOMEM] {
             #expect(AcceptFailure(Errno(rawValue: shortage)) == .pause, "errno \(shortage)")
         }
-        for broken in [EBADF, EINVAL, ENOTSOCK, EOPNOTSUPP] {
+        for broken in [EBADF, EINVAL, ENOTSOCK] {
             #expect(AcceptFailure(Errno(rawValue: broken)) == .stop, "errno \(broken)")
         }
         #expect(AcceptFailure(Errno(rawValue: EIO)) == .pause)

@@ -35,7 +35,16 @@ extension Socket {
             }
             if fd >= 0 {
                 let socket = Socket(adopting: fd, system: system)
-                if !Self.acceptedDescriptorsAreConfigured { try socket.configureNewDescriptor() }
+                if !Self.acceptedDescriptorsAreConfigured {
+                    do throws(Errno) {
+                        try socket.configureNewDescriptor()
+                    } catch {
+                        // That connection is gone already (macOS refuses `setsockopt` on a socket the
+                        // peer reset in the backlog, with EINVAL): closed, and the next is taken.
+                        socket.close()
+                        continue
+                    }
+                }
                 return socket
             }
             let error = Errno.current
@@ -98,7 +107,7 @@ extension Socket {
 /// What a server does once `accept` failed: one decision for every adapter's server.
 package enum AcceptFailure: Equatable, Sendable {
     /// The failure concerned one connection (reset in the backlog, refused by a firewall rule, a
-    /// protocol error): the next is accepted at once.
+    /// protocol or network error pending on it): the next is accepted at once.
     case skip
     /// A passing shortage (descriptors, kernel memory): accepting pauses for ``pauseLength`` so that
     /// connections can end, rather than spinning on a listener that stays readable. The connections
@@ -112,9 +121,12 @@ package enum AcceptFailure: Equatable, Sendable {
 
     package init(_ error: Errno) {
         switch error.rawValue {
-        case EINTR, EAGAIN, ECONNABORTED, EPROTO, EPERM:
+        case EINTR, EAGAIN, ECONNABORTED, EPROTO, EPERM,
+             // Network errors already pending on the new connection (Linux's accept(2): to be
+             // treated as EAGAIN, by retrying).
+             ENETDOWN, ENOPROTOOPT, EHOSTDOWN, EHOSTUNREACH, EOPNOTSUPP, ENETUNREACH:
             self = .skip
-        case EBADF, EINVAL, ENOTSOCK, EOPNOTSUPP:
+        case EBADF, EINVAL, ENOTSOCK:
             self = .stop
         default:
             // EMFILE, ENFILE, ENOBUFS, ENOMEM, and anything else.
