@@ -79,6 +79,11 @@ struct QueueFaceTests {
             #expect(texts == (0..<count).map { "\($0)" })
             #expect(piledUp.withLock { $0 } == true)
             #expect(probe.count == 0)
+            // The pile-up left no peak allocated: the mailbox's arrays keep room for a few hundred.
+            let kept = await socket.onLoopAwaited { [socket] in
+                max(socket.queueBatch.capacity, socket.outboxTaken.capacity, socket.shared.withLock { $0.mailbox.capacity })
+            }
+            #expect(kept <= WebSocket.keptCapacity)
             try socket.sendClose()
             try await log.wait(for: "the close") { $0.contains(where: Harness.isEnd) }
             #expect(probe.count == 0)
@@ -140,6 +145,42 @@ struct QueueFaceTests {
         queue.resume()
         try await serverLog.wait(for: "the open event") { $0.contains { if case .open = $0 { true } else { false } } }
         _ = try await client.close()
+    }
+
+    @Test("A ping asked for after the end is answered: on the queue, through the mailbox, for a queue-face socket; on the loop, from the loop")
+    func pingAfterTheEnd() async throws {
+        try await withServer(.loop) { server in
+            let queue = DispatchQueue(label: "late pong")
+            let key = DispatchSpecificKey<Int>()
+            queue.setSpecific(key: key, value: 1)
+            let log = Transcript()
+            let onQueue = try WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),
+                                                options: Harness.options(), queue: queue) { socket, event in
+                log.append(event)
+                if case .open = event { try? socket.sendClose() }
+            }
+            try await log.wait(for: "the end") { $0.contains(where: Harness.isEnd) }
+            let answers = Transcript()
+            onQueue.ping(timeout: .seconds(60)) { result in
+                let ranOnQueue = DispatchQueue.getSpecific(key: key) == 1
+                answers.append(.message(.text(ranOnQueue && !result.isSuccess ? "queue: refused" : "queue: \(ranOnQueue) \(result)")))
+            }
+            try await answers.wait(for: "the queue face's answer") { !$0.isEmpty }
+            #expect(answers.messages == [.text("queue: refused")])
+
+            // On the loop (a handler or a task there asks): the answer comes from the loop too.
+            let onLoop = try await WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),
+                                                     options: Harness.options())
+            _ = try await onLoop.close()
+            let loopAnswers = Transcript()
+            await onLoop.onLoopAwaited { [onLoop] in
+                onLoop.ping(timeout: .seconds(60)) { result in
+                    loopAnswers.append(.message(.text(onLoop.loop.inLoop && !result.isSuccess ? "loop: refused" : "loop: \(result)")))
+                }
+            }
+            try await loopAnswers.wait(for: "the loop's answer") { !$0.isEmpty }
+            #expect(loopAnswers.messages == [.text("loop: refused")])
+        }
     }
 }
 

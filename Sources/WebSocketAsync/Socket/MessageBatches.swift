@@ -152,7 +152,7 @@ final class MessageBatches: @unchecked Sendable {
             taken = [messages[head]]
             head += 1
             if head == messages.count {
-                messages.removeAll(keepingCapacity: true)
+                messages.removeAll(keepingCapacityUpTo: WebSocket.keptCapacity)
                 head = 0
             } else if head >= 64, head * 2 >= messages.count {
                 // A reader that stays behind never empties the array: what it took goes, so that

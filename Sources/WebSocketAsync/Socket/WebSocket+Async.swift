@@ -280,7 +280,8 @@ extension WebSocket {
     /// answer is an action, pulled with the others.
     func queuePing(_ payload: [UInt8]?, timeout: Duration?, onPong: @escaping @Sendable (Result<Duration, WebSocketError>) -> Void) {
         let completion: SessionCompletion<Duration>
-        if case .queueHandler = consumer {
+        if queueFace != nil {
+            // Through the mailbox: in order with the events around it, also after the last one.
             completion = { [self] result in
                 queueBatch.append(.call { onPong(result) })
                 markDirty()

@@ -49,7 +49,10 @@ extension WebSocket {
         switch consumer {
         case .queueHandler(let queue, let handler): dispatchBatch(to: queue, handler)
         case .batches(let batches): batches.publish()
-        case .pending, .loopHandler, .finished: break
+        case .finished:
+            // What comes after the last event (a late ping's answer) still goes through the mailbox.
+            if let queueFace { dispatchBatch(to: queueFace.queue, queueFace.handler) }
+        case .pending, .loopHandler: break
         }
     }
 
@@ -118,21 +121,16 @@ extension WebSocket {
             defer { shared.mailboxRunning = true }
             return !shared.mailboxRunning
         }
-        queueBatch.removeAll(keepingCapacity: true)
-        if mustStart { loop.startDrain(of: self, on: queue, handler) }
-    }
-
-    /// (On the queue) The drains the loop started in one turn: one block for every socket whose
-    /// events arrived in that turn, one after another, instead of a block each.
-    static func drain(_ sockets: [(WebSocket, EventHandler)], on queue: DispatchQueue) {
-        for (socket, handler) in sockets { socket.drainMailbox(queue, handler) }
+        queueBatch.removeAll(keepingCapacityUpTo: Self.keptCapacity)
+        // A block of its own: on a concurrent queue, sockets run their handlers side by side.
+        if mustStart { queue.async { [self] in drainMailbox(queue, handler) } }
     }
 
     /// (On the queue) Hands the mailbox to the handler, round after round, until it is empty; after
     /// a few rounds the queue's other work gets a turn and the drain goes on in a new block. What the
     /// handlers returned from is reported to the loop (their payload counted as held until then),
     /// piggybacked on the visit that their sends asked for when they sent.
-    func drainMailbox(_ queue: DispatchQueue, _ handler: @escaping EventHandler) {
+    private func drainMailbox(_ queue: DispatchQueue, _ handler: @escaping EventHandler) {
         var tookBytes = 0, tookMessages = 0
         var rounds = 0
         while true {
@@ -173,7 +171,7 @@ extension WebSocket {
                     call()
                 }
             }
-            queueRunning.removeAll(keepingCapacity: true)
+            queueRunning.removeAll(keepingCapacityUpTo: Self.keptCapacity)
         }
     }
 
@@ -190,5 +188,18 @@ extension WebSocket {
         if readable { loop.readAgain(self) }
         // The readiness backend is told to wait for input again.
         markDirty()
+    }
+}
+
+extension WebSocket {
+    /// The most elements a per-socket array keeps room for once emptied: a burst (a flood of small
+    /// messages to a slow handler) does not leave its peak allocated for the connection's life.
+    static let keptCapacity = 256
+}
+
+extension Array {
+    /// Empties the array, keeping its storage only while it holds at most `limit` elements.
+    mutating func removeAll(keepingCapacityUpTo limit: Int) {
+        if capacity > limit { self = [] } else { removeAll(keepingCapacity: true) }
     }
 }

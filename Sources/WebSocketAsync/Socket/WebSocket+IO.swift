@@ -84,8 +84,11 @@ extension WebSocket {
         isDirty = false
         switch peek({ $0.stage }) {
         case .finished:
+            // Answers queued after the end (a ping asked for on the loop) are still carried out.
+            act()
             return
         case .resolving, .connecting:
+            act()
             if peek({ $0.socketDirective }) == .close { closeSocket() } else { scheduleTimer() }
             return
         case .handshaking, .open:

@@ -131,13 +131,13 @@ extension WebSocket {
     // MARK: On the loop
 
     /// (On the loop) One call into the connection that queues output, with the time reported first
-    /// unless it sends data (a control frame may start a timer, which counts from the time last
-    /// reported; data starts none, and reporting a new time costs a pass through the connection's
-    /// timers).
+    /// unless it sends data while open (a control frame may start a timer, which counts from the
+    /// time last reported, and so may the end of a message once the peer's Close came; data while
+    /// open starts none, and reporting a new time costs a pass through the connection's timers).
     @inline(__always)
     func sendOnLoop(isData: Bool, _ body: (inout Connection) throws(Connection.UsageError) -> Void) throws(WebSocketError) {
         sendOutboxFirst()
-        if !isData { session.advanceTime(to: loop.now) }
+        if !isData || peek({ $0.pipeline.connection.state }) != .open { session.advanceTime(to: loop.now) }
         try session.perform(isData: isData, body)
         markDirty()
     }
@@ -179,9 +179,9 @@ extension WebSocket {
     }
 
     /// (On the loop) Puts `item` into the connection, with the time reported first unless it is data
-    /// (see `sendOnLoop`).
+    /// sent while open (see `sendOnLoop`).
     private func put(_ item: OutgoingMessage) throws(WebSocketError) {
-        if !item.isData { session.advanceTime(to: loop.now) }
+        if !item.isData || peek({ $0.pipeline.connection.state }) != .open { session.advanceTime(to: loop.now) }
         if case .message(let message) = item, startsClosing(message) {
             // Queued now, or (refused for room) behind the data that waits: closing either way.
             shared.withLock { $0.closeStartedHere = true }
@@ -247,7 +247,7 @@ extension WebSocket {
             }
             return (shared.drainWanted, shared.tookBytes, shared.tookMessages)
         }
-        defer { outboxTaken.removeAll(keepingCapacity: true) }
+        defer { outboxTaken.removeAll(keepingCapacityUpTo: Self.keptCapacity) }
         let isFinished = peek { $0.isFinished }
         if !isFinished {
             if tookMessages > 0 { consumerTook(tookBytes, messages: tookMessages) }

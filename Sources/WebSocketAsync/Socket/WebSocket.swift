@@ -64,7 +64,12 @@ public final class WebSocket: @unchecked Sendable {
     @exclusivity(unchecked) var socket: Socket?
     @exclusivity(unchecked) var session: SocketSession
     /// Where its events go: settled when a client is made, when a server's connection opens.
-    @exclusivity(unchecked) var consumer: Consumer
+    @exclusivity(unchecked) var consumer: Consumer {
+        didSet { if case .queueHandler(let queue, let handler) = consumer { queueFace = (queue, handler) } }
+    }
+    /// (Queue face) The queue and handler, kept after the consumer has finished: what comes after the
+    /// last event (a late ping's answer) still goes through the mailbox, in order.
+    @exclusivity(unchecked) var queueFace: (queue: DispatchQueue, handler: EventHandler)? = nil
     /// The loop's name for the registration (its slot and generation).
     var token: UInt64 = 0
     /// Where the loop lists it among its server's sockets.
@@ -153,6 +158,7 @@ public final class WebSocket: @unchecked Sendable {
         self.socket = socket
         self.session = session
         self.consumer = consumer
+        if case .queueHandler(let queue, let handler) = consumer { queueFace = (queue, handler) }
         self.options = options
         self.system = system
         shared = Locked(Shared(connected: socket))
