@@ -93,6 +93,9 @@ final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var incoming: [Work] = []
     @exclusivity(unchecked) private var again: [WebSocket] = []
     @exclusivity(unchecked) private var timers = DeadlineHeap()
+    /// (Queue face) The sockets whose mailbox drain starts this turn, by queue: handed to each queue
+    /// in one block at the end of the readiness round and of the turn.
+    @exclusivity(unchecked) private var drainsToStart: [(queue: DispatchQueue, sockets: [(WebSocket, WebSocket.EventHandler)])] = []
     /// The one read buffer of every socket of the loop: a connection keeps only what it has not
     /// parsed yet, in its own (small) input buffer.
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -230,6 +233,24 @@ final class EventLoop: @unchecked Sendable {
         again.append(socket)
     }
 
+    /// (Queue face) Starts `socket`'s mailbox drain on `queue` with the others of this turn.
+    func startDrain(of socket: WebSocket, on queue: DispatchQueue, _ handler: @escaping WebSocket.EventHandler) {
+        if let index = drainsToStart.firstIndex(where: { $0.queue === queue }) {
+            drainsToStart[index].sockets.append((socket, handler))
+        } else {
+            drainsToStart.append((queue, [(socket, handler)]))
+        }
+    }
+
+    /// Hands the drains started so far to their queues.
+    private func dispatchDrains() {
+        guard !drainsToStart.isEmpty else { return }
+        for (queue, sockets) in drainsToStart {
+            queue.async { WebSocket.drain(sockets, on: queue) }
+        }
+        drainsToStart.removeAll(keepingCapacity: true)
+    }
+
     /// Calls `socket.timerFired()` at `deadline` or soon after (or not, if the socket has gone).
     func schedule(_ socket: WebSocket, at deadline: Connection.Instant) {
         timers.push(deadline, token: socket.token)
@@ -339,6 +360,7 @@ final class EventLoop: @unchecked Sendable {
                 }
                 handle(token, events)
             }
+            dispatchDrains()
             now = system.monotonicNow()
             let readers = again
             again = []
@@ -347,6 +369,7 @@ final class EventLoop: @unchecked Sendable {
             fireTimers()
             runWork()
             flushDirty()
+            dispatchDrains()
         }
     }
 

@@ -70,7 +70,9 @@ public final class WebSocketServer: Sendable {
     ///     default all of them.
     ///   - queue: where `handshake` and `handler` run; `nil` (the default) runs them on each
     ///     connection's loop, the fastest (keep them quick: the loop's other connections wait
-    ///     meanwhile). A concurrent queue is fine: calls for one connection never overlap.
+    ///     meanwhile). A concurrent queue is fine: calls for one connection never overlap, and
+    ///     connections whose events came in the same turn of a loop take turns in one block (a
+    ///     handler must not wait for another connection's events).
     ///   - handshake: the decision on each valid opening handshake request, on `queue` when there is
     ///     one. Default (`nil`): accept without a subprotocol, at once on the connection's loop.
     ///   - handler: every connection's events, starting with ``WebSocketTransport/WebSocketEvent/open(_:)``

@@ -24,7 +24,8 @@ extension WebSocket {
     ///   - options: transport options (TLS for `wss`, a proxy, timeouts).
     ///   - queue: where `handler` runs; `nil` (the default) runs it on the socket's loop, which is
     ///     the fastest (keep it quick: the loop's other sockets wait meanwhile). A concurrent queue is
-    ///     fine: calls for one socket never overlap.
+    ///     fine: calls for one socket never overlap (sockets whose events came in the same turn of a
+    ///     loop take turns in one block: a handler must not wait for another socket's events).
     ///   - handler: every event; the last one is `.closed` or `.failed`.
     /// - Throws: ``WebSocketTransport/WebSocketError/tlsUnavailable`` for `wss` without
     ///   ``WebSocketTransport/TransportOptions/tls``, ``WebSocketTransport/WebSocketError/proxy(_:)`` for a proxy that

@@ -122,15 +122,21 @@ extension WebSocket {
             return !shared.mailboxRunning
         }
         queueBatch.removeAll(keepingCapacityUpTo: Self.keptCapacity)
-        // A block of its own: on a concurrent queue, sockets run their handlers side by side.
-        if mustStart { queue.async { [self] in drainMailbox(queue, handler) } }
+        if mustStart { loop.startDrain(of: self, on: queue, handler) }
+    }
+
+    /// (On the queue) The drains the loop started in one turn: one block for every socket whose
+    /// events arrived in that turn, one after another, instead of a block each (at 100 connections
+    /// echoing, a block each ran at 0.56x of the loop face's rate, one block per turn at 0.86x).
+    static func drain(_ sockets: [(WebSocket, EventHandler)], on queue: DispatchQueue) {
+        for (socket, handler) in sockets { socket.drainMailbox(queue, handler) }
     }
 
     /// (On the queue) Hands the mailbox to the handler, round after round, until it is empty; after
     /// a few rounds the queue's other work gets a turn and the drain goes on in a new block. What the
     /// handlers returned from is reported to the loop (their payload counted as held until then),
     /// piggybacked on the visit that their sends asked for when they sent.
-    private func drainMailbox(_ queue: DispatchQueue, _ handler: @escaping EventHandler) {
+    func drainMailbox(_ queue: DispatchQueue, _ handler: @escaping EventHandler) {
         var tookBytes = 0, tookMessages = 0
         var rounds = 0
         while true {
