@@ -430,13 +430,8 @@ struct LaggingReaderTests {
     /// pauses, that would be never).
     @Test("receive() one message behind for 1,000 messages: the batches hold about what is unread")
     func oneBehind() async throws {
-        let server = try WebSocketServer(configuration: Harness.configuration(), options: Harness.options())
+        let (server, client, socket, batches) = try await asyncServerAndClient(serverOptions: Harness.options())
         defer { server.stop() }
-        let client = try await WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),
-                                                 options: Harness.options())
-        var connections = server.connections.makeAsyncIterator()
-        let socket = try #require(await connections.next())
-        let batches = try #require(socket.asyncBatches)
         // One message ahead of the reader, then one more for each one it reads.
         try await client.send(.text("0"))
         var largest = 0
@@ -444,9 +439,7 @@ struct LaggingReaderTests {
             try await client.send(.text("\(index)"))
             let message = try await socket.receive(timeout: Harness.patience)
             #expect(message == .text("\(index - 1)"))
-            let stored = await withCheckedContinuation { continuation in
-                socket.loop.execute { continuation.resume(returning: batches.storedCount) }
-            }
+            let stored = await socket.onLoopAwaited { batches.storedCount }
             largest = max(largest, stored)
         }
         #expect(largest <= 130, "the batches grew to \(largest) messages with one or two unread")
@@ -463,26 +456,38 @@ struct HeldMessagesTests {
     func emptyMessagesAreCounted() async throws {
         var options = Harness.options()
         options.maxUndeliveredMessages = 100
-        let server = try WebSocketServer(configuration: Harness.configuration(), options: options)
+        let (server, client, socket, batches) = try await asyncServerAndClient(serverOptions: options)
         defer { server.stop() }
-        let client = try await WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),
-                                                 options: Harness.options())
-        var connections = server.connections.makeAsyncIterator()
-        let socket = try #require(await connections.next())
-        let batches = try #require(socket.asyncBatches)
         let flood = 25_000  // over 140 KiB: more than two reads of 64 KiB
         for _ in 0..<flood { try await client.send(.binary([])) }
         // Until the socket stops reading, or (the failure) has read the whole flood.
         var state = (reading: true, stored: 0)
         let deadline = ContinuousClock.now + Harness.patience
         while state.reading, state.stored < flood, ContinuousClock.now < deadline {
-            state = await withCheckedContinuation { continuation in
-                socket.loop.execute { continuation.resume(returning: (socket.peek { $0.wantsInput }, batches.storedCount)) }
-            }
+            state = await socket.onLoopAwaited { (socket.peek { $0.wantsInput }, batches.storedCount) }
         }
         #expect(!state.reading, "still reading with \(state.stored) messages held")
         // One read (64 KiB, about 11,000 empty frames) may pass the limit; no more.
         #expect(state.stored < 12_000)
         client.cancel()
+    }
+}
+
+/// An async-face server with `serverOptions`, a client connected to it, and the server's side of
+/// that connection with its message batches.
+private func asyncServerAndClient(serverOptions: TransportOptions) async throws
+    -> (server: WebSocketServer, client: WebSocket, socket: WebSocket, batches: MessageBatches)
+{
+    let server = try WebSocketServer(configuration: Harness.configuration(), options: serverOptions)
+    do {
+        let client = try await WebSocket.connect(to: Harness.url("127.0.0.1", server.port), configuration: Harness.configuration(),
+                                                 options: Harness.options())
+        var connections = server.connections.makeAsyncIterator()
+        let socket = try #require(await connections.next())
+        let batches = try #require(socket.asyncBatches)
+        return (server, client, socket, batches)
+    } catch {
+        server.stop()
+        throw error
     }
 }

@@ -30,31 +30,29 @@ struct KeepaliveWithoutTimeoutTests {
 
 @Suite("Reporting a time when no timer is due")
 struct QuietTimeTests {
-    static func at(_ seconds: Int) -> Connection.Instant { Connection.Instant(sinceOrigin: .seconds(seconds)) }
-
     @Test("A time before every deadline changes nothing but the time: no output, the deadlines stay, and a timer started next counts from it")
     func quietReports() throws {
         var config = Connection.Configuration()
         config.timeouts.keepaliveInterval = .seconds(30)
         config.timeouts.close = .seconds(5)
         var (client, _) = try openPair(client: config)
-        client.advanceTime(to: Self.at(0))
-        #expect(client.nextDeadline == Self.at(30))
+        client.advanceTime(to: TimersTests.at(0))
+        #expect(client.nextDeadline == TimersTests.at(30))
         for tick in [1, 10, 29] {
-            client.advanceTime(to: Self.at(tick))
+            client.advanceTime(to: TimersTests.at(tick))
             #expect(client.takeOutput().isEmpty)
-            #expect(client.nextDeadline == Self.at(30))
+            #expect(client.nextDeadline == TimersTests.at(30))
             #expect(drain(&client).isEmpty)
         }
         // The close timer counts from the last time reported (29), not from the last time a timer ran (0).
         try client.close()
-        #expect(client.nextDeadline == Self.at(34))
+        #expect(client.nextDeadline == TimersTests.at(34))
         // Earlier than the last report: ignored, as before.
-        client.advanceTime(to: Self.at(20))
-        #expect(client.nextDeadline == Self.at(34))
-        client.advanceTime(to: Self.at(33))
+        client.advanceTime(to: TimersTests.at(20))
+        #expect(client.nextDeadline == TimersTests.at(34))
+        client.advanceTime(to: TimersTests.at(33))
         #expect(client.state == .closing(initiatedBy: .local))
-        client.advanceTime(to: Self.at(34))
+        client.advanceTime(to: TimersTests.at(34))
         guard case .closed(let status) = client.state else {
             Issue.record("not closed at the close timeout: \(client.state)")
             return
