@@ -27,6 +27,10 @@ CONFIG="${WEBSOCKET_FUZZ_CONFIG:-release}"
 MAX_LEN="${WEBSOCKET_FUZZ_MAX_LEN:-8192}"
 read -r -a EXTRA_ARGS <<< "${WEBSOCKET_FUZZ_ARGS:-}"
 BIN=""
+# The sanitizer options of every run: a smaller quarantine (an ASAN_OPTIONS of the caller replaces it)
+# and the leak suppressions of lsan.supp (start-up allocations that LeakSanitizer cannot see referenced).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64}"
+export LSAN_OPTIONS="suppressions=$FUZZ_DIR/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 usage() {
     sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
@@ -72,13 +76,6 @@ build() {
     done
 }
 
-# The TLS targets keep their contexts in globals for the whole run, and Swift stores the arrays of
-# their configurations in enum payloads whose pointers carry spare bits, which LeakSanitizer does not
-# recognize: at exit it would report them as leaks. The check after each input stays on.
-exit_leak_option() {
-    case "$1" in tls-*) printf ':leak_check_at_exit=0' ;; esac
-}
-
 # Fuzzes one target: its checked-in corpus is copied into a working corpus outside the source tree,
 # which libFuzzer grows; a crash is saved in $WORK/artifacts/TARGET/.
 run_target() {
@@ -94,7 +91,7 @@ run_target() {
     # -malloc_limit_mb: no single allocation may approach what a hostile length announces (the largest
     # legitimate one is an amplified message, about 1.5 MiB framed); -rss_limit_mb and the smaller
     # quarantine keep allocator caching from ending a long run with a false out-of-memory report.
-    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64}$(exit_leak_option "$target")" \
+    SWIFT_BACKTRACE=enable=no \
         "$BIN/$target" -max_total_time="$seconds" -max_len="$MAX_LEN" -timeout=25 \
         -rss_limit_mb=4096 -malloc_limit_mb=256 \
         -dict="$dict" -artifact_prefix="$artifacts" -print_final_stats=1 \
@@ -142,7 +139,7 @@ case "$1" in
 --reproduce)
     [ $# -eq 3 ] && is_target "$2" || usage
     build
-    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64}$(exit_leak_option "$2")" "$BIN/$2" "$3"
+    SWIFT_BACKTRACE=enable=no "$BIN/$2" "$3"
     ;;
 --minimize)
     [ $# -eq 3 ] && is_target "$2" || usage
@@ -158,8 +155,7 @@ case "$1" in
         # Crash files kept as seeds (crash-*) are not generated: keep them.
         mkdir -p "$FUZZ_DIR/Corpus/$t"
         find "$FUZZ_DIR/Corpus/$t" -type f ! -name 'crash-*' -delete
-        ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64}$(exit_leak_option "$t")" \
-            WEBSOCKET_FUZZ_WRITE_SEEDS="$FUZZ_DIR/Corpus/$t" "$BIN/$t"
+        WEBSOCKET_FUZZ_WRITE_SEEDS="$FUZZ_DIR/Corpus/$t" "$BIN/$t"
     done
     ;;
 -*)
