@@ -198,13 +198,18 @@ extension WebSocket {
     /// to carry the queue out.
     private func submit(_ item: OutgoingMessage) throws(WebSocketError) {
         let buffered = cwebsocket_atomic_load_long(publishedBufferedAmount)
+        let isData = item.isData
         let mustSchedule = try shared.withLock { (shared) throws(WebSocketError) -> Bool in
             if let failure = shared.transportFailure { throw failure }
-            if let refusal = shared.state.refusal(of: item) { throw .connection(refusal) }
+            // Data while open, the common case, is never refused for the state.
+            if case .open = shared.state, isData {
+            } else if let refusal = shared.state.refusal(of: item) {
+                throw .connection(refusal)
+            }
             // What waits for room counts too: otherwise sends from here would join it without bound
             // while the buffer sits between the two marks.
             let queued = buffered + shared.waitingBytes + shared.outboxBytes
-            if item.isData, queued >= highWaterMark {
+            if isData, queued >= highWaterMark {
                 shared.drainWanted = true
                 throw .bufferFull(bufferedAmount: queued)
             }

@@ -97,8 +97,8 @@ public final class WebSocket: @unchecked Sendable {
     /// (Queue face) What this turn has for the queue, moved to `shared.mailbox` at the turn's end.
     @exclusivity(unchecked) var queueBatch: [QueueDelivery] = []
     /// (Queue face) What the queue's drain is handing out: touched only by the drain, which runs
-    /// alone (`shared.mailboxRunning`).
-    var queueRunning: [QueueDelivery] = []
+    /// alone (`shared.mailboxRunning`; its lock orders one drain's accesses before the next's).
+    @exclusivity(unchecked) var queueRunning: [QueueDelivery] = []
     /// The sends taken from `shared.outbox`, being carried out (empty between visits, its capacity
     /// kept so that a burst of sends from elsewhere allocates nothing).
     @exclusivity(unchecked) var outboxTaken: [OffLoopRequest] = []
