@@ -10,7 +10,6 @@ struct DeadlineHeap {
     private var entries: [(deadline: Connection.Instant, token: UInt64)] = []
 
     var earliest: Connection.Instant? { entries.first?.deadline }
-    var count: Int { entries.count }
 
     mutating func push(_ deadline: Connection.Instant, token: UInt64) {
         entries.append((deadline, token))

@@ -253,21 +253,6 @@ public final class WebSocket: @unchecked Sendable {
         body(&session)
     }
 
-    /// Runs `body` on the loop and returns its result: at once on the loop, otherwise waiting for
-    /// the loop's turn. For tests that read state living on the loop; never called from a loop's
-    /// thread for another loop's socket (the two loops could wait for each other).
-    func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
-        if loop.inLoop { return body() }
-        let answer = Locked<T?>(nil)
-        loop.execute {
-            let value = body()
-            answer.withLock { $0 = value }
-            answer.broadcast()
-        }
-        _ = answer.wait(until: { $0 != nil }, deadline: nil, now: system.monotonicNow)
-        return answer.withLock { $0! }
-    }
-
     /// (On the loop) The socket has something to write or a state to act on this turn.
     func markDirty() {
         guard !isDirty else { return }
