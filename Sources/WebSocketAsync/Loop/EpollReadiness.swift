@@ -51,16 +51,16 @@ final class EpollReadiness: Readiness, @unchecked Sendable {
         guard epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event) == 0 else { throw .current }
     }
 
-    func update(_ descriptor: Int32, token: UInt64, interest: Interest) {
+    func update(_ descriptor: Int32, interest: Interest) {
         // Registered edge-triggered for both directions: nothing to change.
     }
 
-    func deregister(_ descriptor: Int32, token: UInt64) {
+    func deregister(_ descriptor: Int32) {
         _ = epoll_ctl(epoll, EPOLL_CTL_DEL, descriptor, nil)
     }
 
-    func wait(timeoutMilliseconds: Int32, _ body: (UInt64, ReadinessEvents) -> Void) -> Bool {
-        guard let base = events.baseAddress else { return false }
+    func wait(timeoutMilliseconds: Int32, _ body: (UInt64, ReadinessEvents) -> Void) {
+        guard let base = events.baseAddress else { return }
         let count = max(0, Int(epoll_wait(epoll, base, Int32(events.count), timeoutMilliseconds)))
         var woken = false
         for event in events[..<count] {
@@ -80,7 +80,6 @@ final class EpollReadiness: Readiness, @unchecked Sendable {
             var value: UInt64 = 0
             _ = read(wakeDescriptor, &value, 8)
         }
-        return woken
     }
 
     func wake() {

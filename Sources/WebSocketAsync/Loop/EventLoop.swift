@@ -184,7 +184,7 @@ final class EventLoop: @unchecked Sendable {
     func unregister(_ socket: WebSocket, descriptor: Int32) {
         let slot = Int(socket.token & 0xffff_ffff)
         guard slot < sockets.count, sockets[slot] === socket else { return }
-        readiness.deregister(descriptor, token: socket.token)
+        readiness.deregister(descriptor)
         sockets[slot] = nil
         if let server = socket.server, let group = byServer.firstIndex(where: { $0.server === server }) {
             // Swap-remove: the last socket takes the leaving one's place.
@@ -280,9 +280,7 @@ final class EventLoop: @unchecked Sendable {
     /// Stops accepting for `server`: its listeners leave this loop.
     func removeListeners(of server: ServerCore) {
         for index in listeners.indices where listeners[index]?.server === server {
-            if let listener = listeners[index] {
-                readiness.deregister(listener.socket.descriptor, token: Token.listener(index))
-            }
+            if let listener = listeners[index] { readiness.deregister(listener.socket.descriptor) }
             listeners[index] = nil
         }
     }
@@ -295,14 +293,23 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    /// Listener `token` may have connections waiting: the backend said so, or (`unpausing`, a no-op
+    /// unless it is paused) its pause after an accept failure is over.
+    private func listenerReady(_ token: UInt64, unpausing: Bool) {
+        let index = Int(UInt64.max - 1 - token)
+        guard index < listeners.count, listeners[index] != nil, !unpausing || listeners[index]?.paused == true else { return }
+        if unpausing { listeners[index]?.paused = false }
+        listeners[index]?.readable = true
+        accept(index)
+    }
+
     /// Accepts what is waiting on listener `index`, a batch at a time.
     private func accept(_ index: Int) {
         guard var listener = listeners[index], !listener.paused else { return }
         defer {
             listeners[index] = listener
             // Wait for more only while nothing is known to be waiting and accepting is not paused.
-            readiness.update(listener.socket.descriptor, token: Token.listener(index),
-                             interest: listener.readable || listener.paused ? [] : .readable)
+            readiness.update(listener.socket.descriptor, interest: listener.readable || listener.paused ? [] : .readable)
         }
         var accepted = 0
         while listener.readable {
@@ -353,7 +360,7 @@ final class EventLoop: @unchecked Sendable {
                 timeout = -1
             }
             var stamped = false
-            _ = readiness.wait(timeoutMilliseconds: timeout) { token, events in
+            readiness.wait(timeoutMilliseconds: timeout) { token, events in
                 if !stamped {
                     now = system.monotonicNow()
                     stamped = true
@@ -375,10 +382,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func handle(_ token: UInt64, _ events: ReadinessEvents) {
         if token >= Token.firstSpecial {
-            let index = Int(UInt64.max - 1 - token)
-            guard index < listeners.count, listeners[index] != nil else { return }
-            listeners[index]?.readable = true
-            accept(index)
+            listenerReady(token, unpausing: false)
         } else if let socket = socket(for: token) {
             socket.handle(events)
             // The tasks the delivery resumed (the async face) answer now, and the answers go out
@@ -430,11 +434,7 @@ final class EventLoop: @unchecked Sendable {
     private func fireTimers() {
         while let token = timers.popDue(now: now) {
             if token >= Token.firstSpecial {
-                let index = Int(UInt64.max - 1 - token)
-                guard index < listeners.count, listeners[index]?.paused == true else { continue }
-                listeners[index]?.paused = false
-                listeners[index]?.readable = true
-                accept(index)
+                listenerReady(token, unpausing: true)
             } else if let socket = socket(for: token) {
                 socket.timerFired()
             }

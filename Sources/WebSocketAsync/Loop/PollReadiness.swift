@@ -68,13 +68,13 @@ final class PollReadiness: Readiness, @unchecked Sendable {
         tokens.append(token)
     }
 
-    func update(_ descriptor: Int32, token: UInt64, interest: Interest) {
+    func update(_ descriptor: Int32, interest: Interest) {
         guard let entry = entry(of: descriptor) else { return }
         fds[entry].fd = interest.isEmpty ? -1 : descriptor
         fds[entry].events = Self.events(for: interest)
     }
 
-    func deregister(_ descriptor: Int32, token: UInt64) {
+    func deregister(_ descriptor: Int32) {
         guard let entry = entry(of: descriptor) else { return }
         entryOfDescriptor[Int(descriptor)] = -1
         let last = fds.count - 1
@@ -95,14 +95,12 @@ final class PollReadiness: Readiness, @unchecked Sendable {
         return entry > 0 ? entry : nil
     }
 
-    func wait(timeoutMilliseconds: Int32, _ body: (UInt64, ReadinessEvents) -> Void) -> Bool {
+    func wait(timeoutMilliseconds: Int32, _ body: (UInt64, ReadinessEvents) -> Void) {
         let count = fds.withUnsafeMutableBufferPointer { buffer in
             poll(buffer.baseAddress!, nfds_t(buffer.count), timeoutMilliseconds)
         }
-        guard count > 0 else { return false }
-        var woken = false
+        guard count > 0 else { return }
         if fds[0].revents != 0 {
-            woken = true
             fds[0].revents = 0
             var buffer = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
             while withUnsafeMutableBytes(of: &buffer, { read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
@@ -119,7 +117,6 @@ final class PollReadiness: Readiness, @unchecked Sendable {
             ready.append((tokens[entry], events))
         }
         for (token, events) in ready { body(token, events) }
-        return woken
     }
 
     func wake() {

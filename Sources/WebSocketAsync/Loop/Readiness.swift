@@ -43,13 +43,13 @@ protocol Readiness: AnyObject, Sendable {
     /// Starts watching `descriptor` for `interest`.
     func register(_ descriptor: Int32, token: UInt64, interest: Interest) throws(Errno)
     /// Changes what `descriptor` is watched for.
-    func update(_ descriptor: Int32, token: UInt64, interest: Interest)
+    func update(_ descriptor: Int32, interest: Interest)
     /// Stops watching `descriptor` (before it is closed).
-    func deregister(_ descriptor: Int32, token: UInt64)
+    func deregister(_ descriptor: Int32)
     /// Waits up to `timeoutMilliseconds` (-1: no limit; 0: not at all) for readiness, and reports
-    /// each ready descriptor's token and events to `body`. Returns whether ``wake()`` was called
-    /// since the last wait (the wake-up is consumed).
-    func wait(timeoutMilliseconds: Int32, _ body: (UInt64, ReadinessEvents) -> Void) -> Bool
+    /// each ready descriptor's token and events to `body`. A ``wake()`` since the last wait is
+    /// consumed.
+    func wait(timeoutMilliseconds: Int32, _ body: (UInt64, ReadinessEvents) -> Void)
     /// Wakes the loop from any thread.
     func wake()
 }
@@ -72,15 +72,9 @@ enum ReadinessBackend: String, Sendable {
 
     /// A new instance of this backend.
     func make() throws(Errno) -> any Readiness {
-        switch self {
-        case .epoll:
-            #if os(Linux)
-            return try EpollReadiness()
-            #else
-            return try PollReadiness()
-            #endif
-        case .poll:
-            return try PollReadiness()
-        }
+        #if os(Linux)
+        if self == .epoll { return try EpollReadiness() }
+        #endif
+        return try PollReadiness()
     }
 }

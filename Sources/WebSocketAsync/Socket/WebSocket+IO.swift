@@ -190,7 +190,7 @@ extension WebSocket {
         }
         guard wanted != interest else { return }
         interest = wanted
-        loop.readiness.update(socket.descriptor, token: token, interest: wanted)
+        loop.readiness.update(socket.descriptor, interest: wanted)
     }
 
     // MARK: Time
