@@ -29,16 +29,12 @@ extension WebSocket {
     /// code that may not be sent aborts the connection instead.
     func closeOrCancel(code: Connection.CloseCode, reason: String) {
         loop.execute { [self] in
+            var closing = false
             if peek({ $0.handshake }) != nil {
                 peek { $0.advanceTime(to: loop.now) }
-                do throws(WebSocketError) {
-                    try session.close(code: code, reason: reason, completion: nil)
-                } catch {
-                    peek { $0.cancel() }
-                }
-            } else {
-                peek { $0.cancel() }
+                closing = (try? session.close(code: code, reason: reason, completion: nil)) != nil
             }
+            if !closing { peek { $0.cancel() } }
             act()
             markDirty()
         }

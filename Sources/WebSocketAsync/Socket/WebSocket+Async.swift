@@ -34,9 +34,8 @@ extension WebSocket {
     public static func connect(to url: String, subprotocols: [String] = [], headers: Connection.HTTPHeaders = [:],
                                configuration: Connection.Configuration = Connection.Configuration(),
                                options: TransportOptions = TransportOptions()) async throws(WebSocketError) -> WebSocket {
-        let endpoint = try WebSocketEndpoint(parsing: url)
-        return try await connect(Connection.ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers),
-                                 via: endpoint, configuration: configuration, options: options, system: .live)
+        try await connect(to: WebSocketEndpoint(parsing: url), subprotocols: subprotocols, headers: headers,
+                          configuration: configuration, options: options)
     }
 
     /// Connects to an endpoint (a TCP URL or a Unix domain socket); see

@@ -38,14 +38,9 @@ extension WebSocket {
                                configuration: Connection.Configuration = Connection.Configuration(),
                                options: TransportOptions = TransportOptions(), queue: DispatchQueue? = nil,
                                handler: @escaping EventHandler) throws(WebSocketError) -> WebSocket {
-        let consumer: Consumer
-        if let queue {
-            consumer = .queueHandler(queue, handler)
-        } else {
-            consumer = .loopHandler(handler)
-        }
-        return try startClient(request, via: endpoint ?? WebSocketEndpoint(url: request.url), configuration: configuration,
-                               options: options, consumer: consumer, system: .live)
+        try startClient(request, via: endpoint ?? WebSocketEndpoint(url: request.url), configuration: configuration,
+                        options: options, consumer: queue.map { .queueHandler($0, handler) } ?? .loopHandler(handler),
+                        system: .live)
     }
 
     /// Connects to a `ws://`, `wss://` or `ws+unix://` URL given as a string; see
@@ -68,9 +63,8 @@ extension WebSocket {
                                configuration: Connection.Configuration = Connection.Configuration(),
                                options: TransportOptions = TransportOptions(), queue: DispatchQueue? = nil,
                                handler: @escaping EventHandler) throws(WebSocketError) -> WebSocket {
-        let endpoint = try WebSocketEndpoint(parsing: url)
-        return try connect(Connection.ClientOptions(url: endpoint.url, subprotocols: subprotocols, headers: headers), via: endpoint,
-                           configuration: configuration, options: options, queue: queue, handler: handler)
+        try connect(to: WebSocketEndpoint(parsing: url), subprotocols: subprotocols, headers: headers,
+                    configuration: configuration, options: options, queue: queue, handler: handler)
     }
 
     /// Connects to an endpoint (a TCP URL or a Unix domain socket); see

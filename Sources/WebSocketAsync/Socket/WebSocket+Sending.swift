@@ -19,13 +19,7 @@ extension WebSocket {
     ///
     /// RFC 6455 §6.1: <https://www.rfc-editor.org/rfc/rfc6455#section-6.1>
     public func send(text: String) throws(WebSocketError) {
-        if loop.inLoop {
-            try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
-                try connection.send(text: text)
-            }
-        } else {
-            try submit(.message(.text(text)))
-        }
+        try route(.message(.text(text)))
     }
 
     /// Queues a binary message; see ``send(text:)``.
@@ -45,11 +39,7 @@ extension WebSocket {
     ///
     /// - Throws: as ``send(text:)``.
     public func send(_ message: WebSocketMessage) throws(WebSocketError) {
-        if loop.inLoop {
-            try sendNow(.message(message))
-        } else {
-            try submit(.message(message))
-        }
+        try route(.message(message))
     }
 
     /// Queues one fragment of a message you stream yourself: the first call starts a message of
@@ -76,7 +66,7 @@ extension WebSocket {
     ///
     /// RFC 6455 §5.5.2: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.2>
     public func sendPing(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
-        try sendControl(.ping(Array(payload)))
+        try route(.message(.ping(Array(payload))))
     }
 
     /// Sends an unsolicited pong (at most 125 bytes), or answers a ping yourself when automatic pongs
@@ -84,7 +74,7 @@ extension WebSocket {
     ///
     /// RFC 6455 §5.5.3: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.3>
     public func sendPong(_ payload: some Collection<UInt8> = [UInt8]()) throws(WebSocketError) {
-        try sendControl(.pong(Array(payload)))
+        try route(.message(.pong(Array(payload))))
     }
 
     /// Starts the closing handshake and returns at once. The socket is closed when the handshake is
@@ -102,7 +92,7 @@ extension WebSocket {
     ///
     /// RFC 6455 §7.1.2: <https://www.rfc-editor.org/rfc/rfc6455#section-7.1.2>
     public func sendClose(code: Connection.CloseCode = .normalClosure, reason: String = "") throws(WebSocketError) {
-        try sendControl(.close(Connection.CloseFrame(code: code, reason: reason)))
+        try route(.message(.close(Connection.CloseFrame(code: code, reason: reason))))
     }
 
     /// Queues a message framed once for many connections (``WebSocketCore/Connection/PreparedMessage``):
@@ -113,19 +103,12 @@ extension WebSocket {
     ///   ``WebSocketCore/Connection/UsageError/preparedFrameTooLarge(_:)`` for frames larger than the connection's
     ///   ``WebSocketCore/Connection/Configuration/fragmentationSize`` (prepare with the same size).
     public func send(_ prepared: Connection.PreparedMessage) throws(WebSocketError) {
-        if loop.inLoop {
-            try sendNow(.prepared(prepared))
-        } else {
-            try submit(.prepared(prepared))
-        }
+        try route(.prepared(prepared))
     }
 
-    private func sendControl(_ message: WebSocketMessage) throws(WebSocketError) {
-        if loop.inLoop {
-            try sendNow(.message(message))
-        } else {
-            try submit(.message(message))
-        }
+    /// `item` put into the connection at once on the loop, checked and queued for it elsewhere.
+    private func route(_ item: OutgoingMessage) throws(WebSocketError) {
+        if loop.inLoop { try sendNow(item) } else { try submit(item) }
     }
 
     // MARK: On the loop
