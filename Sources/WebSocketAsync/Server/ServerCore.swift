@@ -56,11 +56,7 @@ final class ServerCore: @unchecked Sendable {
         self.decide = decide
         self.face = face
         self.system = system
-        let holds: Bool
-        switch face {
-        case .loopHandler: holds = false
-        case .queueHandler, .async: holds = true
-        }
+        let holds = if case .loopHandler = face { false } else { true }
         settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: holds)
     }
 
@@ -97,19 +93,13 @@ final class ServerCore: @unchecked Sendable {
 
     /// Starts serving `socket` on `loop`.
     private func serve(_ socket: Socket, on loop: EventLoop) {
-        let pipeline: ConnectionPipeline
-        do throws(WebSocketError) {
-            pipeline = try ConnectionPipeline.server(configuration: configuration, transport: options)
-        } catch {
+        let webSocket: WebSocket
+        do {
             // Only a TLS layer can fail to be made, and the server checked that it can be.
-            socket.close()
-            ended(wasOpen: false)
-            return
-        }
-        let webSocket = WebSocket(loop: loop, server: self, socket: socket,
+            let pipeline = try ConnectionPipeline.server(configuration: configuration, transport: options)
+            webSocket = WebSocket(loop: loop, server: self, socket: socket,
                                   session: SocketSession(accepted: pipeline, settings: settings),
                                   consumer: .pending, options: options, system: system)
-        do throws(Errno) {
             try loop.register(webSocket, descriptor: socket.descriptor, interest: .readable)
         } catch {
             socket.close()
@@ -165,6 +155,15 @@ final class ServerCore: @unchecked Sendable {
     }
 
     // MARK: The server's side
+
+    /// Runs `body` on each of the server's loops, for each of its sockets there.
+    func forEachSocket(_ body: @escaping @Sendable (WebSocket) -> Void) {
+        for loop in loops {
+            loop.execute { [self] in
+                for socket in loop.sockets(of: self) { body(socket) }
+            }
+        }
+    }
 
     var isStopped: Bool { counts.withLock { $0.stopped } }
 

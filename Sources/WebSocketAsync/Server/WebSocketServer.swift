@@ -201,13 +201,8 @@ public final class WebSocketServer: Sendable {
     public func stop(closing code: Connection.CloseCode, reason: String = "") {
         let frame = Connection.CloseFrame(code: code, reason: reason)
         stopAccepting(closing: frame)
-        let core = self.core
-        for loop in core.loops {
-            loop.execute {
-                for socket in loop.sockets(of: core) where socket.peek({ $0.handshake != nil }) {
-                    socket.startClosing(frame)
-                }
-            }
+        core.forEachSocket { socket in
+            if socket.peek({ $0.handshake != nil }) { socket.startClosing(frame) }
         }
     }
 
@@ -216,14 +211,8 @@ public final class WebSocketServer: Sendable {
     /// connections in its next turn; a connection at its high-water mark, or closing, is skipped.
     /// Returns at once.
     public func broadcast(_ message: Connection.PreparedMessage) {
-        let core = self.core
-        for loop in core.loops {
-            loop.execute {
-                for socket in loop.sockets(of: core) {
-                    guard socket.peek({ $0.stage }) == .open else { continue }
-                    try? socket.sendNow(.prepared(message))
-                }
-            }
+        core.forEachSocket { socket in
+            if socket.peek({ $0.stage }) == .open { try? socket.sendNow(.prepared(message)) }
         }
     }
 
@@ -250,7 +239,7 @@ public final class WebSocketServer: Sendable {
                     return count == 0
                 }) else { return }
                 for listener in listeners { listener.close() }
-                if let path { _ = unlink(path) }
+                if let path { _ = core.system.unlink(path) }
             }
         }
     }
