@@ -1,5 +1,4 @@
 import Dispatch
-import CWebSocketSystem
 import WebSocketTransport
 
 /// What the queue face's handlers get, in order: an event, or a call that must come in order with
