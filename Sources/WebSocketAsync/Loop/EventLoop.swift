@@ -31,10 +31,7 @@ import WebSocketTransport
 // 5. Every socket still dirty (sends from elsewhere, timers) writes what it has and obeys its
 //    session's directive.
 //
-// Readiness comes from a backend (`Readiness`): epoll on Linux, `poll` everywhere else. Each socket
-// remembers whether it is still readable or writable, and tells the backend only what it waits for.
-// An event carries a token (slot and generation, never a pointer): an event for a socket that has
-// gone finds a newer generation in its slot and is dropped.
+// Readiness comes from a backend: see `Readiness` for its edge-like contract and its tokens.
 
 /// One thread running sockets: see the theory of operation above.
 ///

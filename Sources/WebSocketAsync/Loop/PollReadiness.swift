@@ -5,10 +5,8 @@ import Darwin
 #endif
 import WebSocketTransport
 
-/// The portable backend: `poll(2)` over the descriptors the loop waits on, and a pipe that other
-/// threads write to wake the loop. `poll` is level-triggered: a descriptor is watched for exactly
-/// the stated ``Interest`` (none while the loop knows it is ready, or wants nothing of it), which
-/// gives the loop the same edge-like contract as epoll. Each wait costs a pass over the watched
+/// The portable backend: `poll(2)` over exactly the stated ``Interest`` (see ``Readiness``), and a
+/// pipe that other threads write to wake the loop. Each wait costs a pass over the watched
 /// descriptors, which is what `poll` costs anywhere; a kqueue backend would not.
 ///
 /// `@unchecked Sendable`: the pipe's descriptors are constants; everything else is used by the

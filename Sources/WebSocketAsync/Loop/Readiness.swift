@@ -35,8 +35,9 @@ struct ReadinessEvents: OptionSet, Sendable {
 /// directions edge-triggered once and needs no update; `poll` watches exactly the stated interest,
 /// so that a level-triggered descriptor the loop does not want now cannot wake it again and again.
 ///
-/// Every descriptor carries a 64-bit token, never a pointer: an event for a socket that has gone
-/// finds no live token and is dropped.
+/// Every descriptor carries a 64-bit token, never a pointer (for a socket, its slot and generation
+/// in the loop): an event for a socket that has gone finds a newer generation in its slot and is
+/// dropped.
 ///
 /// Used on the loop's thread only, but for ``wake()``.
 protocol Readiness: AnyObject, Sendable {

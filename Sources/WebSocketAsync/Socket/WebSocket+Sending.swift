@@ -160,8 +160,7 @@ extension WebSocket {
         if cwebsocket_atomic_load_long(outboxWaiting) != 0 { sendOutbox() }
     }
 
-    /// (On the loop) Puts `item` into the connection, with the time reported first unless it is data
-    /// sent while open (see `sendOnLoop`).
+    /// (On the loop) Puts `item` into the connection, the time reported first as in `sendOnLoop`.
     private func put(_ item: OutgoingMessage) throws(WebSocketError) {
         if !item.isData || peek({ $0.pipeline.connection.state }) != .open { session.advanceTime(to: loop.now) }
         if case .message(let message) = item, startsClosing(message) {

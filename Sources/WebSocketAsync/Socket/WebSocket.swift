@@ -37,18 +37,16 @@ import WebSocketTransport
 ///
 /// **Lifetime.** A socket keeps itself alive until its connection ends (its last event has been
 /// delivered); you need not hold a reference to it.
-///
-/// `@unchecked Sendable`: the mutable state is touched only on the loop's thread (every public
-/// method checks where it runs and hops to the loop when needed), except `shared`, behind its lock,
-/// and the published buffered amount, an atomic.
-///
-/// The state the loop touches for every message is `@exclusivity(unchecked)`: the runtime's check
-/// of each access to a class's stored property was a third of the loop's user-space instructions
-/// per message (callgrind, 100 connections echoing). What the check guards holds by construction:
-/// one thread, and no access in progress while other code runs. User code (handlers, and tasks,
-/// which the loop's executor queues and never runs inline) runs only between accesses, never from a
-/// closure lent by one (`peek`, `withSocketOutputPieces` copy out and return first).
 public final class WebSocket: @unchecked Sendable {
+    // `@unchecked Sendable`: mutable state is touched only on the loop's thread (public methods hop
+    // there when needed), but `shared` (behind its lock) and the published buffered amount (atomic).
+    // What the loop touches per message is `@exclusivity(unchecked)`: the runtime's check of each
+    // access was a third of the loop's user-space instructions per message (callgrind, 100
+    // connections echoing), and what it guards holds by construction: one thread, no access in
+    // progress while other code runs. User code (handlers; tasks, which the loop's executor queues
+    // and never runs inline) runs only between accesses, never from a closure lent by one (`peek`,
+    // `withSocketOutputPieces` copy out and return first).
+
     /// The handler of the handler faces: the socket and what happened, on the socket's loop or on
     /// the queue you named.
     public typealias EventHandler = @Sendable (WebSocket, WebSocketEvent) -> Void
