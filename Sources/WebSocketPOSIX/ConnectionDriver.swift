@@ -88,10 +88,11 @@ final class ConnectionDriver: Sendable {
         let outcome = shared.withLock { state -> Swift.Result<(Result, Bool), WebSocketError> in
             let deadline = state.session.nextDeadline
             let directive = state.session.pipeline.connection.transportDirective
-            // Timers the call arms (the close timer) start from now.
             state.session.advanceTime(to: system.monotonicNow())
             do throws(WebSocketError) {
                 let value = try body(&state.session)
+                // Timers the call armed (the close timer) wait for the next report: they start now.
+                state.session.advanceTime(to: system.monotonicNow())
                 state.session.pipeline.update()
                 let changed = state.session.nextDeadline != deadline
                     || state.session.pipeline.connection.transportDirective != directive

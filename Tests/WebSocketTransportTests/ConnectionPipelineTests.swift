@@ -288,6 +288,10 @@ struct ConnectionPipelineTests {
         _ = server.takeSocketOutput()
         #expect(server.socketDirective == .shutDownWrite)
         server.didShutDownWrite()
+        // The linger counts from the next time report, which the connection asks for at once.
+        #expect(server.socketDirective == .drain(deadline: nil))
+        #expect(server.nextDeadline == .zero)
+        server.advanceTime(to: .zero)
         #expect(server.socketDirective == .drain(deadline: Connection.Instant(sinceOrigin: .seconds(2))))
         server.advanceTime(to: Connection.Instant(sinceOrigin: .seconds(2)))
         #expect(server.socketDirective == .close)

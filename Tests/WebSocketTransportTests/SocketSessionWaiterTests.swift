@@ -14,6 +14,9 @@ struct SocketSessionWaiterTests {
         let outcomes = Outcomes<Duration>()
         session.advanceTime(to: at(100))
         session.ping(nil, timeout: .seconds(10), completion: outcomes.completion("ping"))
+        // Its clock starts at the next time report, asked for at once.
+        #expect(session.nextDeadline == at(100))
+        session.timerFired(at: at(100))
         #expect(session.nextDeadline == at(10_100))
         #expect(session.pullAll().isEmpty)
         session.write(to: &peer, at: at(100))
@@ -36,6 +39,7 @@ struct SocketSessionWaiterTests {
         let outcomes = Outcomes<Duration>()
         session.advanceTime(to: at(100))
         session.ping(nil, timeout: .seconds(10), completion: outcomes.completion("ping"))
+        session.timerFired(at: at(100))
         session.write(to: &peer, at: at(100))
         #expect(peer.pullEvents().count == 1)
         // The peer's automatic pong went out when it read the ping; a message goes before it and
@@ -86,6 +90,9 @@ struct SocketSessionWaiterTests {
         var (session, peer) = try SessionRig.open()
         let outcomes = Outcomes<Duration>()
         session.ping([1, 2, 3], timeout: .seconds(1), completion: outcomes.completion("ping"))
+        // No time reported yet: the ping asks for one at once, and its timeout counts from it.
+        #expect(session.nextDeadline == .zero)
+        session.timerFired(at: .zero)
         #expect(session.nextDeadline == at(1000))
         session.timerFired(at: at(999))
         #expect(session.pullAll().isEmpty)
@@ -107,6 +114,9 @@ struct SocketSessionWaiterTests {
         var (session, peer) = try SessionRig.open()
         let outcomes = Outcomes<Duration>()
         session.ping(nil, timeout: nil, completion: outcomes.completion("closed by peer"))
+        // Without a timeout, the round trip's clock still asks for a time report, once.
+        #expect(session.nextDeadline == .zero)
+        session.timerFired(at: .zero)
         #expect(session.nextDeadline == nil)
         try peerSends(&peer, to: &session) { (connection: inout Connection) throws(Connection.UsageError) in
             try connection.close(code: .goingAway, reason: "")

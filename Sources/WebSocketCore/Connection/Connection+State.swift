@@ -50,7 +50,7 @@ extension Connection {
         /// Write the pending output, then shut down the sending side of the transport (a TCP FIN, after
         /// a TLS close_notify), and keep reading: what arrives is discarded. The directive becomes
         /// ``close`` when the input ends or at `deadline` (``Connection/Timeouts/linger`` after the close; `nil`
-        /// while no time has been reported), when pending output is given up on as well.
+        /// until a time is reported after it: ``Connection/nextDeadline`` asks for one at once), when pending output is given up on as well.
         case halfCloseAndDrain(deadline: Connection.Instant?)
         /// Close the transport now. Pending output may be written first if the transport takes it
         /// without waiting (a reply to a peer that shut down only its own sending side).

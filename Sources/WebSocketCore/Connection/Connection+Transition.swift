@@ -33,9 +33,10 @@
 //    before the reader steps again, so they come out in the order they happened.
 // 5. A peer's violation queues the Close frame with the violation's code, emits `.protocolViolation`
 //    then `.closed`, and every later input byte is ignored (RFC 6455 §7.1.7).
-// 6. Timers arm when their phase starts, relative to the last time reported; before any report they
-//    wait as `.pending` and arm at the first one. An awaited ping's timeout arms when it is sent, in
-//    the same way; when it expires the ping ends and nothing else changes.
+// 6. A timer that an input starts waits as `.pending` and arms at the next time reported (the last
+//    one may be long past); `nextDeadline` asks for that report at once. A timer that a timer starts
+//    (`timeAdvanced`) counts from the time being reported. An awaited ping's clock and timeout start
+//    at the report after its send; when the timeout expires the ping ends and nothing else changes.
 // 7. Once `.closed`, the connection never leaves it; only its transport disposition changes, toward
 //    closing now. `transportDirective` says what the caller should do with the transport (RFC 6455
 //    §7.1.1): a client that closed cleanly waits for the server to close TCP (bounded by the close
@@ -252,7 +253,7 @@ extension Connection {
             }
 
         case .timeAdvanced(let now):
-            // A pending timer starts at the first reported time, then each phase runs its own.
+            // A pending timer starts at this report, then each phase runs its own.
             switch phase {
             case .clientAwaitingResponse(let key, let offered, var timeout):
                 timeout.arm(at: now)
@@ -375,9 +376,12 @@ extension Connection {
         inboxIsShared = false
     }
 
-    /// A timer for `duration` from the last reported time, or pending until the first report.
+    /// A timer for `duration`: from the time being reported, when the timers arm it; otherwise
+    /// pending until the next report, since the last one may be long past (a caller that reports
+    /// only when a deadline passes would otherwise get a close timeout that has already run out).
+    /// A pending timer makes ``nextDeadline`` ask for a report at once.
     func arm(_ duration: Duration) -> Timer {
-        if let now = lastReportedTime { return .armed(now + duration) }
+        if let now = armingTime { return .armed(now + duration) }
         return .pending(duration)
     }
 }

@@ -94,6 +94,9 @@ public struct Connection: Sendable {
     // Time.
     /// The last time reported; the timers themselves live in the phase's payload.
     var lastReportedTime: Connection.Instant? = nil
+    /// The time being reported while ``advanceTime(to:)`` runs the timers: what they arm counts
+    /// from it. Any other input arms a timer pending until the next report (see ``arm(_:)``).
+    var armingTime: Connection.Instant? = nil
 
     // Awaited pings.
     /// The pings sent with ``sendPing(_:awaitingPongWithin:)`` that wait for their pongs, and the

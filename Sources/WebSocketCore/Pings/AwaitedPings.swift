@@ -13,10 +13,9 @@ struct AwaitedPings: Sendable {
     struct Ping: Sendable {
         var id: Connection.PingID
         var payload: [UInt8]
-        /// The last time reported when it was sent; `nil` when none had been, until the first one is
-        /// (``startClock(at:)``).
+        /// When it was sent: the time reported next after its send (``startClock(at:)``), `nil` until then.
         var sentAt: Connection.Instant?
-        /// When it times out: off without a timeout, pending until the first time reported.
+        /// When it times out: off without a timeout, pending until the next time reported.
         var deadline: Timer
     }
 
@@ -35,6 +34,8 @@ struct AwaitedPings: Sendable {
     private var counter: UInt64 = 0
     /// The earliest armed deadline of a pending ping; `nil` when none is armed.
     private(set) var earliestDeadline: Connection.Instant? = nil
+    /// A ping was sent since the last time reported: its clock starts at the next report.
+    private(set) var awaitsClock = false
 
     /// Pings that count against ``Connection/Limits/maxAwaitedPings``: those awaited and those whose
     /// outcome was not taken yet.
@@ -70,6 +71,7 @@ struct AwaitedPings: Sendable {
         let id = Connection.PingID(counter)
         counter &+= 1
         pending.append(Ping(id: id, payload: payload, sentAt: sentAt, deadline: deadline))
+        if sentAt == nil { awaitsClock = true }
         if let instant = deadline.deadline, earliestDeadline.map({ instant < $0 }) ?? true { earliestDeadline = instant }
         return id
     }
@@ -85,18 +87,21 @@ struct AwaitedPings: Sendable {
             ended.append(Outcome(id: ping.id, outcome: .answered(Self.roundTrip(from: ping.sentAt, to: now))))
         }
         pending.removeSubrange(...index)
+        if awaitsClock { awaitsClock = pending.contains { $0.sentAt == nil } }
         findEarliestDeadline()
     }
 
-    /// The time between the send and the pong as reported: zero when no time was reported by the
-    /// pong (without a clock, every ping is sent and answered at the same unknown instant).
+    /// The time between the reports that followed the send and preceded the pong: zero when no time
+    /// was reported between them (without a clock, they happened at the same unknown instant).
     static func roundTrip(from sentAt: Connection.Instant?, to now: Connection.Instant?) -> Duration {
         guard let sentAt, let now, sentAt < now else { return .zero }
         return now - sentAt
     }
 
-    /// The first time was reported: pings sent before it count as sent then, and their timers start.
+    /// A time was reported: pings sent since the last report count as sent then, and their timers
+    /// start.
     mutating func startClock(at now: Connection.Instant) {
+        awaitsClock = false
         for index in pending.indices where pending[index].sentAt == nil {
             pending[index].sentAt = now
             pending[index].deadline.arm(at: now)
@@ -121,6 +126,7 @@ struct AwaitedPings: Sendable {
         for ping in pending { ended.append(Outcome(id: ping.id, outcome: outcome)) }
         pending.removeAll()
         earliestDeadline = nil
+        awaitsClock = false
     }
 
     /// The oldest outcome not taken yet.

@@ -21,11 +21,11 @@ extension Connection {
     ///   end of the stream, a timer): ``Connection/PingOutcome/connectionClosed(_:)``, with the status
     ///   of ``Connection/Event/closed(_:)``.
     ///
-    /// The round trip runs from the last time reported with ``advanceTime(to:)`` when the ping is sent
-    /// to the last time reported when its pong is read: report the time before you pull events, as
-    /// you do for the timers. A ping sent before any time was reported counts as sent at the first
-    /// time reported, and its timeout starts then, as every timer's does; a pong read while no time
-    /// has been reported at all gives a round trip of zero.
+    /// The round trip runs from the first time reported with ``advanceTime(to:)`` after the send
+    /// (``nextDeadline`` asks for it at once) to the last time reported when its pong is read: report
+    /// the time before you pull events, as you do for the timers. The timeout starts at that first
+    /// report too, as every timer a call starts does; a pong read before any report after the send
+    /// gives a round trip of zero.
     ///
     /// ```swift
     /// let id = try connection.sendPing(awaitingPongWithin: .seconds(10))
@@ -62,7 +62,7 @@ extension Connection {
         writeFrame(.ping, fin: true, payload: bytes)
         let deadline: Timer
         if let timeout { deadline = arm(timeout) } else { deadline = .off }
-        return awaitedPings.add(payload: bytes, sentAt: lastReportedTime, deadline: deadline)
+        return awaitedPings.add(payload: bytes, sentAt: armingTime, deadline: deadline)
     }
 
     /// The next awaited ping that ended (answered, timed out, or the connection closed first), oldest

@@ -1,27 +1,34 @@
 extension Connection {
-    /// The earliest instant at which ``advanceTime(to:)`` has something to do, or `nil` when no timer
-    /// is armed: the phase's timers (handshake, keepalive, close, linger) and the timeouts of awaited
-    /// pings (``sendPing(_:awaitingPongWithin:)``). Timers start at the first reported time, so report
-    /// one when the connection starts.
+    /// The instant at which to call ``advanceTime(to:)`` next, or `nil` when no timer runs: the
+    /// phase's timers (handshake, keepalive, close, linger) and the timeouts of awaited pings
+    /// (``sendPing(_:awaitingPongWithin:)``).
+    ///
+    /// Ask after every call, and report the time once this instant has come. A timer that a call
+    /// started (a `close`, a Close from the peer, the connection opening, an awaited ping) counts
+    /// from the next time you report, not from the last: until then this is the last time reported
+    /// (``Connection/Instant/zero`` before any), that is, at once. So a caller that reports the time
+    /// only when it is asked to gets every timeout in full, however long ago it last reported.
     public var nextDeadline: Connection.Instant? {
         // Adapters ask after every read and write, and this must not allocate. Without an awaited
-        // ping that has a timeout, the pings cost one comparison with `nil`.
-        guard let ping = awaitedPings.earliestDeadline else { return phaseDeadline }
-        return Self.earlier(phaseDeadline, ping)
+        // ping, the pings cost two comparisons.
+        let now = lastReportedTime ?? .zero
+        if awaitedPings.awaitsClock { return now }
+        guard let ping = awaitedPings.earliestDeadline else { return phaseDeadline(pendingAt: now) }
+        return Self.earlier(phaseDeadline(pendingAt: now), ping)
     }
 
-    /// The earliest deadline of the phase's timers.
+    /// The earliest deadline of the phase's timers, a pending one due at `now`.
     @inline(__always)
-    private var phaseDeadline: Connection.Instant? {
+    private func phaseDeadline(pendingAt now: Connection.Instant) -> Connection.Instant? {
         // Each timer lives in the payload of its phase: only that phase's timers can be armed.
         switch phase {
         case .clientAwaitingResponse(_, _, let timeout), .clientReadingRejection(_, let timeout),
              .serverAwaitingRequest(let timeout), .serverAwaitingDecision(_, let timeout),
              .closingLocally(_, let timeout), .closingRemotely(_, let timeout),
              .closed(_, .awaitPeerClose(let timeout)), .closed(_, .drain(let timeout)):
-            return timeout.deadline
+            return timeout.due(pendingAt: now)
         case .open(let keepalive):
-            return Self.earlier(keepalive.ping.deadline, keepalive.pong.deadline)
+            return Self.earlier(keepalive.ping.due(pendingAt: now), keepalive.pong.due(pendingAt: now))
         case .closed(_, .closeNow):
             return nil
         }
@@ -47,18 +54,19 @@ extension Connection {
     public mutating func advanceTime(to now: Connection.Instant) {
         if let last = lastReportedTime {
             if now < last { return }
-            // Once a time has been reported no timer is pending (each is armed when it starts), so
-            // with none due there is nothing to run: adapters report the time after every read, and
-            // the pass through the phase's timers cost more than the rest of this call.
+            // A pending timer is due at once, so with nothing due there is nothing to run: adapters
+            // report the time after every read, and the pass through the phase's timers cost more
+            // than the rest of this call.
             if nextDeadline.map({ now < $0 }) ?? true {
                 lastReportedTime = now
                 return
             }
-        } else if !awaitedPings.pending.isEmpty {
-            // The first time reported: pings sent before it count as sent now, and their timers start.
-            awaitedPings.startClock(at: now)
         }
         lastReportedTime = now
+        armingTime = now
+        defer { armingTime = nil }
+        // Pings sent since the last report count as sent now, and their timers start.
+        if awaitedPings.awaitsClock { awaitedPings.startClock(at: now) }
         // Without an awaited ping that has a timeout, one comparison with `nil`.
         if let deadline = awaitedPings.earliestDeadline, deadline <= now { awaitedPings.timeOut(at: now) }
         transition(.timeAdvanced(to: now))

@@ -1,4 +1,4 @@
-/// A deadline that is off, waiting for the first time report, or armed.
+/// A deadline that is off, waiting for the next time report, or armed.
 enum Timer: Sendable, Hashable {
     case off
     case pending(Duration)
@@ -9,7 +9,18 @@ enum Timer: Sendable, Hashable {
         return nil
     }
 
-    /// A pending timer starts at the first reported time.
+    /// When the caller must report the time for this timer: its deadline once armed, `now` (the
+    /// last time reported: at once) while it waits for a report.
+    @inline(__always)
+    func due(pendingAt now: Connection.Instant) -> Connection.Instant? {
+        switch self {
+        case .off: return nil
+        case .pending: return now
+        case .armed(let instant): return instant
+        }
+    }
+
+    /// A pending timer starts at the next reported time.
     mutating func arm(at now: Connection.Instant) {
         if case .pending(let duration) = self { self = .armed(now + duration) }
     }

@@ -117,8 +117,6 @@ extension SocketSession {
         handshakeFailure = nil
         inputEnded = false
         writeStalledSince = nil
-        // The new connection has been told no time yet.
-        lastReportedTime = nil
         heldBytes = 0
         heldMessages = 0
     }

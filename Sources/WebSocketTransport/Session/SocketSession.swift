@@ -100,8 +100,6 @@ package struct SocketSession: Sendable {
     /// Output waits for the peer since this instant (the last write that made progress, or the first
     /// that could not).
     var writeStalledSince: Connection.Instant?
-    /// The last time reported to the connection.
-    var lastReportedTime: Connection.Instant?
     /// A send was refused, or the buffer reached the high-water mark: report the drain.
     var awaitingDrain = false
     var handshakeFailure: Connection.HandshakeFailure?
@@ -221,10 +219,9 @@ package struct SocketSession: Sendable {
     /// Reports the time to the connection's timers. Call it before pulling actions after an input,
     /// and before a send, so that what they arm starts now.
     package mutating func advanceTime(to now: Connection.Instant) {
-        // Reported again and again within one turn of a loop (after a read, before each send): the
-        // connection's timers need it once.
-        guard now != lastReportedTime else { return }
-        lastReportedTime = now
+        // Reported again and again within one turn of a loop (after a read, before each send), and
+        // each time it counts: a timer an input started waits for the next report, even at the same
+        // instant. With nothing due, the connection only stores the time.
         pipeline.advanceTime(to: now)
     }
 

@@ -30,12 +30,18 @@ struct TransportDirectiveTests {
         server.advanceTime(to: Self.at(10))
         try client.close()
         pump(&client, into: &server)
-        #expect(server.transportDirective == .halfCloseAndDrain(deadline: Self.at(12)))
+        // The linger starts at the next time report, which the server is asked for at once.
+        #expect(server.transportDirective == .halfCloseAndDrain(deadline: nil))
         #expect(server.shouldCloseTransport)
+        #expect(server.nextDeadline == Self.at(10))
+        server.advanceTime(to: Self.at(10))
+        #expect(server.transportDirective == .halfCloseAndDrain(deadline: Self.at(12)))
         #expect(server.nextDeadline == Self.at(12))
         pump(&server, into: &client)
         #expect(client.transportDirective == .awaitPeerClose)
         #expect(!client.shouldCloseTransport)
+        #expect(client.nextDeadline == Self.at(10))
+        client.advanceTime(to: Self.at(10))
         #expect(client.nextDeadline == Self.at(15))
 
         // What the peer sends while draining is discarded, not buffered.
@@ -59,6 +65,9 @@ struct TransportDirectiveTests {
         try server.close(code: .goingAway)
         pump(&server, into: &client)
         pump(&client, into: &server)
+        // Both were asked for the time at once, and report it.
+        client.advanceTime(to: Self.at(0))
+        server.advanceTime(to: Self.at(0))
         #expect(server.transportDirective == .halfCloseAndDrain(deadline: Self.at(2)))
         server.advanceTime(to: Self.at(1))
         #expect(server.transportDirective == .halfCloseAndDrain(deadline: Self.at(2)))
@@ -80,6 +89,8 @@ struct TransportDirectiveTests {
         let events = drain(&client)
         #expect(events.last.map { if case .closed = $0 { true } else { false } } == true)
         #expect(decodeFrames(client.takeOutput()).compactMap(closeCode) == [1007])
+        #expect(client.transportDirective == .halfCloseAndDrain(deadline: nil))
+        client.advanceTime(to: Self.at(0))
         #expect(client.transportDirective == .halfCloseAndDrain(deadline: Self.at(2)))
     }
 
@@ -90,6 +101,8 @@ struct TransportDirectiveTests {
         server.receive(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))  // not an upgrade: 400
         _ = drain(&server)
         #expect(server.pendingOutputCount > 0)
+        #expect(server.transportDirective == .halfCloseAndDrain(deadline: nil))
+        server.advanceTime(to: Self.at(0))
         #expect(server.transportDirective == .halfCloseAndDrain(deadline: Self.at(2)))
     }
 

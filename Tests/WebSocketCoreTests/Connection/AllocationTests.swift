@@ -149,6 +149,10 @@ struct AllocationTests {
                                                 expecting: ping + .seconds(10))
             Self.exchange(&connection, with: &peer, wire: &wire)
             now = ping + .seconds(5)
+            // The pong started the next ping's timer, which asks for the time at once (the last
+            // step reported `now`).
+            if connection.nextDeadline != now { counted.mismatches += 1 }
+            connection.advanceTime(to: now)
             if connection.nextDeadline != now + .seconds(30) { counted.mismatches += 1 }
             if cycle > 0 {
                 allocations += counted.allocations + waiting.allocations
@@ -193,6 +197,9 @@ struct AllocationTests {
         connection.advanceTime(to: at(0))
         _ = try connection.sendPing(awaitingPongWithin: .seconds(10))
         _ = try connection.sendPing(awaitingPongWithin: nil)
+        // Their clocks start at the next report, asked for at once.
+        #expect(connection.nextDeadline == at(0))
+        connection.advanceTime(to: at(0))
         // Warm up on a copy (type metadata on first use), then count: two pings wait, one with a deadline.
         var copy = connection
         _ = Self.timerAllocations(&copy, from: at(1), steps: 100, expecting: at(10_000))

@@ -133,6 +133,11 @@ struct OpenedConnectionTests {
             move(&c, "client", to: &s, "server", &trace)      // the client's ping, then the server's pong
             move(&s, "server", to: &c, "client", &trace)      // the server's ping and its pong to ours
             move(&c, "client", to: &s, "server", &trace)
+            // The pongs started the next pings' timers, which ask for the time at once.
+            trace.append(.deadline("client", c.nextDeadline))
+            trace.append(.deadline("server", s.nextDeadline))
+            c.advanceTime(to: Self.at(1030))
+            s.advanceTime(to: Self.at(1030))
             trace.append(.deadline("client", c.nextDeadline))
             trace.append(.deadline("server", s.nextDeadline))
             // The server stops answering: the client gives up after the keepalive timeout.
@@ -145,6 +150,9 @@ struct OpenedConnectionTests {
         #expect(result[2] == result[0])
         #expect(result[0][1] == .deadline("client", Self.at(1030)))
         #expect(result[0][2] == .deadline("server", Self.at(1030)))
+        let deadlines = result[0].filter { if case .deadline = $0 { true } else { false } }
+        #expect(Array(deadlines.suffix(4)) == [.deadline("client", Self.at(1030)), .deadline("server", Self.at(1030)),
+                                               .deadline("client", Self.at(1060)), .deadline("server", Self.at(1060))])
         #expect(result[0].contains { if case .event("client", .closed(let status)) = $0 { return status.failure == .keepaliveTimeout }; return false })
     }
 

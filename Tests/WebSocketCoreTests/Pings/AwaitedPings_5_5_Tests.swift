@@ -74,12 +74,17 @@ struct AwaitedPings_5_5_Tests {
         #expect(payloads[1] != taken && payloads[1].starts(with: Array("ws".utf8)))
     }
 
-    @Test("Answered: the round trip runs from the time reported at the send to the time reported at the pong; the pong is still an event",
+    @Test("Answered: the round trip runs from the time reported after the send to the last time reported before the pong is read; the pong is still an event",
           arguments: [true, false])
     func answeredWithRoundTrip(client isClient: Bool) throws {
         var (pinger, peer) = try Self.pair(client: isClient)
         pinger.advanceTime(to: Self.at(milliseconds: 1_000))
         let id = try pinger.sendPing(awaitingPongWithin: .seconds(5))
+        // The ping waits for its clock: report the time at once. It counts as sent at that report,
+        // and its timeout starts then, not at the report before the send.
+        #expect(pinger.nextDeadline == Self.at(milliseconds: 1_000))
+        pinger.advanceTime(to: Self.at(milliseconds: 1_050))
+        #expect(pinger.nextDeadline == Self.at(milliseconds: 6_050))
         let wire = pinger.takeOutput()
         let payload = decodeFrames(wire).map(\.payload)
         peer.receive(wire)
@@ -89,9 +94,31 @@ struct AwaitedPings_5_5_Tests {
         #expect(pingOutcomes(&pinger).isEmpty)  // nothing read yet
         pinger.advanceTime(to: Self.at(milliseconds: 1_250))
         #expect(drain(&pinger) == payload.map { .pong($0) })
-        #expect(pingOutcomes(&pinger) == [PingEnded(id: id, outcome: .answered(.milliseconds(250)))])
+        #expect(pingOutcomes(&pinger) == [PingEnded(id: id, outcome: .answered(.milliseconds(200)))])
         #expect(pinger.nextDeadline == nil)
         #expect(pinger.awaitedPings.count == 0)
+    }
+
+    @Test("A ping that ends before the time is reported asks for no report: answered unreported, or the connection aborted")
+    func endedBeforeItsClock() throws {
+        var (pinger, peer) = try Self.pair()
+        pinger.advanceTime(to: Self.at(5))
+        _ = try pinger.sendPing(awaitingPongWithin: .seconds(10))
+        #expect(pinger.nextDeadline == Self.at(5))
+        // Its pong is read before any report: nothing waits for the clock any more.
+        _ = pump(&pinger, into: &peer)
+        pinger.receive(peer.takeOutput())
+        #expect(drain(&pinger).count == 1)
+        #expect(pingOutcomes(&pinger).count == 1)
+        #expect(pinger.nextDeadline == nil)
+
+        // Sent before any report, then the connection aborted: closed, no report asked for.
+        var (unclocked, _) = try Self.pair()
+        _ = try unclocked.sendPing(awaitingPongWithin: nil)
+        #expect(unclocked.nextDeadline == .zero)
+        unclocked.abort()
+        _ = drain(&unclocked)
+        #expect(unclocked.nextDeadline == nil)
     }
 
     @Test("A pong for the third ping answers the first three, not the fourth; the fourth's pong answers it")
@@ -102,7 +129,11 @@ struct AwaitedPings_5_5_Tests {
         for _ in 0..<4 { ids.append(try pinger.sendPing(awaitingPongWithin: nil)) }
         #expect(Set(ids).count == 4)
         let payloads = Self.sentPings(&pinger)
-        pinger.advanceTime(to: Self.at(12))
+        // Without timeouts, the pings still wait for their clock: report the time at once.
+        #expect(pinger.nextDeadline == Self.at(10))
+        pinger.advanceTime(to: Self.at(11))  // they count as sent now
+        #expect(pinger.nextDeadline == nil)
+        pinger.advanceTime(to: Self.at(13))
         pinger.receive(Self.pong(payloads[2], to: pinger))
         #expect(drain(&pinger) == [.pong(payloads[2])])
         #expect(pingOutcomes(&pinger) == ids[0..<3].map { PingEnded(id: $0, outcome: .answered(.seconds(2))) })
@@ -111,7 +142,7 @@ struct AwaitedPings_5_5_Tests {
         pinger.receive(Self.pong(payloads[0], to: pinger))
         #expect(drain(&pinger) == [.pong(payloads[0])])
         #expect(pingOutcomes(&pinger).isEmpty)
-        pinger.advanceTime(to: Self.at(13))
+        pinger.advanceTime(to: Self.at(14))
         pinger.receive(Self.pong(payloads[3], to: pinger))
         _ = drain(&pinger)
         #expect(pingOutcomes(&pinger) == [PingEnded(id: ids[3], outcome: .answered(.seconds(3)))])
@@ -126,6 +157,9 @@ struct AwaitedPings_5_5_Tests {
         pinger.advanceTime(to: Self.at(0))
         let id = try pinger.sendPing(Array("mine".utf8), awaitingPongWithin: .seconds(60))
         _ = pinger.takeOutput()
+        #expect(pinger.nextDeadline == Self.at(0))  // the ping waits for its clock
+        pinger.advanceTime(to: Self.at(2))  // it counts as sent now: its deadline is 62
+        #expect(pinger.nextDeadline == Self.at(30))
         pinger.advanceTime(to: Self.at(30))  // the keepalive ping goes out; its pong is due at 40
         let keepalive = Self.sentPings(&pinger)
         #expect(keepalive.count == 1)
@@ -135,8 +169,12 @@ struct AwaitedPings_5_5_Tests {
         }
         #expect(pingOutcomes(&pinger).isEmpty)
         #expect(pinger.awaitedPings.pending.map(\.id) == [id])
-        // Any pong answers the keepalive: the next keepalive ping is one interval on.
-        #expect(pinger.nextDeadline == Self.at(60))
+        // Any pong answers the keepalive: the next keepalive ping is one interval from the time
+        // reported after the pong was read (a pong is read outside `advanceTime`: report at once).
+        #expect(pinger.nextDeadline == Self.at(30))
+        pinger.advanceTime(to: Self.at(31))
+        #expect(pinger.nextDeadline == Self.at(61))  // the keepalive's, before the ping's at 62
+        #expect(pinger.awaitedPings.earliestDeadline == Self.at(62))
         #expect(pinger.state == .open)
     }
 
@@ -147,10 +185,12 @@ struct AwaitedPings_5_5_Tests {
         let short = try pinger.sendPing(awaitingPongWithin: .seconds(5))
         let long = try pinger.sendPing(awaitingPongWithin: nil)
         let payloads = Self.sentPings(&pinger)
-        #expect(pinger.nextDeadline == Self.at(105))
-        pinger.advanceTime(to: Self.at(104))
-        #expect(pingOutcomes(&pinger).isEmpty)
+        #expect(pinger.nextDeadline == Self.at(100))  // the pings wait for their clock
+        pinger.advanceTime(to: Self.at(101))  // they count as sent now: the timeout ends at 106
+        #expect(pinger.nextDeadline == Self.at(106))
         pinger.advanceTime(to: Self.at(105))
+        #expect(pingOutcomes(&pinger).isEmpty)
+        pinger.advanceTime(to: Self.at(106))
         #expect(pingOutcomes(&pinger) == [PingEnded(id: short, outcome: .timedOut)])
         #expect(pinger.state == .open)
         #expect(pinger.pendingOutputCount == 0)
@@ -160,7 +200,7 @@ struct AwaitedPings_5_5_Tests {
         pinger.receive(Self.pong(payloads[0], to: pinger))
         #expect(drain(&pinger) == [.pong(payloads[0])])
         #expect(pingOutcomes(&pinger).isEmpty)
-        pinger.advanceTime(to: Self.at(107))
+        pinger.advanceTime(to: Self.at(108))
         pinger.receive(Self.pong(payloads[1], to: pinger))
         _ = drain(&pinger)
         #expect(pingOutcomes(&pinger) == [PingEnded(id: long, outcome: .answered(.seconds(7)))])
@@ -174,23 +214,30 @@ struct AwaitedPings_5_5_Tests {
         pinger.advanceTime(to: Self.at(0))
         #expect(pinger.nextDeadline == Self.at(30))
         let ten = try pinger.sendPing(awaitingPongWithin: .seconds(10))
-        #expect(pinger.nextDeadline == Self.at(10))
+        // A ping sent since the last report waits for its clock: due at once, before the keepalive.
+        #expect(pinger.nextDeadline == Self.at(0))
+        pinger.advanceTime(to: Self.at(1))
+        #expect(pinger.nextDeadline == Self.at(11))
         let five = try pinger.sendPing(awaitingPongWithin: .seconds(5))
         _ = try pinger.sendPing(awaitingPongWithin: .seconds(50))
         _ = try pinger.sendPing(awaitingPongWithin: nil)
         let payloads = Self.sentPings(&pinger)
-        #expect(pinger.nextDeadline == Self.at(5))
-        pinger.advanceTime(to: Self.at(6))
+        #expect(pinger.nextDeadline == Self.at(1))
+        pinger.advanceTime(to: Self.at(2))  // the three count as sent now
+        #expect(pinger.nextDeadline == Self.at(7))
+        pinger.advanceTime(to: Self.at(8))
         #expect(pingOutcomes(&pinger) == [PingEnded(id: five, outcome: .timedOut)])
-        #expect(pinger.nextDeadline == Self.at(10))
+        #expect(pinger.nextDeadline == Self.at(11))
         pinger.receive(Self.pong(payloads[0], to: pinger))
         _ = drain(&pinger)
-        #expect(pingOutcomes(&pinger) == [PingEnded(id: ten, outcome: .answered(.seconds(6)))])
-        #expect(pinger.nextDeadline == Self.at(30))  // the keepalive's, before the 50-second ping's
+        #expect(pingOutcomes(&pinger) == [PingEnded(id: ten, outcome: .answered(.seconds(7)))])
+        #expect(pinger.nextDeadline == Self.at(30))  // the keepalive's, before the 50-second ping's (52)
         pinger.advanceTime(to: Self.at(30))
         _ = pinger.takeOutput()
-        // The keepalive's pong is due at 50 (its default timeout, 20 s), with the ping's deadline.
+        // The keepalive's pong is due at 50 (its default timeout, 20 s, from the time being reported),
+        // before the 50-second ping's deadline at 52.
         #expect(pinger.nextDeadline == Self.at(50))
+        #expect(pinger.awaitedPings.earliestDeadline == Self.at(52))
     }
 
     /// Ways a connection reaches `closed` while pings are awaited.
@@ -212,6 +259,9 @@ struct AwaitedPings_5_5_Tests {
         let ids = [try pinger.sendPing(awaitingPongWithin: nil), try pinger.sendPing(awaitingPongWithin: .seconds(100)),
                    try pinger.sendPing(Array("x".utf8), awaitingPongWithin: .seconds(1_000))]
         _ = pinger.takeOutput()
+        #expect(pinger.nextDeadline == Self.at(0))  // the pings wait for their clock
+        pinger.advanceTime(to: Self.at(1))
+        #expect(pinger.awaitedPings.earliestDeadline == Self.at(101))
         var events: [Connection.Event] = []
         switch ending {
         case .closingHandshake:
@@ -236,7 +286,13 @@ struct AwaitedPings_5_5_Tests {
             events = drain(&pinger)
         case .closeTimeout:
             try pinger.close()
-            pinger.advanceTime(to: Self.at(3))
+            // The close timeout starts at the next time reported, not at the last one (1).
+            #expect(pinger.nextDeadline == Self.at(1))
+            pinger.advanceTime(to: Self.at(2))
+            #expect(pinger.nextDeadline == Self.at(5))
+            pinger.advanceTime(to: Self.at(4))
+            #expect(drain(&pinger).isEmpty)
+            pinger.advanceTime(to: Self.at(5))
             events = drain(&pinger)
         }
         guard case .closed(let status)? = events.last else { throw TestFailure("not closed: \(events)") }
@@ -254,8 +310,12 @@ struct AwaitedPings_5_5_Tests {
         pinger.advanceTime(to: Self.at(1))
         let id = try pinger.sendPing(awaitingPongWithin: nil)
         try pinger.close()
-        _ = pump(&pinger, into: &peer)  // the peer answers the ping, then the Close
+        // The ping and the close timeout wait for the next time reported.
+        #expect(pinger.nextDeadline == Self.at(1))
         pinger.advanceTime(to: Self.at(2))
+        #expect(pinger.nextDeadline == Self.at(7))  // the close timeout, 5 s from that report
+        _ = pump(&pinger, into: &peer)  // the peer answers the ping, then the Close
+        pinger.advanceTime(to: Self.at(3))
         let events = pump(&peer, into: &pinger)
         #expect(events.count == 3)  // the pong, the peer's Close, closed
         #expect(pingOutcomes(&pinger) == [PingEnded(id: id, outcome: .answered(.seconds(1)))])
@@ -293,8 +353,10 @@ struct AwaitedPings_5_5_Tests {
         #expect(throws: Connection.UsageError.controlPayloadTooLarge) { try open.ping(large) }
         #expect(throws: Connection.UsageError.controlPayloadTooLarge) { _ = try open.sendPing(large, awaitingPongWithin: nil) }
         #expect(open.pendingOutputCount == 0)
+        #expect(open.nextDeadline == nil)  // a refused ping waits for no clock
         _ = try open.sendPing([UInt8](repeating: 1, count: 125), awaitingPongWithin: nil)  // 125 bytes fit
         #expect(open.awaitedPings.count == 1)
+        #expect(open.nextDeadline == .zero)  // this one does: report the time at once
         #expect(throws: Connection.UsageError.outputBufferFull) { try open.ping([]) }
         #expect(throws: Connection.UsageError.outputBufferFull) { _ = try open.sendPing(awaitingPongWithin: .seconds(1)) }
         #expect(open.awaitedPings.count == 1)
@@ -315,6 +377,7 @@ struct AwaitedPings_5_5_Tests {
         aborted.abort()
         #expect(throws: Connection.UsageError.notOpen) { try aborted.ping([]) }
         #expect(throws: Connection.UsageError.notOpen) { _ = try aborted.sendPing(awaitingPongWithin: nil) }
+        #expect(aborted.nextDeadline == nil)
 
         for var connection in [connecting, closing, aborted] {
             #expect(connection.awaitedPings.count == 0)
@@ -360,15 +423,16 @@ struct AwaitedPings_5_5_Tests {
         var (pinger, _) = try Self.pair(config)
         #expect(throws: Connection.UsageError.tooManyAwaitedPings) { _ = try pinger.sendPing(awaitingPongWithin: nil) }
         #expect(pinger.pendingOutputCount == 0)
+        #expect(pinger.nextDeadline == nil)  // nothing waits for a clock
     }
 
-    @Test("Pings sent before the first time report count as sent then, and their timeouts start then")
+    @Test("Pings sent before the first time report count as sent then, and their timeouts start then; until then nextDeadline is zero")
     func sentBeforeFirstTimeReport() throws {
         var (pinger, _) = try Self.pair()
         let first = try pinger.sendPing(awaitingPongWithin: .seconds(5))
         let second = try pinger.sendPing(awaitingPongWithin: .seconds(2))
         let payloads = Self.sentPings(&pinger)
-        #expect(pinger.nextDeadline == nil)
+        #expect(pinger.nextDeadline == .zero)  // no time reported yet: report one at once
         pinger.advanceTime(to: Self.at(100))
         #expect(pinger.nextDeadline == Self.at(102))
         pinger.advanceTime(to: Self.at(102))
@@ -389,7 +453,7 @@ struct AwaitedPings_5_5_Tests {
         _ = drain(&pinger)
         #expect(pingOutcomes(&pinger) == [PingEnded(id: id, outcome: .answered(.zero))])
         let zero = try pinger.sendPing(awaitingPongWithin: .zero)
-        #expect(pinger.nextDeadline == nil)
+        #expect(pinger.nextDeadline == .zero)  // it waits for its clock: report a time at once
         pinger.advanceTime(to: Self.at(7))
         #expect(pingOutcomes(&pinger) == [PingEnded(id: zero, outcome: .timedOut)])
     }
@@ -400,13 +464,17 @@ struct AwaitedPings_5_5_Tests {
         pinger.advanceTime(to: Self.at(0))
         let id = try pinger.sendPing(awaitingPongWithin: .seconds(10))
         let payloads = Self.sentPings(&pinger)
+        #expect(pinger.nextDeadline == Self.at(0))
+        pinger.advanceTime(to: Self.at(1))  // the ping counts as sent now: it times out at 11
         var copy = pinger
-        copy.advanceTime(to: Self.at(1))
+        copy.advanceTime(to: Self.at(2))
         copy.receive(Self.pong(payloads[0], to: copy))
         _ = drain(&copy)
         #expect(pingOutcomes(&copy) == [PingEnded(id: id, outcome: .answered(.seconds(1)))])
         #expect(pingOutcomes(&pinger).isEmpty)
         pinger.advanceTime(to: Self.at(10))
+        #expect(pingOutcomes(&pinger).isEmpty)
+        pinger.advanceTime(to: Self.at(11))
         #expect(pingOutcomes(&pinger) == [PingEnded(id: id, outcome: .timedOut)])
         #expect(pingOutcomes(&copy).isEmpty)
     }
@@ -437,5 +505,4 @@ struct AwaitedPings_5_5_Tests {
     ])
     func roundTripDescription(_ roundTrip: Duration, _ expected: String) {
         #expect("\(Connection.PingOutcome.answered(roundTrip))" == expected)
-    }
-}
+    }}

@@ -23,12 +23,51 @@ struct TimersTests {
         #expect(server.transportDirective == .close)
     }
 
-    @Test("Timers wait for the first time report")
+    @Test("Timers start at the first time report, and ask for it: before any, the next deadline is the origin")
     func pendingUntilFirstReport() throws {
         var client = try Connection(role: .client(clientOptions()))
-        #expect(client.nextDeadline == nil)
+        #expect(client.nextDeadline == .zero)
         client.advanceTime(to: Self.at(1000))
         #expect(client.nextDeadline == Self.at(1010))
+    }
+
+    @Test("close() long after the last time report gets its whole close timeout (the timer counts from the next report)")
+    func closeLongAfterTheLastReport() throws {
+        var config = Connection.Configuration()
+        config.timeouts.close = .seconds(3)
+        var (client, _) = try openPair(client: config)
+        client.advanceTime(to: Self.at(0))
+        #expect(client.nextDeadline == nil)
+        // 60 s later, unreported: the caller closes. The timer asks for the time at once.
+        try client.close()
+        #expect(client.nextDeadline == Self.at(0))
+        client.advanceTime(to: Self.at(60))
+        #expect(client.state == .closing(initiatedBy: .local))
+        #expect(client.nextDeadline == Self.at(63))
+        client.advanceTime(to: Self.at(62))
+        #expect(drain(&client).isEmpty)
+        client.advanceTime(to: Self.at(63))
+        #expect(drain(&client) == [.closed(Connection.CloseStatus(code: .abnormalClosure, reason: "close handshake timed out",
+                                                       wasClean: false, failure: .closeTimeout))])
+    }
+
+    @Test("A peer's Close after an unreported idle gets the whole linger, counted from the next report")
+    func lingerAfterAnUnreportedIdle() throws {
+        var config = Connection.Configuration()
+        config.timeouts.linger = .seconds(2)
+        var (client, server) = try openPair(server: config)
+        server.advanceTime(to: Self.at(0))
+        // 3 s of silence, unreported; then the client's Close: the server answers and lingers.
+        try client.close()
+        _ = pump(&client, into: &server)
+        #expect(server.transportDirective == .halfCloseAndDrain(deadline: nil))
+        #expect(server.nextDeadline == Self.at(0))
+        server.advanceTime(to: Self.at(3))
+        #expect(server.transportDirective == .halfCloseAndDrain(deadline: Self.at(5)))
+        server.advanceTime(to: Self.at(4))
+        #expect(server.transportDirective == .halfCloseAndDrain(deadline: Self.at(5)))
+        server.advanceTime(to: Self.at(5))
+        #expect(server.transportDirective == .close)
     }
 
     @Test("Keepalive: a ping every interval; a pong keeps the connection alive")
@@ -48,6 +87,9 @@ struct TimersTests {
         client.receive(server.takeOutput())
         client.advanceTime(to: Self.at(35))
         #expect(drain(&client).count == 1)  // the pong
+        // The next ping counts from the time reported after the pong, which is asked for at once.
+        #expect(client.nextDeadline == Self.at(35))
+        client.advanceTime(to: Self.at(35))
         #expect(client.nextDeadline == Self.at(65))
         client.advanceTime(to: Self.at(50))
         #expect(client.state == .open)
@@ -72,6 +114,8 @@ struct TimersTests {
             peer.receive(wire)
             _ = drain(&peer)
             _ = pump(&peer, into: &pinging)
+            // The pong arrives at once: the next ping counts from then.
+            pinging.advanceTime(to: Self.at(30 * ping))
         }
         #expect(payloads == [[0, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0, 2]])
     }
@@ -101,6 +145,8 @@ struct TimersTests {
         var (client, _) = try openPair(client: config)
         client.advanceTime(to: Self.at(10))
         try client.close()
+        #expect(client.nextDeadline == Self.at(10))
+        client.advanceTime(to: Self.at(10))
         #expect(client.nextDeadline == Self.at(13))
         client.advanceTime(to: Self.at(13))
         #expect(drain(&client) == [.closed(Connection.CloseStatus(code: .abnormalClosure, reason: "close handshake timed out",
@@ -118,6 +164,8 @@ struct TimersTests {
         _ = pump(&client, into: &server)
         _ = pump(&server, into: &client)
         #expect(!client.shouldCloseTransport)
+        client.advanceTime(to: Self.at(0))
+        #expect(client.nextDeadline == Self.at(2))
         client.advanceTime(to: Self.at(1))
         #expect(!client.shouldCloseTransport)
         client.advanceTime(to: Self.at(2))
