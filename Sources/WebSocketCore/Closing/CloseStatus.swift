@@ -74,7 +74,7 @@ extension Connection.CloseStatus: CustomStringConvertible {
         var text = "\(code)"
         if let name = code.name { text += " (\(name))" }
         // The peer's reason; a failure's own reason is said by the failure's text.
-        if failure == nil, !reason.isEmpty { text += " " + String(reflecting: printable(reason)) }
+        if failure == nil, !reason.isEmpty { text += " " + quoted(printable(reason)) }
         switch failure?.base {
         case .protocolViolation(let violation)?: text += ": peer violated the protocol: \(violation.reason)"
         case .keepaliveTimeout?: text += ": keepalive timeout"

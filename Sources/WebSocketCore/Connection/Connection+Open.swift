@@ -59,7 +59,7 @@ extension Connection {
                 random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) throws(Connection.UsageError) {
         // RFC 6455 §4.2.2 step 5.5: the subprotocol is one token; §9.1: extensions are tokens too.
         if let subprotocol, !HTTPTokens.isToken(subprotocol) { throw .invalidHeader("Sec-WebSocket-Protocol") }
-        guard extensions.allSatisfy(\.isWritable) else { throw .invalidHeader("Sec-WebSocket-Extensions") }
+        guard extensions.allSatisfy({ $0.isWritable }) else { throw .invalidHeader("Sec-WebSocket-Extensions") }
         // The initial phase of the role; its handshake output (a client's request) is dropped below.
         try self.init(role: role, configuration: configuration, random: random)
         var agreed: (any MessageTransform)? = nil

@@ -157,8 +157,10 @@ extension Connection {
         /// take them with ``Connection/nextPingOutcome()``, or wait for pongs or timeouts.
         public static let tooManyAwaitedPings = UsageError(.tooManyAwaitedPings)
 
+        #if !hasFeature(Embedded)  // no `any Error`, no dynamic casts there
         /// Whether `value` is this UsageError: lets `catch UsageError.x` match a thrown error.
         public static func ~= (pattern: UsageError, value: any Error) -> Bool { (value as? UsageError) == pattern }
+        #endif
     }
 }
 extension Connection.UsageError: CustomStringConvertible {
@@ -175,9 +177,9 @@ extension Connection.UsageError: CustomStringConvertible {
         case .invalidUTF8: return "text fragments must be valid UTF-8"
         case .outputBufferFull: return "the output buffer is full"
         case .noPendingHandshakeRequest: return "no handshake request is waiting for a decision"
-        case .subprotocolNotOffered(let p): return "subprotocol \(String(reflecting: p)) was not offered"
-        case .extensionNotOffered(let e): return "extension \(String(reflecting: e)) was not offered"
-        case .invalidHeader(let name): return "invalid header \(String(reflecting: name))"
+        case .subprotocolNotOffered(let p): return "subprotocol \(quoted(p)) was not offered"
+        case .extensionNotOffered(let e): return "extension \(quoted(e)) was not offered"
+        case .invalidHeader(let name): return "invalid header \(quoted(name))"
         case .invalidStatus(let status): return "invalid rejection status \(status)"
         case .preparedMessageFromClient: return "only a server sends prepared messages: a client masks each frame"
         case .preparedFrameTooLarge(let size): return "a prepared frame of \(size) bytes exceeds the fragmentation size"

@@ -28,7 +28,7 @@ extension Connection.ExtensionHeader {
 
     /// The field value for a list of extensions: `a; p=1, b`.
     public static func headerValue(_ list: [Connection.ExtensionHeader]) -> String {
-        list.map(\.headerValue).joined(separator: ", ")
+        list.map { $0.headerValue }.joined(separator: ", ")
     }
 
     /// This extension as one list element: its name, then `; param` or `; param=value` for each

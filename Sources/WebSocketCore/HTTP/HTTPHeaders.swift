@@ -57,7 +57,7 @@ extension Connection {
 
         /// The values of every field with this name, in order.
         public func values(for name: String) -> [String] {
-            fields.lazy.filter { $0.name.asciiCaseInsensitiveEquals(name) }.map(\.value)
+            fields.lazy.filter { $0.name.asciiCaseInsensitiveEquals(name) }.map { $0.value }
         }
 
         /// Whether any field has this name.

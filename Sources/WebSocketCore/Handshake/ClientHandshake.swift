@@ -85,7 +85,7 @@ enum ClientHandshake {
         }
         // Item 11: the extensions the client would like to use (RFC 6455 §9.1 grammar).
         if !options.extensions.isEmpty {
-            guard options.extensions.allSatisfy(\.isWritable) else { throw .invalidHeader("Sec-WebSocket-Extensions") }
+            guard options.extensions.allSatisfy({ $0.isWritable }) else { throw .invalidHeader("Sec-WebSocket-Extensions") }
             head.appendUnchecked(name: "Sec-WebSocket-Extensions", value: Connection.ExtensionHeader.headerValue(options.extensions))
         }
         // Item 12: other fields, such as credentials (RFC 7617 Basic, from the URI's userinfo) and

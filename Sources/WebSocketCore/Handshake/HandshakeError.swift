@@ -175,8 +175,10 @@ extension Connection {
             return nil
         }
 
+        #if !hasFeature(Embedded)  // no `any Error`, no dynamic casts there
         /// Whether `value` is this HandshakeError: lets `catch HandshakeError.x` match a thrown error.
         public static func ~= (pattern: HandshakeError, value: any Error) -> Bool { (value as? HandshakeError) == pattern }
+        #endif
 
         /// The status a server answers with: 405 for a method other than GET, 414 for a long request line,
         /// 431 for too large a head, 426 (with `Sec-WebSocket-Version: 13`) for another WebSocket version,

@@ -81,8 +81,10 @@ extension Connection {
         /// The transport ended before the handshake finished.
         public static let endOfStream = HandshakeFailure(.endOfStream)
 
+        #if !hasFeature(Embedded)  // no `any Error`, no dynamic casts there
         /// Whether `value` is this HandshakeFailure: lets `catch HandshakeFailure.x` match a thrown error.
         public static func ~= (pattern: HandshakeFailure, value: any Error) -> Bool { (value as? HandshakeFailure) == pattern }
+        #endif
     }
 }
 extension Connection.HandshakeFailure: CustomStringConvertible {
@@ -96,7 +98,7 @@ extension Connection.HandshakeFailure: CustomStringConvertible {
             let phrase = printable(response.head.reason)
             if !phrase.isEmpty { line += " " + phrase }
             let body = String(decoding: response.body.prefix(200), as: UTF8.self)
-            if let first = body.split(whereSeparator: \.isNewline).first {
+            if let first = body.split(whereSeparator: { $0.isNewline }).first {
                 let text = printable(String(first))
                 if !text.isEmpty { line += ": " + text }
             }

@@ -5,3 +5,12 @@
 func printable(_ text: String) -> String {
     String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }))
 }
+
+/// `text` in quotes, escaped as a Swift string literal: what `String(reflecting:)` prints, which
+/// Embedded Swift does not have (it has no reflection).
+func quoted(_ text: String) -> String {
+    var quoted = "\""
+    for scalar in text.unicodeScalars { quoted += scalar.escaped(asASCII: false) }
+    quoted += "\""
+    return quoted
+}

@@ -135,26 +135,28 @@ public struct WebSocketURLError: Error, Sendable, Hashable, CustomStringConverti
     /// The URI has a fragment: RFC 6455 §3 forbids them, and a `#` in the resource must be sent as `%23`.
     public static let fragmentNotAllowed = WebSocketURLError(.fragmentNotAllowed)
 
+    #if !hasFeature(Embedded)  // no `any Error`, no dynamic casts there
     /// Whether `value` is this WebSocketURLError: lets `catch WebSocketURLError.x` match a thrown error.
     public static func ~= (pattern: WebSocketURLError, value: any Error) -> Bool { (value as? WebSocketURLError) == pattern }
+    #endif
 
     /// A one-line explanation. Texts from the URI are quoted with escapes, so control characters in
     /// them cannot forge log lines.
     public var description: String {
         switch base {
         case .missingScheme: return "missing scheme: expected ws:// or wss://"
-        case .unsupportedScheme(let s): return "unsupported scheme \(String(reflecting: s)): expected ws or wss"
+        case .unsupportedScheme(let s): return "unsupported scheme \(quoted(s)): expected ws or wss"
         case .missingAuthority: return "missing // and host after the scheme"
         case .invalidUserInfo: return "invalid character in the user info"
         case .invalidPercentEncoding: return "% not followed by two hex digits"
         case .invalidUTF8: return "percent-decoded text is not valid UTF-8"
         case .emptyHost: return "empty host"
-        case .invalidHost(let h): return "invalid host \(String(reflecting: h))"
-        case .invalidIPv4Address(let h): return "invalid IPv4 address \(String(reflecting: h))"
-        case .invalidIPv6Address(let h): return "invalid IPv6 address \(String(reflecting: h))"
+        case .invalidHost(let h): return "invalid host \(quoted(h))"
+        case .invalidIPv4Address(let h): return "invalid IPv4 address \(quoted(h))"
+        case .invalidIPv6Address(let h): return "invalid IPv6 address \(quoted(h))"
         case .unclosedIPv6Literal: return "IPv6 address without its closing ]"
-        case .invalidPort(let p): return "invalid port \(String(reflecting: p))"
-        case .portOutOfRange(let p): return "port \(String(reflecting: p)) is not in 1...65535"
+        case .invalidPort(let p): return "invalid port \(quoted(p))"
+        case .portOutOfRange(let p): return "port \(quoted(p)) is not in 1...65535"
         case .fragmentNotAllowed: return "WebSocket URIs may not have a fragment (#)"
         }
     }
