@@ -234,3 +234,23 @@ extension Connection.HandshakeError: CustomStringConvertible {
     /// The ``reason``.
     public var description: String { reason }
 }
+
+// A server whose HTTP stack checks the request answers the error itself.
+extension Connection.HandshakeError {
+
+    /// (Server) The header fields to answer this error with, for a server that checks requests with
+    /// ``Connection/HandshakeRequest/init(validating:)`` and writes its own response (status
+    /// ``httpStatus``): `Content-Type` and `Content-Length` of ``responseBody``, `Connection: close`
+    /// (`Connection: Upgrade, close` and `Upgrade: websocket` on a 426, as RFC 9110 §15.5.22 and §7.8
+    /// require), `Sec-WebSocket-Version: 13` for a version this server does not speak (RFC 6455
+    /// §4.4), and `Allow: GET` on a 405 (RFC 9110 §15.5.6). The same fields a server ``Connection``
+    /// sends.
+    public var responseHeaders: Connection.HTTPHeaders { ServerHandshake.errorHeaders(for: self) }
+
+    /// (Server) The body to answer this error with: ``reason`` and a line feed, plain UTF-8 text.
+    public var responseBody: [UInt8] { ServerHandshake.errorBody(for: self) }
+
+    /// (Server) The whole response, as a server ``Connection`` writes it: `HTTP/1.1`, ``httpStatus``
+    /// and its reason phrase, ``responseHeaders``, ``responseBody``.
+    public var response: [UInt8] { ServerHandshake.errorResponse(for: self) }
+}

@@ -159,33 +159,45 @@ enum ServerHandshake {
         return bytes
     }
 
-    /// The response to an invalid request: `error.httpStatus` with its reason phrase, and
-    /// `error.reason` as a plain-text body. RFC 6455 §4.4: a version mismatch gets
-    /// `Sec-WebSocket-Version: 13`, the versions this server speaks. RFC 9110 §15.5.22: "The server MUST
-    /// send an Upgrade header field in a 426 response to indicate the required protocol(s)", and §7.8:
-    /// "When Upgrade is sent, the sender MUST also send a Connection header field ... that contains an
-    /// "upgrade" connection option", hence `Connection: Upgrade, close` on a 426. RFC 9110 §15.5.6: "The
-    /// origin server MUST generate an Allow header field in a 405 response".
+    /// The response to an invalid request: `error.httpStatus` with its reason phrase, the fields of
+    /// `errorHeaders(for:)`, and `error.reason` as a plain-text body.
     static func errorResponse(for error: Connection.HandshakeError) -> [UInt8] {
         let status = error.httpStatus
-        let body = Array((error.reason + "\n").utf8)
         var head = HTTPHeadWriter(startLine: "HTTP/1.1 \(status) \(HTTPReasonPhrase.phrase(for: status))")
-        head.appendUnchecked(name: "Content-Type", value: "text/plain; charset=utf-8")
-        head.appendUnchecked(name: "Content-Length", value: String(body.count))
+        for field in errorHeaders(for: error) { head.appendUnchecked(name: field.name, value: field.value) }
+        var bytes = head.finish()
+        bytes.append(contentsOf: errorBody(for: error))
+        return bytes
+    }
+
+    /// `error.reason` and a line feed.
+    static func errorBody(for error: Connection.HandshakeError) -> [UInt8] {
+        Array((error.reason + "\n").utf8)
+    }
+
+    /// The header fields of the response to an invalid request. RFC 6455 §4.4: a version mismatch
+    /// gets `Sec-WebSocket-Version: 13`, the versions this server speaks. RFC 9110 §15.5.22: "The
+    /// server MUST send an Upgrade header field in a 426 response to indicate the required
+    /// protocol(s)", and §7.8: "When Upgrade is sent, the sender MUST also send a Connection header
+    /// field ... that contains an "upgrade" connection option", hence `Connection: Upgrade, close` on a
+    /// 426. RFC 9110 §15.5.6: "The origin server MUST generate an Allow header field in a 405 response".
+    static func errorHeaders(for error: Connection.HandshakeError) -> Connection.HTTPHeaders {
+        let status = error.httpStatus
+        var headers = Connection.HTTPHeaders()
+        headers.append(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.append(name: "Content-Length", value: String(errorBody(for: error).count))
         if status == 426 {
-            head.appendUnchecked(name: "Connection", value: "Upgrade, close")
-            head.appendUnchecked(name: "Upgrade", value: "websocket")
+            headers.append(name: "Connection", value: "Upgrade, close")
+            headers.append(name: "Upgrade", value: "websocket")
         } else {
-            head.appendUnchecked(name: "Connection", value: "close")
+            headers.append(name: "Connection", value: "close")
         }
         if case .unsupportedWebSocketVersion = error.base {
-            head.appendUnchecked(name: "Sec-WebSocket-Version", value: "13")
+            headers.append(name: "Sec-WebSocket-Version", value: "13")
         }
         if status == 405 {
-            head.appendUnchecked(name: "Allow", value: "GET")
+            headers.append(name: "Allow", value: "GET")
         }
-        var bytes = head.finish()
-        bytes.append(contentsOf: body)
-        return bytes
+        return headers
     }
 }

@@ -331,6 +331,59 @@ struct OpenedConnectionTests {
         #expect(error?.httpStatus == 426)
     }
 
+    @Test("A request HandshakeRequest(validating:) refuses is answered with the response a server Connection sends, byte for byte",
+          arguments: ["method", "version", "upgrade", "key"])
+    func errorResponseMatchesConnection(_ problem: String) throws {
+        var head = try Self.requestHead(clientOptions())
+        switch problem {
+        case "method": head.method = "POST"
+        case "version":
+            head.headers.remove(name: "Sec-WebSocket-Version")
+            head.headers.append(name: "Sec-WebSocket-Version", value: "8")
+        case "upgrade": head.headers.remove(name: "Upgrade")
+        default: head.headers.remove(name: "Sec-WebSocket-Key")
+        }
+        let error = try #require(#expect(throws: Connection.HandshakeError.self) { try Connection.HandshakeRequest(validating: head) })
+
+        // The same head, read by a server connection, is answered with these bytes.
+        var server = try Connection(role: .server)
+        server.receive(Self.serialize(head))
+        _ = drain(&server)
+        let written = server.takeOutput()
+        #expect(written == error.response)
+        // The pieces an HTTP stack writes itself: the status line, these fields, this body.
+        var expected = Array("HTTP/1.1 \(error.httpStatus) ".utf8)
+        #expect(written.starts(with: expected))
+        expected = Array("\r\n\r\n".utf8) + error.responseBody
+        #expect(written.suffix(expected.count).elementsEqual(expected))
+        #expect(error.responseBody == Array((error.reason + "\n").utf8))
+        #expect(error.responseHeaders["Content-Length"] == String(error.responseBody.count))
+        for field in error.responseHeaders {
+            #expect(String(decoding: written, as: UTF8.self).contains("\r\n\(field.name): \(field.value)\r\n"))
+        }
+        switch problem {
+        case "method":
+            #expect(error.httpStatus == 405 && error.responseHeaders["Allow"] == "GET")
+        case "version":
+            #expect(error.httpStatus == 426 && error.responseHeaders["Sec-WebSocket-Version"] == "13")
+            #expect(error.responseHeaders["Upgrade"] == "websocket" && error.responseHeaders["Connection"] == "Upgrade, close")
+        case "upgrade":
+            // Not an upgrade at all: 426, which names the protocol to upgrade to.
+            #expect(error.httpStatus == 426 && error.responseHeaders["Upgrade"] == "websocket")
+            #expect(error.responseHeaders["Sec-WebSocket-Version"] == nil)
+        default:
+            #expect(error.httpStatus == 400 && error.responseHeaders["Connection"] == "close")
+            #expect(error.responseHeaders["Allow"] == nil && error.responseHeaders["Upgrade"] == nil)
+        }
+    }
+
+    /// `head` written back as HTTP/1.1 bytes.
+    static func serialize(_ head: Connection.HTTPRequestHead) -> [UInt8] {
+        var text = "\(head.method) \(head.target) HTTP/1.1\r\n"
+        for field in head.headers { text += "\(field.name): \(field.value)\r\n" }
+        return Array((text + "\r\n").utf8)
+    }
+
     @Test("Configuration: the offers a client sends and the answers a server chooses (RFC 8441 style)")
     func configurationHelpers() throws {
         var config = Connection.Configuration()
