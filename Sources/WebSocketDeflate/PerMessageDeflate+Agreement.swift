@@ -105,7 +105,7 @@ extension PerMessageDeflate {
     /// (`client_max_window_bits=N`) and the response did not repeat it, the element does not carry N,
     /// and the decompressor gets a 15-bit window. It decodes every valid message the same; it costs
     /// up to 32 KiB more, and does not catch a client that breaks its own limit.
-    public func transform(forAgreed response: Connection.ExtensionHeader) -> Result<any MessageTransform, Connection.ExtensionNegotiationError> {
+    public func transform(forAgreed response: Connection.ExtensionHeader) -> Result<Connection.Transform, Connection.ExtensionNegotiationError> {
         let agreement: Agreement
         do {
             agreement = try Agreement(response: response)
@@ -116,6 +116,6 @@ extension PerMessageDeflate {
                                               sendNoContextTakeover: agreement.serverNoContextTakeover,
                                               receiveWindowBits: agreement.clientMaxWindowBits,
                                               receiveNoContextTakeover: agreement.clientNoContextTakeover)
-        return .success(DeflateTransform(agreement: ours, compression: compression))
+        return .success(Connection.Transform(DeflateTransform(agreement: ours, compression: compression)))
     }
 }

@@ -115,7 +115,7 @@ public struct PerMessageDeflate: WebSocketExtension {
     /// (Client) Checks the server's response against ``clientOffers`` (RFC 7692 §7.1): its
     /// parameters must be known, unrepeated and valid, and fit one offer. Returns the transform for
     /// the agreement, or the reason the handshake fails.
-    public func accept(response: Connection.ExtensionHeader, offers: [Connection.ExtensionHeader]) -> Result<any MessageTransform, Connection.ExtensionNegotiationError> {
+    public func accept(response: Connection.ExtensionHeader, offers: [Connection.ExtensionHeader]) -> Result<Connection.Transform, Connection.ExtensionNegotiationError> {
         switch DeflateParameters.parse(response, isResponse: true) {
         case .failure(let error):
             return .failure(error)
@@ -123,7 +123,7 @@ public struct PerMessageDeflate: WebSocketExtension {
             // RFC 7692 §7.1: the response must fit one of our offers.
             for offer in clientOffers {
                 if let agreement = params.clientAgreement(for: offer) {
-                    return .success(DeflateTransform(agreement: agreement, compression: compression))
+                    return .success(Connection.Transform(DeflateTransform(agreement: agreement, compression: compression)))
                 }
             }
             return .failure(Connection.ExtensionNegotiationError("permessage-deflate response fits none of the offers"))
@@ -133,9 +133,9 @@ public struct PerMessageDeflate: WebSocketExtension {
     /// (Server) Answers the first offer with known, unrepeated and valid parameters (RFC 7692 §7.1)
     /// following ``serverPolicy``; `nil` when every offer is declined, and the connection then runs
     /// without compression.
-    public func negotiate(offers: [Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: any MessageTransform)? {
+    public func negotiate(offers: [Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: Connection.Transform)? {
         guard let (response, agreement) = serverAnswer(offers: offers) else { return nil }
-        return (response, DeflateTransform(agreement: agreement, compression: compression))
+        return (response, Connection.Transform(DeflateTransform(agreement: agreement, compression: compression)))
     }
 
     /// (Server) The response to the first acceptable offer, and what it commits us to.

@@ -26,10 +26,25 @@ extension Connection {
         /// Split outgoing messages into frames of at most this many payload bytes. Default `nil` (one frame
         /// per message).
         public var fragmentationSize: Int? = nil
+        /// The extensions to negotiate, boxed (see ``extensions``, which reads and sets the same
+        /// list as `any WebSocketExtension`). Default: none.
+        public var configuredExtensions: [Connection.ConfiguredExtension] = []
+
+        #if !hasFeature(Embedded)
         /// Extensions to negotiate (RFC 6455 §9), such as permessage-deflate from the `WebSocketDeflate`
         /// module. A client offers them in this order; a server accepts the first acceptable offer of each.
-        /// Default: none.
-        public var extensions: [any WebSocketExtension] = []
+        /// Default: none. (In Embedded Swift, which has no `any WebSocketExtension`, use ``add(_:)`` and
+        /// ``configuredExtensions``.)
+        public var extensions: [any WebSocketExtension] {
+            get { configuredExtensions.map { $0.box.configured } }
+            set { configuredExtensions = newValue.map { Connection.ConfiguredExtension($0) } }
+        }
+        #endif
+
+        /// Adds `configured` to the extensions to negotiate, after those already there.
+        public mutating func add(_ configured: some WebSocketExtension) {
+            configuredExtensions.append(Connection.ConfiguredExtension(configured))
+        }
 
         /// The defaults: the limits and timeouts above, whole messages, automatic pongs, no
         /// fragmentation, no extensions.

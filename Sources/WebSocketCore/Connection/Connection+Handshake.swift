@@ -155,20 +155,20 @@ extension Connection {
     /// The client's options with the configured extensions' offers added after the caller's own.
     static func offeredOptions(_ options: Connection.ClientOptions, _ configuration: Connection.Configuration) -> Connection.ClientOptions {
         var offered = options
-        for ext in configuration.extensions { offered.extensions += ext.makeOffers() }
+        for ext in configuration.configuredExtensions { offered.extensions += ext.box.makeOffers() }
         return offered
     }
 
     /// (Client) Lets each configured extension accept its element of the server's response.
-    func negotiatedTransform(for result: Connection.HandshakeResult, options: Connection.ClientOptions) -> Result<(any MessageTransform)?, Connection.HandshakeError> {
-        var chosen: (any MessageTransform)? = nil
+    func negotiatedTransform(for result: Connection.HandshakeResult, options: Connection.ClientOptions) -> Result<Connection.Transform?, Connection.HandshakeError> {
+        var chosen: Connection.Transform? = nil
         for element in result.extensions {
-            guard let ext = configuration.extensions.first(where: { $0.name.asciiCaseInsensitiveEquals(element.name) }) else {
+            guard let ext = configuration.configuredExtensions.first(where: { $0.name.asciiCaseInsensitiveEquals(element.name) }) else {
                 continue  // an extension the caller offered by hand: header-level only
             }
             // RFC 7692 §7.1: a response with more than one element for the same extension is invalid.
             guard chosen == nil else { return .failure(.invalidExtensionResponse("\(element.name) accepted twice")) }
-            switch ext.accept(response: element, offers: ext.makeOffers()) {
+            switch ext.box.accept(element, ext.box.makeOffers()) {
             case .failure(let error): return .failure(.invalidExtensionResponse(error.reason))
             case .success(let transform): chosen = transform
             }
@@ -177,18 +177,18 @@ extension Connection {
     }
 
     /// (Server) Lets each configured extension pick among the client's offers of its name.
-    func negotiateExtensions(for request: Connection.HandshakeRequest) -> (responses: [Connection.ExtensionHeader], transform: (any MessageTransform)?) {
+    func negotiateExtensions(for request: Connection.HandshakeRequest) -> (responses: [Connection.ExtensionHeader], transform: Connection.Transform?) {
         Self.negotiateExtensions(offers: request.extensions, configuration: configuration)
     }
 
     /// (Server) ``negotiateExtensions(for:)`` without a connection, for ``Connection/HandshakeRequest/answer(configuration:subprotocol:extensions:headers:)``.
     static func negotiateExtensions(offers offered: [Connection.ExtensionHeader],
-                                    configuration: Connection.Configuration) -> (responses: [Connection.ExtensionHeader], transform: (any MessageTransform)?) {
+                                    configuration: Connection.Configuration) -> (responses: [Connection.ExtensionHeader], transform: Connection.Transform?) {
         var responses: [Connection.ExtensionHeader] = []
-        var chosen: (any MessageTransform)? = nil
-        for ext in configuration.extensions where chosen == nil {
+        var chosen: Connection.Transform? = nil
+        for ext in configuration.configuredExtensions where chosen == nil {
             let offers = offered.filter { $0.name.asciiCaseInsensitiveEquals(ext.name) }
-            guard !offers.isEmpty, let (response, transform) = ext.negotiate(offers: offers) else { continue }
+            guard !offers.isEmpty, let (response, transform) = ext.box.negotiate(offers) else { continue }
             responses.append(response)
             chosen = transform
         }

@@ -23,6 +23,13 @@ enum LentPayload {
 }
 
 extension Connection {
+    #if hasFeature(Embedded)
+    /// As in full Swift (see the documentation there), with the error type of `body`: Embedded Swift
+    /// has only typed throws.
+    public mutating func nextEventView<E: Error>(_ body: (Connection.EventView) throws(E) -> Void) throws(E) -> Bool {
+        try lendNextEvent(body)
+    }
+    #else
     /// Pulls the next event like ``nextEvent()``, but lends whole messages' payloads to `body` instead
     /// of copying them into a `String` or an array: no allocation per message in steady state. The
     /// pointer is valid only during `body`. Returns `false` (without calling `body`) when more input is
@@ -37,6 +44,15 @@ extension Connection {
     /// }) {}
     /// ```
     public mutating func nextEventView(_ body: (Connection.EventView) throws -> Void) rethrows -> Bool {
+        // Not generic here: a caller in another module would run an unspecialized generic (the
+        // runtime's metadata lookups cost more than the rest of the call).
+        try lendNextEvent(body)
+    }
+    #endif
+
+    /// ``nextEventView(_:)``, with the error type of `body` (Embedded Swift has only typed throws).
+    @inline(__always)
+    private mutating func lendNextEvent<E: Error>(_ body: (Connection.EventView) throws(E) -> Void) throws(E) -> Bool {
         lendsPayloads = true
         defer { lendsPayloads = false }
         while true {
@@ -50,7 +66,7 @@ extension Connection {
                 return true
             case .lent(let kind, let payload):
                 defer { releaseLent(payload) }
-                try withLentBytes(payload) { bytes in
+                try withLentBytes(payload) { (bytes) throws(E) in
                     try body(kind == .text ? .text(bytes) : .binary(bytes))
                 }
                 return true
@@ -66,17 +82,25 @@ extension Connection {
 
     /// Calls `body` with the bytes of a lent payload.
     @inline(__always)
-    func withLentBytes<R>(_ payload: LentPayload, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    func withLentBytes<R, E: Error>(_ payload: LentPayload, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        // The arrays' `withUnsafeBytes` rethrow untyped errors, which Embedded Swift does not have:
+        // the closure's outcome crosses them as a `Result` instead.
+        let outcome: Result<R, E>
         switch payload {
         case .inbox(let range):
-            return try inbox.withUnsafeBytes { raw in
-                try body(UnsafeRawBufferPointer(start: raw.baseAddress.map { $0 + range.lowerBound }, count: range.count))
+            outcome = inbox.withUnsafeBytes { raw in
+                Result { () throws(E) -> R in
+                    try body(UnsafeRawBufferPointer(start: raw.baseAddress.map { $0 + range.lowerBound }, count: range.count))
+                }
             }
         case .messageBuffer:
-            return try messageBuffer.withUnsafeBytes(body)
+            outcome = messageBuffer.withUnsafeBytes { raw in Result { () throws(E) -> R in try body(raw) } }
         case .scratch(let count):
-            return try lendScratch.withUnsafeBytes { raw in try body(UnsafeRawBufferPointer(start: raw.baseAddress, count: count)) }
+            outcome = lendScratch.withUnsafeBytes { raw in
+                Result { () throws(E) -> R in try body(UnsafeRawBufferPointer(start: raw.baseAddress, count: count)) }
+            }
         }
+        return try outcome.get()
     }
 
     /// A lent message as an owned event.

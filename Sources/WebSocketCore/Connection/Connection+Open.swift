@@ -56,13 +56,13 @@ extension Connection {
     /// RFC 8441 §5: <https://www.rfc-editor.org/rfc/rfc8441#section-5>
     public init(openedAs role: Connection.Role, configuration: Connection.Configuration = Connection.Configuration(), subprotocol: String? = nil,
                 extensions: [Connection.ExtensionHeader] = [],
-                random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) throws(Connection.UsageError) {
+                random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) throws(Connection.UsageError) {
         // RFC 6455 §4.2.2 step 5.5: the subprotocol is one token; §9.1: extensions are tokens too.
         if let subprotocol, !HTTPTokens.isToken(subprotocol) { throw .invalidHeader("Sec-WebSocket-Protocol") }
         guard extensions.allSatisfy({ $0.isWritable }) else { throw .invalidHeader("Sec-WebSocket-Extensions") }
         // The initial phase of the role; its handshake output (a client's request) is dropped below.
         try self.init(role: role, configuration: configuration, random: random)
-        var agreed: (any MessageTransform)? = nil
+        var agreed: Connection.Transform? = nil
         switch role {
         case .client(let options):
             let offered = Self.offeredOptions(options, configuration)
@@ -84,7 +84,7 @@ extension Connection {
                 agreed = negotiated
             }
             // No handshake key was sent: the masking keys start from the caller's generator as given.
-            self.random = random
+            self.random = Self.randomStorage(random)
             outbox.removeAll()
         case .server:
             switch Self.agreedTransform(for: extensions, configuration: configuration) {
@@ -98,15 +98,15 @@ extension Connection {
     /// (Server) Lets each configured extension take up its agreed element, in the response's order: the
     /// server's counterpart of ``negotiatedTransform(for:options:)``.
     static func agreedTransform(for extensions: [Connection.ExtensionHeader],
-                                configuration: Connection.Configuration) -> Result<(any MessageTransform)?, Connection.ExtensionNegotiationError> {
-        var chosen: (any MessageTransform)? = nil
+                                configuration: Connection.Configuration) -> Result<Connection.Transform?, Connection.ExtensionNegotiationError> {
+        var chosen: Connection.Transform? = nil
         for element in extensions {
-            guard let ext = configuration.extensions.first(where: { $0.name.asciiCaseInsensitiveEquals(element.name) }) else {
+            guard let ext = configuration.configuredExtensions.first(where: { $0.name.asciiCaseInsensitiveEquals(element.name) }) else {
                 continue  // listed by the caller at header level, as accept(extensions:) allows
             }
             // RFC 7692 §7.1: one element per extension in a response; and one transform per connection.
             guard chosen == nil else { return .failure(Connection.ExtensionNegotiationError("\(element.name) agreed twice")) }
-            switch ext.transform(forAgreed: element) {
+            switch ext.box.transformForAgreed(element) {
             case .failure(let error): return .failure(error)
             case .success(let transform): chosen = transform
             }

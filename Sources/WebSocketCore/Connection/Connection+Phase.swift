@@ -63,9 +63,9 @@ enum PhaseInput {
     case refusalBodyRead
     /// (Client) A valid 101 was read; (server) `accept` queued the 101. `transform` is what the
     /// configured extensions negotiated.
-    case handshakeCompleted(Connection.HandshakeResult, transform: (any MessageTransform)?)
+    case handshakeCompleted(Connection.HandshakeResult, transform: Connection.Transform?)
     /// The handshake took place outside this connection, which starts open.
-    case openedExternally(transform: (any MessageTransform)? = nil)
+    case openedExternally(transform: Connection.Transform? = nil)
     /// An invalid request (its HTTP error response already queued) or response.
     case handshakeFailed(Connection.HandshakeFailure)
     /// (Server) `reject` queued its response.

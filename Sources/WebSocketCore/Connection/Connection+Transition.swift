@@ -309,7 +309,7 @@ extension Connection {
     // MARK: Entering phases (for `transition` only: they return the phase, and it assigns it)
 
     /// The open phase, with the negotiated transform installed and the keepalive armed.
-    private mutating func openPhase(_ negotiated: (any MessageTransform)?) -> Phase {
+    private mutating func openPhase(_ negotiated: Connection.Transform?) -> Phase {
         transform = negotiated
         transformBits = negotiated?.reservedBits ?? 0
         return .open(Keepalive(ping: configuration.timeouts.keepaliveInterval.map(arm) ?? .off))

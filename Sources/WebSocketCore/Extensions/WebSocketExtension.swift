@@ -7,8 +7,9 @@
 /// transform's reserved bits. Limits and UTF-8 validation stay with the core, applied to the
 /// transformed (for example decompressed) bytes as they come out.
 ///
-/// Configure extensions with ``Connection/Configuration/extensions``. At most one negotiated extension may define
-/// reserved bits; the first that negotiates wins.
+/// Configure extensions with ``Connection/Configuration/extensions`` (or, where `any WebSocketExtension`
+/// does not exist, in Embedded Swift, ``Connection/Configuration/add(_:)``). At most one negotiated
+/// extension may define reserved bits; the first that negotiates wins.
 public protocol WebSocketExtension: Sendable {
     /// The extension token, as in `Sec-WebSocket-Extensions` (compared case-insensitively).
     var name: String { get }
@@ -17,12 +18,13 @@ public protocol WebSocketExtension: Sendable {
     func makeOffers() -> [Connection.ExtensionHeader]
 
     /// (Client) Checks the server's response element for this extension and returns the agreed
-    /// transform, or why the response is unacceptable (the handshake then fails).
-    func accept(response: Connection.ExtensionHeader, offers: [Connection.ExtensionHeader]) -> Result<any MessageTransform, Connection.ExtensionNegotiationError>
+    /// transform (``Connection/Transform/init(_:)`` boxes yours), or why the response is unacceptable
+    /// (the handshake then fails).
+    func accept(response: Connection.ExtensionHeader, offers: [Connection.ExtensionHeader]) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>
 
     /// (Server) Picks the first acceptable offer among `offers` (all of this extension's name, in the
     /// client's order) and returns the response element and the transform; `nil` declines them all.
-    func negotiate(offers: [Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: any MessageTransform)?
+    func negotiate(offers: [Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: Connection.Transform)?
 
     /// (Server) The transform for an agreement reached outside the connection: `response` is the
     /// element the server's answer listed (a 101 response, or an RFC 8441 200 over HTTP/2), for a
@@ -33,17 +35,86 @@ public protocol WebSocketExtension: Sendable {
     /// `[response]` with `response` itself (names and parameters compared case-insensitively), which
     /// holds for an extension that echoes what it accepts. An extension whose answer depends on a
     /// policy (permessage-deflate's) implements this from the agreed parameters instead.
-    func transform(forAgreed response: Connection.ExtensionHeader) -> Result<any MessageTransform, Connection.ExtensionNegotiationError>
+    func transform(forAgreed response: Connection.ExtensionHeader) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>
 }
 
 extension WebSocketExtension {
     /// The default agreement check: `response` taken as an offer must be answered with itself (see
     /// the requirement); the transform is the one ``negotiate(offers:)`` returns for it.
-    public func transform(forAgreed response: Connection.ExtensionHeader) -> Result<any MessageTransform, Connection.ExtensionNegotiationError> {
+    public func transform(forAgreed response: Connection.ExtensionHeader) -> Result<Connection.Transform, Connection.ExtensionNegotiationError> {
         guard let (answer, transform) = negotiate(offers: [response]),
               Connection.ExtensionHeader.headerValue([answer]).asciiCaseInsensitiveEquals(Connection.ExtensionHeader.headerValue([response])) else {
             return .failure(Connection.ExtensionNegotiationError("\(name) cannot run the agreement \(Connection.ExtensionHeader.headerValue([response]))"))
         }
         return .success(transform)
+    }
+}
+
+extension Connection {
+    /// An extension in a ``Connection/Configuration``: the ``WebSocketExtension`` you configured, in a
+    /// class box shared by copies of the configuration (it is immutable). A box instead of
+    /// `any WebSocketExtension`: the connection stays a loadable value, and it builds in Embedded Swift.
+    public struct ConfiguredExtension: Sendable {
+        let box: ExtensionBox
+
+        /// `configured`, boxed.
+        public init(_ configured: some WebSocketExtension) {
+            box = ExtensionBox.make(configured)
+        }
+
+        /// The extension's ``WebSocketExtension/name``.
+        public var name: String { box.name }
+    }
+}
+
+/// A configured extension behind closures. `@unchecked Sendable`: the extension is `Sendable` and
+/// immutable here; the closures only call its non-mutating requirements.
+final class ExtensionBox: @unchecked Sendable {
+    let name: String
+    let makeOffers: () -> [Connection.ExtensionHeader]
+    let accept: (Connection.ExtensionHeader, [Connection.ExtensionHeader]) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>
+    let negotiate: ([Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: Connection.Transform)?
+    let transformForAgreed: (Connection.ExtensionHeader) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>
+    #if !hasFeature(Embedded)
+    /// The extension itself, for ``Connection/Configuration/extensions``.
+    let configured: any WebSocketExtension
+    #endif
+
+    #if hasFeature(Embedded)
+    private init(name: String, makeOffers: @escaping () -> [Connection.ExtensionHeader],
+                 accept: @escaping (Connection.ExtensionHeader, [Connection.ExtensionHeader]) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>,
+                 negotiate: @escaping ([Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: Connection.Transform)?,
+                 transformForAgreed: @escaping (Connection.ExtensionHeader) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>) {
+        self.name = name
+        self.makeOffers = makeOffers
+        self.accept = accept
+        self.negotiate = negotiate
+        self.transformForAgreed = transformForAgreed
+    }
+    #else
+    private init(name: String, makeOffers: @escaping () -> [Connection.ExtensionHeader],
+                 accept: @escaping (Connection.ExtensionHeader, [Connection.ExtensionHeader]) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>,
+                 negotiate: @escaping ([Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: Connection.Transform)?,
+                 transformForAgreed: @escaping (Connection.ExtensionHeader) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>,
+                 configured: any WebSocketExtension) {
+        self.name = name
+        self.makeOffers = makeOffers
+        self.accept = accept
+        self.negotiate = negotiate
+        self.transformForAgreed = transformForAgreed
+        self.configured = configured
+    }
+    #endif
+
+    static func make<E: WebSocketExtension>(_ configured: E) -> ExtensionBox {
+        #if hasFeature(Embedded)
+        ExtensionBox(name: configured.name, makeOffers: { configured.makeOffers() },
+                     accept: { configured.accept(response: $0, offers: $1) }, negotiate: { configured.negotiate(offers: $0) },
+                     transformForAgreed: { configured.transform(forAgreed: $0) })
+        #else
+        ExtensionBox(name: configured.name, makeOffers: { configured.makeOffers() },
+                     accept: { configured.accept(response: $0, offers: $1) }, negotiate: { configured.negotiate(offers: $0) },
+                     transformForAgreed: { configured.transform(forAgreed: $0) }, configured: configured)
+        #endif
     }
 }

@@ -105,5 +105,5 @@ extension Connection.Configuration {
 
     /// (Client) The `Sec-WebSocket-Extensions` offers of the configured extensions, in order, as a
     /// client ``Connection`` sends them: for a request your own HTTP stack sends.
-    public var extensionOffers: [Connection.ExtensionHeader] { extensions.flatMap { $0.makeOffers() } }
+    public var extensionOffers: [Connection.ExtensionHeader] { configuredExtensions.flatMap { $0.box.makeOffers() } }
 }

@@ -6,10 +6,10 @@ import Testing
 struct RefusingExtension: WebSocketExtension {
     var name: String { "x-refuse" }
     func makeOffers() -> [Connection.ExtensionHeader] { [Connection.ExtensionHeader(name: name)] }
-    func accept(response: Connection.ExtensionHeader, offers: [Connection.ExtensionHeader]) -> Result<any MessageTransform, Connection.ExtensionNegotiationError> {
+    func accept(response: Connection.ExtensionHeader, offers: [Connection.ExtensionHeader]) -> Result<Connection.Transform, Connection.ExtensionNegotiationError> {
         .failure(Connection.ExtensionNegotiationError("parameter out of range"))
     }
-    func negotiate(offers: [Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: any MessageTransform)? { nil }
+    func negotiate(offers: [Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: Connection.Transform)? { nil }
 }
 
 /// The client's side of a 101 it cannot accept, and of extensions negotiated by hand.

@@ -7,11 +7,11 @@ import Testing
 struct XORExtension: WebSocketExtension {
     var name: String { "x-xor" }
     func makeOffers() -> [Connection.ExtensionHeader] { [Connection.ExtensionHeader(name: name)] }
-    func accept(response: Connection.ExtensionHeader, offers: [Connection.ExtensionHeader]) -> Result<any MessageTransform, Connection.ExtensionNegotiationError> {
-        .success(XORTransform())
+    func accept(response: Connection.ExtensionHeader, offers: [Connection.ExtensionHeader]) -> Result<Connection.Transform, Connection.ExtensionNegotiationError> {
+        .success(Connection.Transform(XORTransform()))
     }
-    func negotiate(offers: [Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: any MessageTransform)? {
-        (Connection.ExtensionHeader(name: name), XORTransform())
+    func negotiate(offers: [Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: Connection.Transform)? {
+        (Connection.ExtensionHeader(name: name), Connection.Transform(XORTransform()))
     }
 }
 

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds WebSocketCore in Embedded Swift for each target the core is meant to run on (a Cortex-M, a
+# RISC-V microcontroller, WebAssembly, and x86-64 Linux), with the toolchain's Embedded standard
+# library, and prints the code size of each object. Fails on any error or warning.
+#
+#   Scripts/embedded-build.sh [OUTPUT_DIR]      (default: .build/embedded)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${1:-$root/.build/embedded}"
+mkdir -p "$out"
+mapfile -t sources < <(find "$root/Sources/WebSocketCore" -name '*.swift' | sort)
+targets=(armv7em-none-none-eabi riscv32-none-none-eabi wasm32-unknown-none-wasm x86_64-unknown-linux-gnu)
+status=0
+printf '| target | text bytes (-Osize) |\n| --- | --- |\n'
+for target in "${targets[@]}"; do
+    object="$out/WebSocketCore-$target.o"
+    log="$out/$target.log"
+    if ! swiftc -enable-experimental-feature Embedded -wmo -parse-as-library -Osize -package-name swift_websocket \
+        -target "$target" -module-name WebSocketCore -c -o "$object" "${sources[@]}" >"$log" 2>&1; then
+        echo "embedded-build: $target failed:" >&2
+        cat "$log" >&2
+        status=1
+        continue
+    fi
+    if grep -qE "warning:|error:" "$log"; then
+        echo "embedded-build: $target built with diagnostics:" >&2
+        cat "$log" >&2
+        status=1
+    fi
+    # The sizes of the object's code sections (llvm-size reads every format, wasm included).
+    size="$(llvm-size "$object" 2>/dev/null | awk 'NR == 2 { print $1 }')"
+    if [ -z "$size" ]; then size="$(size "$object" 2>/dev/null | awk 'NR == 2 { print $1 }')"; fi
+    printf '| %s | %s |\n' "$target" "${size:-?}"
+done
+exit "$status"
