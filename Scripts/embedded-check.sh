@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs the core in Embedded Swift and checks it against full Swift: Embedded/Transcript.swift, built
+# with the core's sources once in Embedded mode (x86_64 Linux, linked against the C library) and
+# once in full Swift, drives client and server connections through each other (handshake, messages
+# whole and in pieces, fragments, pings, the closing handshake, invalid UTF-8, a limit, the timers, a
+# refusal) and prints every event and output byte (as a hash); the two transcripts must be equal.
+#
+#   Scripts/embedded-check.sh [WORK_DIR]      (default: .build/embedded-check)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="${1:-$root/.build/embedded-check}"
+mkdir -p "$work"
+mapfile -t sources < <(find "$root/Sources/WebSocketCore" -name '*.swift' | sort)
+program="$root/Embedded/Transcript.swift"
+common=(-wmo -parse-as-library -O -package-name swift_websocket -module-name Transcript)
+
+# String comparison and Character need the Unicode data tables, a library of their own in Embedded.
+tables="$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")/lib/swift/embedded/x86_64-unknown-linux-gnu"
+swiftc -enable-experimental-feature Embedded "${common[@]}" -target x86_64-unknown-linux-gnu \
+    -L "$tables" -lswiftUnicodeDataTables \
+    -o "$work/transcript-embedded" "${sources[@]}" "$program" 2>"$work/embedded.log" \
+    || { cat "$work/embedded.log" >&2; echo "embedded-check: the Embedded build failed" >&2; exit 1; }
+swiftc "${common[@]}" -o "$work/transcript-full" "${sources[@]}" "$program" 2>"$work/full.log" \
+    || { cat "$work/full.log" >&2; echo "embedded-check: the full-Swift build failed" >&2; exit 1; }
+
+"$work/transcript-embedded" > "$work/embedded.txt"
+"$work/transcript-full" > "$work/full.txt"
+if ! diff -u "$work/full.txt" "$work/embedded.txt" > "$work/diff.txt"; then
+    head -n 60 "$work/diff.txt" >&2
+    echo "embedded-check: the Embedded transcript differs from full Swift's (full diff: $work/diff.txt)" >&2
+    exit 1
+fi
+lines="$(wc -l < "$work/full.txt")"
+[ "$lines" -ge 40 ] || { cat "$work/full.txt" >&2; echo "embedded-check: only $lines transcript lines" >&2; exit 1; }
+echo "embedded-check: $lines lines of events and output, identical in Embedded and full Swift" \
+     "(Embedded binary $(stat -c %s "$work/transcript-embedded") bytes)"
