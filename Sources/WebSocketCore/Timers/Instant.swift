@@ -22,6 +22,24 @@ extension Connection {
             Connection.Instant(sinceOrigin: lhs.sinceOrigin + rhs)
         }
 
+        /// The instant `nanoseconds` after the origin: a clock that counts nanoseconds (SwiftNIO's
+        /// `NIODeadline.uptimeNanoseconds`, `clock_gettime(CLOCK_MONOTONIC)`, `DispatchTime.uptimeNanoseconds`)
+        /// converts in one step. Values past `Int64.max` (292 years of uptime) are taken as `Int64.max`.
+        public init(nanosecondsSinceOrigin nanoseconds: UInt64) {
+            sinceOrigin = .nanoseconds(Int64(clamping: nanoseconds))
+        }
+
+        /// The whole nanoseconds since the origin, for a clock that counts them (to schedule a timer
+        /// at ``Connection/nextDeadline`` on it): 0 for an instant before the origin, `UInt64.max`
+        /// past the range (never for an instant made from nanoseconds or a reported time plus a timeout).
+        public var nanosecondsSinceOrigin: UInt64 {
+            let (seconds, attoseconds) = sinceOrigin.components
+            guard seconds >= 0, attoseconds >= 0 else { return 0 }
+            let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+            let (total, carry) = whole.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
+            return overflow || carry ? .max : total
+        }
+
         /// The duration from `rhs` to `lhs`.
         public static func - (lhs: Connection.Instant, rhs: Connection.Instant) -> Duration { lhs.sinceOrigin - rhs.sinceOrigin }
     }

@@ -182,3 +182,20 @@ struct TimersTests {
         #expect(client.nextDeadline == Self.at(15))
     }
 }
+
+@Suite("Connection.Instant and clocks that count nanoseconds")
+struct InstantNanosecondsTests {
+    @Test("Nanoseconds in and out round-trip; before the origin is 0, beyond the range saturates, nothing traps")
+    func nanoseconds() {
+        for value: UInt64 in [0, 1, 999, 1_000_000_000, 1_234_567_890_123, UInt64(Int64.max)] {
+            #expect(Connection.Instant(nanosecondsSinceOrigin: value).nanosecondsSinceOrigin == value)
+        }
+        #expect(Connection.Instant(nanosecondsSinceOrigin: .max).sinceOrigin == .nanoseconds(Int64.max))
+        #expect(Connection.Instant(sinceOrigin: .milliseconds(-1)).nanosecondsSinceOrigin == 0)
+        #expect(Connection.Instant(sinceOrigin: .nanoseconds(-1)).nanosecondsSinceOrigin == 0)
+        #expect(Connection.Instant(sinceOrigin: .seconds(Int64.max)).nanosecondsSinceOrigin == .max)
+        // A deadline from a reported time and a timeout comes back exact.
+        let deadline = Connection.Instant(nanosecondsSinceOrigin: 5_000_000_123) + .seconds(3)
+        #expect(deadline.nanosecondsSinceOrigin == 8_000_000_123)
+    }
+}
