@@ -15,7 +15,7 @@ extension Connection {
         // our Close. While the output is backed up the pong is skipped; §5.5.3 allows answering only
         // the latest ping.
         if configuration.respondsToPingsAutomatically, case .open = phase,
-           pendingOutputCount <= configuration.limits.maxBufferedOutput {
+           bufferedOutput <= configuration.limits.maxBufferedOutput {
             writeFrame(.pong, fin: true, payload: payload)
         }
         return .event(.ping(payload))

@@ -6,6 +6,21 @@ extension Connection {
     /// The number of bytes queued for the peer and not yet taken (like a browser's `bufferedAmount`).
     public var pendingOutputCount: Int { queuedBytes + outbox.count - outboxStart }
 
+    /// The output you took from the connection (``takeOutput()``, or pieces it lent) and still hold
+    /// in buffers of your own, unwritten: a loop that drains the connection into its channel's buffer
+    /// (SwiftNIO's pending writes, say) tells it here, and keeps it current as the channel writes.
+    /// ``Connection/Limits/maxBufferedOutput`` counts it with ``pendingOutputCount``: sends are
+    /// refused, and automatic pongs skipped, on the sum. Without it, output moved out of the
+    /// connection no longer counts, and the limit never trips. Default 0; a negative value counts as 0.
+    public var outputHeldByCaller: Int {
+        get { heldOutput }
+        set { heldOutput = max(0, newValue) }
+    }
+
+    /// The output that counts against ``Connection/Limits/maxBufferedOutput``: what the connection
+    /// holds and what its caller says it holds.
+    var bufferedOutput: Int { pendingOutputCount &+ heldOutput }
+
     /// Takes all pending output, leaving the buffer empty. A prepared message that is all the output
     /// is handed over as it is (the same storage); several pieces are joined.
     public mutating func takeOutput() -> [UInt8] {

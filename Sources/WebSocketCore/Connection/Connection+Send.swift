@@ -236,10 +236,10 @@ extension Connection {
         guard count <= 125 else { throw .controlPayloadTooLarge }
     }
 
-    /// Sends are refused once the pending output reaches ``Connection/Limits/maxBufferedOutput``; memory is then
-    /// bounded by the limit plus one message.
+    /// Sends are refused once the pending output, with what the caller holds (``outputHeldByCaller``),
+    /// reaches ``Connection/Limits/maxBufferedOutput``; memory is then bounded by the limit plus one message.
     private func checkOutputRoom() throws(Connection.UsageError) {
-        guard pendingOutputCount < max(0, configuration.limits.maxBufferedOutput) else { throw .outputBufferFull }
+        guard bufferedOutput < max(0, configuration.limits.maxBufferedOutput) else { throw .outputBufferFull }
     }
 
     // MARK: Writing frames

@@ -94,6 +94,8 @@ public struct Connection: Sendable {
     var queuedHead = 0
     var queuedStart = 0
     var queuedBytes = 0
+    /// Output the caller took and has not written yet, as it last said (``outputHeldByCaller``).
+    var heldOutput = 0
     var outgoing = OutgoingMessage.none
     var events: [Connection.Event] = []
     var eventsStart = 0

@@ -29,7 +29,8 @@ extension Connection {
         /// The most body bytes of a refusing (non-101) response a client keeps for its report. Default 64 KiB.
         public var maxRejectionBodySize: Int = 64 << 10
         /// The most bytes of output the connection will hold before ``Connection/send(text:compress:)`` and the other
-        /// sends throw ``Connection/UsageError/outputBufferFull``. Default 64 MiB. Automatic pongs are skipped,
+        /// sends throw ``Connection/UsageError/outputBufferFull``, counting what the caller took and says it
+        /// still holds (``Connection/outputHeldByCaller``). Default 64 MiB. Automatic pongs are skipped,
         /// not queued, while the buffer is over this mark (RFC 6455 §5.5.3 lets an endpoint answer only the
         /// latest ping).
         public var maxBufferedOutput: Int = 64 << 20

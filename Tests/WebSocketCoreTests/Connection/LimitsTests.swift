@@ -234,4 +234,40 @@ struct LimitsTests {
         _ = server.takeOutput()
         try server.send(text: "more")
     }
+
+    @Test("maxBufferedOutput counts the output the caller took and says it still holds: sends are refused and automatic pongs skipped on the sum")
+    func outputHeldByCaller() throws {
+        var configuration = Connection.Configuration()
+        configuration.limits.maxBufferedOutput = 1_000
+        var (client, server) = try openPair(client: configuration, server: configuration)
+        try client.send(binary: [UInt8](repeating: 1, count: 600))
+        let taken = client.takeOutput()
+        #expect(client.pendingOutputCount == 0)
+        // Without the report, the taken bytes no longer count: two more sends fit.
+        var unreported = client
+        try unreported.send(binary: [UInt8](repeating: 2, count: 500))
+        try unreported.send(binary: [UInt8](repeating: 3, count: 10))
+        // Reported, they do: about 600 held and 500 more pending are past the mark.
+        client.outputHeldByCaller = taken.count
+        #expect(client.outputHeldByCaller == taken.count)
+        try client.send(binary: [UInt8](repeating: 2, count: 500))
+        #expect(throws: Connection.UsageError.outputBufferFull) { try client.send(binary: [3]) }
+        // The channel wrote what it held: room again.
+        client.outputHeldByCaller = 0
+        try client.send(binary: [3])
+        client.outputHeldByCaller = -5
+        #expect(client.outputHeldByCaller == 0)
+
+        // A server whose caller holds more than the mark skips the automatic pong, then answers again.
+        server.outputHeldByCaller = 2_000
+        try client.ping([1])
+        _ = client.takeOutput()
+        server.receive(Array(clientFrame(0x9, [1])))
+        #expect(drain(&server) == [.ping([1])])
+        #expect(server.pendingOutputCount == 0)
+        server.outputHeldByCaller = 0
+        server.receive(Array(clientFrame(0x9, [2])))
+        #expect(drain(&server) == [.ping([2])])
+        #expect(decodeFrames(server.takeOutput()).map(\.opcode) == [0xA])
+    }
 }
