@@ -50,6 +50,29 @@ extension Connection {
         return bytes
     }
 
+    /// Takes all pending output into `buffer`, replacing what it held, and keeps `buffer`'s storage
+    /// for the connection's next output: a loop that hands the same array back each time (after
+    /// writing it) allocates nothing once both have grown, where ``takeOutput()`` gives the
+    /// connection's storage away and the next send allocates anew. No byte is copied while the output
+    /// is one piece (the arrays trade storage); several pieces (prepared messages) are joined into
+    /// `buffer`.
+    public mutating func takeOutput(into buffer: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: true)
+        if queuedBytes == 0, outboxStart == 0 {
+            swap(&outbox, &buffer)
+            return
+        }
+        buffer.reserveCapacity(pendingOutputCount)
+        if queuedBytes > 0 {
+            buffer.append(contentsOf: queuedOutput[queuedHead][queuedStart...])
+            for index in (queuedHead + 1)..<queuedOutput.count { buffer.append(contentsOf: queuedOutput[index]) }
+            clearQueuedOutput()
+        }
+        buffer.append(contentsOf: outbox[outboxStart...])
+        outbox.removeAll(keepingCapacity: true)
+        outboxStart = 0
+    }
+
     /// Lends the pending output to `write`, which returns how many bytes it wrote (a partial write is
     /// fine); those bytes are removed from the buffer. It lends one contiguous piece: the output
     /// may hold more (prepared messages are kept as they are), so call it while

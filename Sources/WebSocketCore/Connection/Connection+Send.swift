@@ -32,6 +32,29 @@ extension Connection {
         try result.get()
     }
 
+    /// Sends a text message whose UTF-8 bytes you hold (a text payload you read and forward, bytes
+    /// your code encoded), split into frames as ``send(text:compress:)`` splits: validated once, here,
+    /// by the validator that checks received text, and never made into a `String`.
+    ///
+    /// - Throws: ``Connection/UsageError/invalidUTF8`` when `utf8` is not valid UTF-8 (nothing is sent);
+    ///   otherwise as ``send(text:compress:)``.
+    @inlinable  // as send(binary:)
+    public mutating func send(textUTF8 utf8: some Collection<UInt8>, compress: Bool = true) throws(Connection.UsageError) {
+        let result = utf8.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(Connection.UsageError) in try sendUTF8Text(UnsafeRawBufferPointer(bytes), compress: compress) }
+        } ?? Array(utf8).withUnsafeBytes { bytes in
+            Result { () throws(Connection.UsageError) in try sendUTF8Text(bytes, compress: compress) }
+        }
+        try result.get()
+    }
+
+    @usableFromInline
+    internal mutating func sendUTF8Text(_ payload: UnsafeRawBufferPointer, compress: Bool) throws(Connection.UsageError) {
+        var validator = UTF8Validator()
+        guard validator.validate(payload), validator.isAtCharacterBoundary else { throw .invalidUTF8 }
+        try sendMessage(.text, payload, compress: compress)
+    }
+
     /// Sends a message prepared once for many server connections: appends its frames to the output.
     /// When nothing else is pending, the output adopts the prepared bytes themselves (shared,
     /// copy-on-write) instead of copying them, and ``takeOutput()`` returns that same storage.
