@@ -36,7 +36,7 @@ extension Connection {
         /// Default: none. (In Embedded Swift, which has no `any WebSocketExtension`, use ``add(_:)`` and
         /// ``configuredExtensions``.)
         public var extensions: [any WebSocketExtension] {
-            get { configuredExtensions.map { $0.box.configured } }
+            get { configuredExtensions.map { $0.configured } }
             set { configuredExtensions = newValue.map { Connection.ConfiguredExtension($0) } }
         }
         #endif

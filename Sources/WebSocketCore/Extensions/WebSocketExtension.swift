@@ -53,13 +53,20 @@ extension WebSocketExtension {
 extension Connection {
     /// An extension in a ``Connection/Configuration``: the ``WebSocketExtension`` you configured, in a
     /// class box shared by copies of the configuration (it is immutable). A box instead of
-    /// `any WebSocketExtension`: the connection stays a loadable value, and it builds in Embedded Swift.
+    /// `any WebSocketExtension`: the connection stays free of existentials, and it builds in Embedded Swift.
     public struct ConfiguredExtension: Sendable {
         let box: ExtensionBox
+        #if !hasFeature(Embedded)
+        /// The extension itself, for ``Connection/Configuration/extensions``.
+        let configured: any WebSocketExtension
+        #endif
 
         /// `configured`, boxed.
         public init(_ configured: some WebSocketExtension) {
             box = ExtensionBox.make(configured)
+            #if !hasFeature(Embedded)
+            self.configured = configured
+            #endif
         }
 
         /// The extension's ``WebSocketExtension/name``.
@@ -75,12 +82,7 @@ final class ExtensionBox: @unchecked Sendable {
     let accept: (Connection.ExtensionHeader, [Connection.ExtensionHeader]) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>
     let negotiate: ([Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: Connection.Transform)?
     let transformForAgreed: (Connection.ExtensionHeader) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>
-    #if !hasFeature(Embedded)
-    /// The extension itself, for ``Connection/Configuration/extensions``.
-    let configured: any WebSocketExtension
-    #endif
 
-    #if hasFeature(Embedded)
     private init(name: String, makeOffers: @escaping () -> [Connection.ExtensionHeader],
                  accept: @escaping (Connection.ExtensionHeader, [Connection.ExtensionHeader]) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>,
                  negotiate: @escaping ([Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: Connection.Transform)?,
@@ -91,30 +93,11 @@ final class ExtensionBox: @unchecked Sendable {
         self.negotiate = negotiate
         self.transformForAgreed = transformForAgreed
     }
-    #else
-    private init(name: String, makeOffers: @escaping () -> [Connection.ExtensionHeader],
-                 accept: @escaping (Connection.ExtensionHeader, [Connection.ExtensionHeader]) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>,
-                 negotiate: @escaping ([Connection.ExtensionHeader]) -> (response: Connection.ExtensionHeader, transform: Connection.Transform)?,
-                 transformForAgreed: @escaping (Connection.ExtensionHeader) -> Result<Connection.Transform, Connection.ExtensionNegotiationError>,
-                 configured: any WebSocketExtension) {
-        self.name = name
-        self.makeOffers = makeOffers
-        self.accept = accept
-        self.negotiate = negotiate
-        self.transformForAgreed = transformForAgreed
-        self.configured = configured
-    }
-    #endif
 
+    /// Generic here, not in an initializer: Embedded Swift rejects a generic initializer on a class.
     static func make<E: WebSocketExtension>(_ configured: E) -> ExtensionBox {
-        #if hasFeature(Embedded)
         ExtensionBox(name: configured.name, makeOffers: { configured.makeOffers() },
                      accept: { configured.accept(response: $0, offers: $1) }, negotiate: { configured.negotiate(offers: $0) },
                      transformForAgreed: { configured.transform(forAgreed: $0) })
-        #else
-        ExtensionBox(name: configured.name, makeOffers: { configured.makeOffers() },
-                     accept: { configured.accept(response: $0, offers: $1) }, negotiate: { configured.negotiate(offers: $0) },
-                     transformForAgreed: { configured.transform(forAgreed: $0) }, configured: configured)
-        #endif
     }
 }

@@ -88,6 +88,11 @@ struct ForeignLoopTests {
         return (false, (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
+    static func send(_ message: (text: Bool, bytes: [UInt8]), on loop: inout ForeignLoop) throws {
+        if message.text { try loop.connection.send(text: String(decoding: message.bytes, as: UTF8.self)) }
+        else { try loop.connection.send(binary: message.bytes) }
+    }
+
     @Test("Random messages both ways arrive whole and in order; the closing handshake ends clean on both sides", arguments: [1, 2, 3, 4])
     func roundTrips(seed: UInt64) throws {
         var configuration = Connection.Configuration()
@@ -108,12 +113,10 @@ struct ForeignLoopTests {
             let message = Self.randomMessage(&generator)
             let fromA = Bool.random(using: &generator)
             if fromA {
-                if message.text { try a.connection.send(text: String(decoding: message.bytes, as: UTF8.self)) }
-                else { try a.connection.send(binary: message.bytes) }
+                try Self.send(message, on: &a)
                 sentByA.append(message)
             } else {
-                if message.text { try b.connection.send(text: String(decoding: message.bytes, as: UTF8.self)) }
-                else { try b.connection.send(binary: message.bytes) }
+                try Self.send(message, on: &b)
                 sentByB.append(message)
             }
             if Int.random(in: 0..<5, using: &generator) == 0 { try a.connection.ping(Array("p\(now)".utf8)) }
