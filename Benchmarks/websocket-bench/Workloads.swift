@@ -29,6 +29,7 @@ enum Workloads {
             list.append(utf8(name: "utf8-cjk-1MiB-chunks-\(label)", bytes: Fixtures.cjk, chunk: chunk))
         }
         list.append(roundTrip(name: "roundtrip-1KiB", size: 1024))
+        list.append(embedEcho(name: "embed-echo-256B", size: 256))
         list.append(deflateRoundTrip(name: "deflate-roundtrip-64KiB", size: 64 << 10))
         list.append(broadcast(name: "broadcast-1KiB-1000", size: 1024, connections: 1000))
         list += echo
@@ -116,6 +117,50 @@ enum Workloads {
                 try? connection.send(binary: payload)
                 blackHole(connection.takeOutput())
             }
+        })
+    }
+
+    /// A minimal embedding (issue 27): a server connection in someone else's loop, fed one masked
+    /// frame per read, echoing each message: the read array adopted, the payload lent
+    /// (`nextEventView`), copied out by the caller to answer it (the lent view cannot be answered
+    /// inside its closure), the answer framed, and the output taken into the caller's reused array.
+    /// No socket: what the core costs per echo, with the copies the API forces.
+    static func embedEcho(name: String, size: Int) -> Workload {
+        let pair = Fixtures.openPair()
+        let frame = Fixtures.frames(count: 1, size: size, fromClient: true)
+        func echo(_ count: Int) -> Int {
+            var server = pair.server
+            var answer: [UInt8] = []
+            var output: [UInt8] = []
+            var written = 0
+            for _ in 0..<count {
+                server.receive(frame)
+                while server.nextEventView({ view in
+                    if case .binary(let bytes) = view {
+                        answer.removeAll(keepingCapacity: true)
+                        answer.append(contentsOf: bytes)
+                    }
+                }) {
+                    try? server.send(binary: answer)
+                }
+                server.takeOutput(into: &output)
+                written &+= output.count
+            }
+            return written
+        }
+        return Workload(name: name, run: {
+            let count = 20_000
+            precondition(echo(1) == size + 4, "\(name): wrong echo")
+            let ours = Measure.rate(work: Double(count)) { blackHole(echo(count)) }
+            var copy = [UInt8](repeating: 0, count: frame.count)
+            let baseline = Measure.rate(work: 1) {
+                copy.withUnsafeMutableBytes { dst in frame.withUnsafeBytes { dst.copyMemory(from: $0) } }
+                blackHole(copy)
+            }
+            report(name, ours: "\(format3(ours / 1e6)) M echoes/s", baselineName: "memcpy of the frame",
+                   theirs: "\(format3(baseline / 1e6)) M/s", ratio: ours / baseline)
+        }, frames: { n, _ in
+            blackHole(echo(n))
         })
     }
 
