@@ -15,6 +15,10 @@ struct AwaitedPings: Sendable {
         var payload: [UInt8]
         /// When it was sent: the time reported next after its send (``startClock(at:)``), `nil` until then.
         var sentAt: Connection.Instant?
+        /// The last time reported before its send, if any: the start of its round trip when the
+        /// next report is the one its pong is read at (a loop that reports at the start of each
+        /// turn reads a quick pong in the turn that starts the clock).
+        var reportedBefore: Connection.Instant?
         /// When it times out: off without a timeout, pending until the next time reported.
         var deadline: Timer
     }
@@ -67,10 +71,11 @@ struct AwaitedPings: Sendable {
     }
 
     /// Starts awaiting the pong to a ping just sent with `payload`; returns its identifier.
-    mutating func add(payload: [UInt8], sentAt: Connection.Instant?, deadline: Timer) -> Connection.PingID {
+    mutating func add(payload: [UInt8], sentAt: Connection.Instant?, reportedBefore: Connection.Instant?,
+                      deadline: Timer) -> Connection.PingID {
         let id = Connection.PingID(counter)
         counter &+= 1
-        pending.append(Ping(id: id, payload: payload, sentAt: sentAt, deadline: deadline))
+        pending.append(Ping(id: id, payload: payload, sentAt: sentAt, reportedBefore: reportedBefore, deadline: deadline))
         if sentAt == nil { awaitsClock = true }
         if let instant = deadline.deadline, earliestDeadline.map({ instant < $0 }) ?? true { earliestDeadline = instant }
         return id
@@ -84,7 +89,7 @@ struct AwaitedPings: Sendable {
     mutating func answer(_ payload: [UInt8], at now: Connection.Instant?) {
         guard let index = pending.firstIndex(where: { $0.payload == payload }) else { return }
         for ping in pending[...index] {
-            ended.append(Outcome(id: ping.id, outcome: .answered(Self.roundTrip(from: ping.sentAt, to: now))))
+            ended.append(Outcome(id: ping.id, outcome: .answered(Self.roundTrip(of: ping, to: now))))
         }
         pending.removeSubrange(...index)
         if awaitsClock { awaitsClock = pending.contains { $0.sentAt == nil } }
@@ -93,6 +98,15 @@ struct AwaitedPings: Sendable {
 
     /// The time between the reports that followed the send and preceded the pong: zero when no time
     /// was reported between them (without a clock, they happened at the same unknown instant).
+    /// The round trip of `ping`, answered when `now` was the last time reported: from the first
+    /// report after its send, when that came before the pong was read; from the last report before
+    /// its send, when the pong was read at that first report or before it (the send and the pong fell
+    /// between the same two reports, and the earlier one is the better bound).
+    static func roundTrip(of ping: Ping, to now: Connection.Instant?) -> Duration {
+        if let sentAt = ping.sentAt, let now, sentAt < now { return now - sentAt }
+        return roundTrip(from: ping.reportedBefore ?? ping.sentAt, to: now)
+    }
+
     static func roundTrip(from sentAt: Connection.Instant?, to now: Connection.Instant?) -> Duration {
         guard let sentAt, let now, sentAt < now else { return .zero }
         return now - sentAt

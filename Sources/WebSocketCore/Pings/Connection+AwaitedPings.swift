@@ -23,9 +23,10 @@ extension Connection {
     ///
     /// The round trip runs from the first time reported with ``advanceTime(to:)`` after the send
     /// (``nextDeadline`` asks for it at once) to the last time reported when its pong is read: report
-    /// the time before you pull events, as you do for the timers. The timeout starts at that first
-    /// report too, as every timer a call starts does; a pong read before any report after the send
-    /// gives a round trip of zero.
+    /// the time before you pull events, as you do for the timers. When the pong is read at that first
+    /// report (a loop that reports at the start of each turn, and a quick pong), it runs from the last
+    /// report before the send instead. The timeout starts at that first report, as every timer a call
+    /// starts does; without any report around the send, the round trip is zero.
     ///
     /// ```swift
     /// let id = try connection.sendPing(awaitingPongWithin: .seconds(10))
@@ -62,7 +63,7 @@ extension Connection {
         writeFrame(.ping, fin: true, payload: bytes)
         let deadline: Timer
         if let timeout { deadline = arm(timeout) } else { deadline = .off }
-        return awaitedPings.add(payload: bytes, sentAt: armingTime, deadline: deadline)
+        return awaitedPings.add(payload: bytes, sentAt: armingTime, reportedBefore: lastReportedTime, deadline: deadline)
     }
 
     /// The next awaited ping that ended (answered, timed out, or the connection closed first), oldest

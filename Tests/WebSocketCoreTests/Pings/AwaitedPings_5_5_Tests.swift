@@ -99,6 +99,20 @@ struct AwaitedPings_5_5_Tests {
         #expect(pinger.awaitedPings.count == 0)
     }
 
+    @Test("A pong read at the first report after the send (a loop that reports at the start of each turn): the round trip runs from the report before the send")
+    func pongAtTheClockStart() throws {
+        var (pinger, peer) = try Self.pair()
+        pinger.advanceTime(to: Self.at(milliseconds: 1_000))
+        let id = try pinger.sendPing(awaitingPongWithin: .seconds(5))
+        _ = pump(&pinger, into: &peer)
+        // The next turn: its time is reported, then the pong is read.
+        pinger.advanceTime(to: Self.at(milliseconds: 1_040))
+        #expect(pinger.nextDeadline == Self.at(milliseconds: 6_040))  // the timeout counts from this report
+        pinger.receive(peer.takeOutput())
+        _ = drain(&pinger)
+        #expect(pingOutcomes(&pinger) == [PingEnded(id: id, outcome: .answered(.milliseconds(40)))])
+    }
+
     @Test("A ping that ends before the time is reported asks for no report: answered unreported, or the connection aborted")
     func endedBeforeItsClock() throws {
         var (pinger, peer) = try Self.pair()
