@@ -121,28 +121,20 @@ enum Workloads {
     }
 
     /// A minimal embedding (issue 27): a server connection in someone else's loop, fed one masked
-    /// frame per read, echoing each message: the read array adopted, the payload lent
-    /// (`nextEventView`), copied out by the caller to answer it (the lent view cannot be answered
-    /// inside its closure), the answer framed, and the output taken into the caller's reused array.
-    /// No socket: what the core costs per echo, with the copies the API forces.
+    /// frame per read, echoing each message: the read array adopted, the payload unmasked into the
+    /// scratch buffer and lent, answered with its own bytes (`answerNextEvent`, no copy out), the
+    /// answer framed, and the output taken into the caller's reused array. No socket: what the core
+    /// costs per echo.
     static func embedEcho(name: String, size: Int) -> Workload {
         let pair = Fixtures.openPair()
         let frame = Fixtures.frames(count: 1, size: size, fromClient: true)
         func echo(_ count: Int) -> Int {
             var server = pair.server
-            var answer: [UInt8] = []
             var output: [UInt8] = []
             var written = 0
             for _ in 0..<count {
                 server.receive(frame)
-                while server.nextEventView({ view in
-                    if case .binary(let bytes) = view {
-                        answer.removeAll(keepingCapacity: true)
-                        answer.append(contentsOf: bytes)
-                    }
-                }) {
-                    try? server.send(binary: answer)
-                }
+                while (try? server.answerNextEvent({ _ in .echo })) == true {}
                 server.takeOutput(into: &output)
                 written &+= output.count
             }

@@ -1,0 +1,113 @@
+extension Connection {
+    /// What ``answerNextEvent(_:)`` sends back, made of the lent message's own bytes.
+    public enum LentReply: Sendable, Hashable {
+        /// Nothing.
+        case none
+        /// The message back as it came: the same kind, every byte.
+        case echo
+        /// The bytes at `range` of the lent payload (clamped to it), as a binary message.
+        case binary(Range<Int>)
+        /// The bytes at `range` of the lent payload (clamped to it), as a text message; validated as
+        /// UTF-8 unless it is the whole of a text message, which was validated when it arrived.
+        case text(Range<Int>)
+    }
+
+    /// Pulls the next event as ``nextEventView(_:)`` does, and sends what `body` returns for a lent
+    /// message, made of that message's bytes, before they are released: an echo, a forwarded part,
+    /// with no copy out of the connection (``nextEventView(_:)``'s closure cannot send on the
+    /// connection that lends). For other events (``Connection/EventView/other(_:)``) the reply is
+    /// ignored. Returns `false` (without calling `body`) when more input is needed.
+    ///
+    /// ```swift
+    /// while try connection.answerNextEvent({ view in
+    ///     if case .other(let event) = view { log(event) }
+    ///     return .echo
+    /// }) {}
+    /// ```
+    ///
+    /// - Throws: what ``send(binary:compress:)`` throws for the reply (the event was pulled and
+    ///   handed to `body` already), and ``Connection/UsageError/invalidUTF8`` for a `.text` range
+    ///   that is not valid UTF-8.
+    public mutating func answerNextEvent(_ body: (Connection.EventView) -> Connection.LentReply) throws(Connection.UsageError) -> Bool {
+        lendsPayloads = true
+        defer { lendsPayloads = false }
+        while true {
+            if let event = dequeueEvent() {
+                _ = body(.other(event))
+                return true
+            }
+            switch step() {
+            case .event(let event):
+                _ = body(.other(event))
+                return true
+            case .lent(let kind, let payload):
+                defer { releaseLent(payload) }
+                let reply = withLentBytes(payload) { bytes in body(kind == .text ? .text(bytes) : .binary(bytes)) }
+                try sendReply(reply, to: kind, lentIn: payload)
+                return true
+            case .progress:
+                continue
+            case .needInput:
+                guard let event = dequeueEvent() else { return false }
+                _ = body(.other(event))
+                return true
+            }
+        }
+    }
+
+    /// Sends `reply` from the lent payload. Its storage is read through a local reference to the same
+    /// array (framing never touches the input, the message buffer or the scratch buffer), so the
+    /// bytes go into the frame without an intermediate copy.
+    private mutating func sendReply(_ reply: Connection.LentReply, to kind: Connection.MessageKind,
+                                    lentIn payload: LentPayload) throws(Connection.UsageError) {
+        let storage: [UInt8]
+        let lent: Range<Int>
+        switch payload {
+        case .inbox(let range):
+            storage = inbox
+            lent = range
+        case .messageBuffer:
+            storage = messageBuffer
+            lent = 0..<messageBuffer.count
+        case .scratch(let count):
+            storage = lendScratch
+            lent = 0..<count
+        }
+        let replyKind: Connection.MessageKind
+        var part = lent
+        var validated = false
+        switch reply {
+        case .none:
+            return
+        case .echo:
+            replyKind = kind
+            validated = true
+        case .binary(let range):
+            replyKind = .binary
+            part = Self.part(range, of: lent)
+        case .text(let range):
+            replyKind = .text
+            part = Self.part(range, of: lent)
+            validated = kind == .text && part == lent
+        }
+        let result = storage.withUnsafeBytes { raw in
+            Result { () throws(Connection.UsageError) in
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[part])
+                if replyKind == .text, !validated {
+                    try sendUTF8Text(bytes, compress: true)
+                } else {
+                    try sendMessage(replyKind, bytes, compress: true)
+                }
+            }
+        }
+        try result.get()
+    }
+
+    /// `range`, relative to the lent payload, clamped to it, as indices of the storage it lies in.
+    private static func part(_ range: Range<Int>, of lent: Range<Int>) -> Range<Int> {
+        let count = lent.count
+        let lower = min(max(range.lowerBound, 0), count)
+        let upper = min(max(range.upperBound, lower), count)
+        return (lent.lowerBound + lower)..<(lent.lowerBound + upper)
+    }
+}
