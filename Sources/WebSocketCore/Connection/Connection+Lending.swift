@@ -53,28 +53,39 @@ extension Connection {
     /// ``nextEventView(_:)``, with the error type of `body` (Embedded Swift has only typed throws).
     @inline(__always)
     private mutating func lendNextEvent<E: Error>(_ body: (Connection.EventView) throws(E) -> Void) throws(E) -> Bool {
+        try pullLending(other: { (event) throws(E) in try body(.other(event)) }, lent: { (connection, kind, payload) throws(E) in
+            try connection.withLentBytes(payload) { (bytes) throws(E) in try body(kind == .text ? .text(bytes) : .binary(bytes)) }
+        })
+    }
+
+    /// The loop of ``nextEventView(_:)`` and ``answerNextEvent(_:)``: pulls the next event, hands a
+    /// whole message to `lent` where it lies (released after it returns) and anything else to `other`.
+    /// Returns `false` when more input is needed.
+    @inline(__always)
+    mutating func pullLending<E: Error>(other: (Connection.Event) throws(E) -> Void,
+                                        lent: (inout Connection, Connection.MessageKind, LentPayload) throws(E) -> Void)
+        throws(E) -> Bool
+    {
         lendsPayloads = true
         defer { lendsPayloads = false }
         while true {
             if let event = dequeueEvent() {
-                try body(.other(event))
+                try other(event)
                 return true
             }
             switch step() {
             case .event(let event):
-                try body(.other(event))
+                try other(event)
                 return true
             case .lent(let kind, let payload):
                 defer { releaseLent(payload) }
-                try withLentBytes(payload) { (bytes) throws(E) in
-                    try body(kind == .text ? .text(bytes) : .binary(bytes))
-                }
+                try lent(&self, kind, payload)
                 return true
             case .progress:
                 continue
             case .needInput:
                 guard let event = dequeueEvent() else { return false }
-                try body(.other(event))
+                try other(event)
                 return true
             }
         }

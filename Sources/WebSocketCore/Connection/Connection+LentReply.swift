@@ -29,30 +29,14 @@ extension Connection {
     ///   handed to `body` already), and ``Connection/UsageError/invalidUTF8`` for a `.text` range
     ///   that is not valid UTF-8.
     public mutating func answerNextEvent(_ body: (Connection.EventView) -> Connection.LentReply) throws(Connection.UsageError) -> Bool {
-        lendsPayloads = true
-        defer { lendsPayloads = false }
-        while true {
-            if let event = dequeueEvent() {
-                _ = body(.other(event))
-                return true
+        try pullLending(other: { (event: Connection.Event) throws(Connection.UsageError) in _ = body(.other(event)) },
+                        lent: { (connection: inout Connection, kind: Connection.MessageKind, payload: LentPayload)
+                            throws(Connection.UsageError) in
+            let reply = connection.withLentBytes(payload) { (bytes) -> Connection.LentReply in
+                body(kind == .text ? .text(bytes) : .binary(bytes))
             }
-            switch step() {
-            case .event(let event):
-                _ = body(.other(event))
-                return true
-            case .lent(let kind, let payload):
-                defer { releaseLent(payload) }
-                let reply = withLentBytes(payload) { bytes in body(kind == .text ? .text(bytes) : .binary(bytes)) }
-                try sendReply(reply, to: kind, lentIn: payload)
-                return true
-            case .progress:
-                continue
-            case .needInput:
-                guard let event = dequeueEvent() else { return false }
-                _ = body(.other(event))
-                return true
-            }
-        }
+            try connection.sendReply(reply, to: kind, lentIn: payload)
+        })
     }
 
     /// Sends `reply` from the lent payload. Its storage is read through a local reference to the same

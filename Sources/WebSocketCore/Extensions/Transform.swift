@@ -2,8 +2,7 @@ extension Connection {
     /// A negotiated extension's transform (a ``MessageTransform``), as a ``WebSocketExtension``
     /// returns it and the connection holds it. A value: a copy of the connection forks its transform
     /// (the compressor's state, say) as a copy of the transform itself would, since the box is copied
-    /// before a shared one is used. A box instead of `any MessageTransform`: the connection stays a
-    /// loadable value (reading one of its properties does not copy it whole), and it builds in
+    /// before a shared one is used. A box instead of `any MessageTransform`, so that the core builds in
     /// Embedded Swift, which has no such existentials.
     public struct Transform: Sendable {
         /// The transform's ``MessageTransform/reservedBits``.

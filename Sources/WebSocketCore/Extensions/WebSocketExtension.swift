@@ -53,7 +53,7 @@ extension WebSocketExtension {
 extension Connection {
     /// An extension in a ``Connection/Configuration``: the ``WebSocketExtension`` you configured, in a
     /// class box shared by copies of the configuration (it is immutable). A box instead of
-    /// `any WebSocketExtension`: the connection stays free of existentials, and it builds in Embedded Swift.
+    /// `any WebSocketExtension`, so that the core builds in Embedded Swift.
     public struct ConfiguredExtension: Sendable {
         let box: ExtensionBox
         #if !hasFeature(Embedded)

@@ -164,9 +164,10 @@ enum ServerHandshake {
     static func errorResponse(for error: Connection.HandshakeError) -> [UInt8] {
         let status = error.httpStatus
         var head = HTTPHeadWriter(startLine: "HTTP/1.1 \(status) \(HTTPReasonPhrase.phrase(for: status))")
-        for field in errorHeaders(for: error) { head.appendUnchecked(name: field.name, value: field.value) }
+        let body = errorBody(for: error)
+        for field in errorHeaders(for: error, bodyCount: body.count) { head.appendUnchecked(name: field.name, value: field.value) }
         var bytes = head.finish()
-        bytes.append(contentsOf: errorBody(for: error))
+        bytes.append(contentsOf: body)
         return bytes
     }
 
@@ -181,11 +182,11 @@ enum ServerHandshake {
     /// protocol(s)", and §7.8: "When Upgrade is sent, the sender MUST also send a Connection header
     /// field ... that contains an "upgrade" connection option", hence `Connection: Upgrade, close` on a
     /// 426. RFC 9110 §15.5.6: "The origin server MUST generate an Allow header field in a 405 response".
-    static func errorHeaders(for error: Connection.HandshakeError) -> Connection.HTTPHeaders {
+    static func errorHeaders(for error: Connection.HandshakeError, bodyCount: Int? = nil) -> Connection.HTTPHeaders {
         let status = error.httpStatus
         var headers = Connection.HTTPHeaders()
         headers.append(name: "Content-Type", value: "text/plain; charset=utf-8")
-        headers.append(name: "Content-Length", value: String(errorBody(for: error).count))
+        headers.append(name: "Content-Length", value: String(bodyCount ?? errorBody(for: error).count))
         if status == 426 {
             headers.append(name: "Connection", value: "Upgrade, close")
             headers.append(name: "Upgrade", value: "websocket")

@@ -1,8 +1,8 @@
 /// The connection's random source: the generator it was made with, in a class box that a copy of the
 /// connection shares until either draws (copied on write), so that a copy forks the generator as a
-/// copy of the generator itself would. A box instead of `any RandomNumberGenerator`: the connection
-/// stays a loadable value (reading one of its properties does not copy it whole), and it builds in
-/// Embedded Swift, which has no such existentials.
+/// copy of the generator itself would. A box instead of `any RandomNumberGenerator`, for Embedded
+/// Swift, which has no such existentials; in full Swift the connection keeps the existential (see
+/// ``Connection/random``).
 struct RandomSource: RandomNumberGenerator, Sendable {
     private var box: RandomBox
 

@@ -88,6 +88,19 @@ struct ForeignLoopTests {
         return (false, (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
+    /// A writes, B reads and writes, A reads.
+    static func exchange(_ a: inout ForeignLoop, _ b: inout ForeignLoop) {
+        a.write()
+        b.read(a.takeWire())
+        b.write()
+        a.read(b.takeWire())
+    }
+
+    static func timersFire(_ a: inout ForeignLoop, _ b: inout ForeignLoop, at now: Int) {
+        a.timerFires(at: Self.at(now))
+        b.timerFires(at: Self.at(now))
+    }
+
     static func send(_ message: (text: Bool, bytes: [UInt8]), on loop: inout ForeignLoop) throws {
         if message.text { try loop.connection.send(text: String(decoding: message.bytes, as: UTF8.self)) }
         else { try loop.connection.send(binary: message.bytes) }
@@ -120,26 +133,15 @@ struct ForeignLoopTests {
                 sentByB.append(message)
             }
             if Int.random(in: 0..<5, using: &generator) == 0 { try a.connection.ping(Array("p\(now)".utf8)) }
+            Self.exchange(&a, &b)
             a.write()
             b.read(a.takeWire())
-            b.write()
-            a.read(b.takeWire())
-            a.write()
-            b.read(a.takeWire())
-            a.timerFires(at: Self.at(now))
-            b.timerFires(at: Self.at(now))
-            a.write()
-            b.read(a.takeWire())
-            b.write()
-            a.read(b.takeWire())
+            Self.timersFire(&a, &b, at: now)
+            Self.exchange(&a, &b)
         }
         try a.connection.close()
-        a.write()
-        b.read(a.takeWire())
-        b.write()
-        a.read(b.takeWire())
-        a.timerFires(at: Self.at(now))
-        b.timerFires(at: Self.at(now))
+        Self.exchange(&a, &b)
+        Self.timersFire(&a, &b, at: now)
 
         func messages(_ events: [Connection.Event]) -> [(Bool, [UInt8])] {
             events.compactMap { event in
