@@ -30,6 +30,7 @@ enum Workloads {
         }
         list.append(roundTrip(name: "roundtrip-1KiB", size: 1024))
         list.append(embedEcho(name: "embed-echo-256B", size: 256))
+        list.append(embedEcho(name: "embed-echo-lent-256B", size: 256, lent: true))
         list.append(deflateRoundTrip(name: "deflate-roundtrip-64KiB", size: 64 << 10))
         list.append(broadcast(name: "broadcast-1KiB-1000", size: 1024, connections: 1000))
         list += echo
@@ -125,16 +126,28 @@ enum Workloads {
     /// scratch buffer and lent, answered with its own bytes (`answerNextEvent`, no copy out), the
     /// answer framed, and the output taken into the caller's reused array. No socket: what the core
     /// costs per echo.
-    static func embedEcho(name: String, size: Int) -> Workload {
+    /// The core alone per echoed message: the frame received (adopted as an array, or `lent`: copied
+    /// into a reusable read buffer, as a read would fill it, and parsed and unmasked there), answered
+    /// with its own bytes, and the output taken into a reused array.
+    static func embedEcho(name: String, size: Int, lent: Bool = false) -> Workload {
         let pair = Fixtures.openPair()
         let frame = Fixtures.frames(count: 1, size: size, fromClient: true)
         func echo(_ count: Int) -> Int {
             var server = pair.server
             var output: [UInt8] = []
+            var readBuffer = [UInt8](repeating: 0, count: 64 << 10)
             var written = 0
             for _ in 0..<count {
-                server.receive(frame)
-                while (try? server.answerNextEvent({ _ in .echo })) == true {}
+                if lent {
+                    readBuffer.withUnsafeMutableBytes { buffer in
+                        let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<frame.count])
+                        frame.withUnsafeBytes { bytes.copyMemory(from: $0) }
+                        try? server.receiveAndAnswer(lending: bytes) { _ in .echo }
+                    }
+                } else {
+                    server.receive(frame)
+                    while (try? server.answerNextEvent({ _ in .echo })) == true {}
+                }
                 server.takeOutput(into: &output)
                 written &+= output.count
             }

@@ -52,7 +52,7 @@ extension Connection {
 
     /// ``nextEventView(_:)``, with the error type of `body` (Embedded Swift has only typed throws).
     @inline(__always)
-    private mutating func lendNextEvent<E: Error>(_ body: (Connection.EventView) throws(E) -> Void) throws(E) -> Bool {
+    mutating func lendNextEvent<E: Error>(_ body: (Connection.EventView) throws(E) -> Void) throws(E) -> Bool {
         try pullLending(other: { (event) throws(E) in try body(.other(event)) }, lent: { (connection, kind, payload) throws(E) in
             try connection.withLentBytes(payload) { (bytes) throws(E) in try body(kind == .text ? .text(bytes) : .binary(bytes)) }
         })

@@ -31,17 +31,22 @@ extension Connection {
     public mutating func answerNextEvent(_ body: (Connection.EventView) -> Connection.LentReply) throws(Connection.UsageError) -> Bool {
         try pullLending(other: { (event: Connection.Event) throws(Connection.UsageError) in _ = body(.other(event)) },
                         lent: { (connection: inout Connection, kind: Connection.MessageKind, payload: LentPayload)
-                            throws(Connection.UsageError) in
-            let reply = connection.withLentBytes(payload) { (bytes) -> Connection.LentReply in
-                body(kind == .text ? .text(bytes) : .binary(bytes))
-            }
-            try connection.sendReply(reply, to: kind, lentIn: payload)
-        })
+                            throws(Connection.UsageError) in try connection.answerLent(kind, payload, body) })
+    }
+
+    /// Hands a lent message to `body` and sends its reply.
+    @inline(__always)
+    mutating func answerLent(_ kind: Connection.MessageKind, _ payload: LentPayload,
+                             _ body: (Connection.EventView) -> Connection.LentReply) throws(Connection.UsageError) {
+        let reply = withLentBytes(payload) { (bytes) -> Connection.LentReply in
+            body(kind == .text ? .text(bytes) : .binary(bytes))
+        }
+        try sendReply(reply, to: kind, lentIn: payload)
     }
 
     /// Sends `reply` from the lent payload. Its storage is read through a local reference to the same
-    /// array (framing never touches the input, the message buffer or the scratch buffer), so the
-    /// bytes go into the frame without an intermediate copy.
+    /// array (framing never touches the input, the message buffer or the
+    /// scratch buffer), so the bytes go into the frame without an intermediate copy.
     private mutating func sendReply(_ reply: Connection.LentReply, to kind: Connection.MessageKind,
                                     lentIn payload: LentPayload) throws(Connection.UsageError) {
         let storage: [UInt8]
@@ -57,6 +62,16 @@ extension Connection {
             storage = lendScratch
             lent = 0..<count
         }
+        let result = storage.withUnsafeBytes { raw in
+            Result { () throws(Connection.UsageError) in try sendReply(reply, to: kind, from: raw, at: lent) }
+        }
+        try result.get()
+    }
+
+    /// Sends `reply` from the lent payload at `lent` of `storage` (for bytes the caller lent, all of
+    /// them: their storage is the caller's, so no exclusivity is to be kept with the output).
+    mutating func sendReply(_ reply: Connection.LentReply, to kind: Connection.MessageKind,
+                                    from storage: UnsafeRawBufferPointer, at lent: Range<Int>) throws(Connection.UsageError) {
         let replyKind: Connection.MessageKind
         var part = lent
         var validated = false
@@ -74,17 +89,12 @@ extension Connection {
             part = Self.part(range, of: lent)
             validated = kind == .text && part == lent
         }
-        let result = storage.withUnsafeBytes { raw in
-            Result { () throws(Connection.UsageError) in
-                let bytes = UnsafeRawBufferPointer(rebasing: raw[part])
-                if replyKind == .text, !validated {
-                    try sendUTF8Text(bytes, compress: true)
-                } else {
-                    try sendMessage(replyKind, bytes, compress: true)
-                }
-            }
+        let bytes = UnsafeRawBufferPointer(rebasing: storage[part])
+        if replyKind == .text, !validated {
+            try sendUTF8Text(bytes, compress: true)
+        } else {
+            try sendMessage(replyKind, bytes, compress: true)
         }
-        try result.get()
     }
 
     /// `range`, relative to the lent payload, clamped to it, as indices of the storage it lies in.

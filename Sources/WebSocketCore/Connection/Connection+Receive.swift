@@ -49,10 +49,7 @@ extension Connection {
     /// ``admit(_:)`` would refuse) returns `nil` and takes the general path, which decides it.
     @inline(__always)
     private mutating func readWholeMessageFrame(_ header: FrameHeader, headerSize: Int) -> Step? {
-        guard header.fin, header.reservedBits == 0, header.opcodeValue == 1 || header.opcodeValue == 2,
-              case .none = incoming, transformBits == 0, (header.maskingKey == nil) == isClient,
-              wholeMessageLimit >= 0, header.payloadLength <= UInt64(wholeMessageLimit) else { return nil }
-        let length = Int(header.payloadLength)  // fits: within the limits
+        guard let length = wholeMessageLength(header) else { return nil }
         let start = inboxStart + headerSize
         guard inbox.count - start >= length else { return nil }
         let end = start + length
@@ -92,18 +89,32 @@ extension Connection {
         return .event(.text(String(decoding: payload, as: UTF8.self)))
     }
 
+    /// The payload length of the frame `header` starts when the whole-message path may take it: an
+    /// unfragmented, untransformed text or binary frame, masked as the role wants, within the limits,
+    /// with no message in progress. `nil` for anything else, which the general path decides.
+    @inline(__always)
+    func wholeMessageLength(_ header: FrameHeader) -> Int? {
+        guard header.fin, header.reservedBits == 0, header.opcodeValue == 1 || header.opcodeValue == 2,
+              case .none = incoming, transformBits == 0, (header.maskingKey == nil) == isClient,
+              wholeMessageLimit >= 0, header.payloadLength <= UInt64(wholeMessageLimit) else { return nil }
+        return Int(header.payloadLength)  // fits: within the limits
+    }
+
     /// A whole message whose payload lies unmasked in the input buffer or the scratch buffer: checked
     /// (text), then lent or copied into its event.
     @inline(__always)
     private mutating func deliverWholeMessage(_ kind: Connection.MessageKind, _ payload: LentPayload) -> Step {
-        if kind == .text {
-            var validator = UTF8Validator()
-            let valid = withLentBytes(payload) { validator.validate($0) } && validator.isAtCharacterBoundary
-            // RFC 6455 §8.1: invalid UTF-8 fails the connection.
-            guard valid else { return fail(Connection.ProtocolViolation(.invalidUTF8)) }
-        }
+        // RFC 6455 §8.1: invalid UTF-8 fails the connection.
+        if kind == .text, !withLentBytes(payload, Self.isWholeText) { return fail(Connection.ProtocolViolation(.invalidUTF8)) }
         if lendsPayloads { return .lent(kind, payload) }
         return .event(ownedEvent(kind, payload))
+    }
+
+    /// Whether `bytes` are a whole text message's: valid UTF-8, ending at a character boundary.
+    @inline(__always)
+    static func isWholeText(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var validator = UTF8Validator()
+        return validator.validate(bytes) && validator.isAtCharacterBoundary
     }
 
     /// Checks a frame header against RFC 6455 §5 and the limits, before any payload byte is stored.

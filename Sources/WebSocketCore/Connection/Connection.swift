@@ -159,7 +159,7 @@ public struct Connection: Sendable {
     /// Whether received bytes are kept. Nothing the peer sends after its Close frame is read (RFC 6455
     /// §5.5.1), so it is dropped rather than buffered (keeping it would let a peer fill memory while
     /// our last message is still going out); nothing after the end of stream either.
-    private var acceptsInput: Bool {
+    var acceptsInput: Bool {
         switch phase {
         case .closed, .closingRemotely: return false
         case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,

@@ -1,0 +1,171 @@
+// Input the caller lends mutably for the duration of one call: frames are parsed where they lie, masked
+// payloads unmasked in place, and whole messages lent to the caller from its own buffer. Only bytes no
+// frame could use before the call returns (an incomplete frame's) are copied into the connection.
+
+extension Connection {
+    #if hasFeature(Embedded)
+    /// As in full Swift (see the documentation there), with the error type of `body`: Embedded Swift
+    /// has only typed throws.
+    public mutating func receive<E: Error>(lending bytes: UnsafeMutableRawBufferPointer,
+                                           _ body: (Connection.EventView) throws(E) -> Void) throws(E) {
+        try receiveInPlace(bytes, pull: { (connection) throws(E) in try connection.lendNextEvent(body) },
+                           lent: { (_, kind, bytes) throws(E) in try body(kind == .text ? .text(bytes) : .binary(bytes)) })
+    }
+    #else
+    /// Buffers nothing when it can: parses `bytes`, received from the peer, where they lie, and hands
+    /// every event they make to `body` before returning, like ``nextEventView(_:)`` pulled until it
+    /// returns `false`. A server's masked payloads are unmasked in place in `bytes` (which is why they
+    /// are lent mutably), and whole messages are lent to `body` from `bytes` itself: no copy into the
+    /// connection and no copy out of it. `bytes` is yours again when the call returns; its content is
+    /// then unspecified.
+    ///
+    /// Bytes the call cannot parse before it returns are copied into the connection and parsed later,
+    /// like ``receive(_:)-([UInt8])``'s: the start of a frame that continues in the next read, and
+    /// anything after a handshake request that awaits your decision (pull events with
+    /// ``nextEvent()`` once you have answered it). When input received before is still unparsed,
+    /// `bytes` joins it by copy. Bytes received after the peer's Close frame, or after the
+    /// connection closed, are dropped as ``receive(_:)-([UInt8])`` drops them.
+    ///
+    /// ```swift
+    /// // A SwiftNIO handler: `buffer` is the ByteBuffer the channel read.
+    /// buffer.withUnsafeMutableReadableBytes { bytes in
+    ///     connection.receive(lending: bytes) { view in
+    ///         if case .binary(let payload) = view { store(payload) }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// `body` receives events, not the connection: to answer a message with its own bytes, use
+    /// ``receiveAndAnswer(lending:_:)``.
+    public mutating func receive(lending bytes: UnsafeMutableRawBufferPointer,
+                                 _ body: (Connection.EventView) throws -> Void) rethrows {
+        // Not generic here, as for nextEventView: a caller in another module would run it unspecialized.
+        try receiveInPlace(bytes, pull: { connection in try connection.lendNextEvent(body) },
+                           lent: { _, kind, bytes in try body(kind == .text ? .text(bytes) : .binary(bytes)) })
+    }
+    #endif
+
+    /// ``receive(lending:_:)``, with every lent message answered as ``answerNextEvent(_:)`` answers it:
+    /// an echo, or a part of the message, framed straight from `bytes` into the output.
+    ///
+    /// ```swift
+    /// try connection.receiveAndAnswer(lending: bytes) { _ in .echo }
+    /// socket.write(connection.takeOutput())
+    /// ```
+    ///
+    /// - Throws: what ``answerNextEvent(_:)`` throws. The events before the one whose reply failed were
+    ///   handed to `body`; the rest are kept (copied into the connection when they lie in `bytes`),
+    ///   for ``nextEvent()`` or the next call.
+    public mutating func receiveAndAnswer(lending bytes: UnsafeMutableRawBufferPointer,
+                                          _ body: (Connection.EventView) -> Connection.LentReply) throws(Connection.UsageError) {
+        try receiveInPlace(bytes, pull: { (connection) throws(Connection.UsageError) in try connection.answerNextEvent(body) },
+                           lent: { (connection, kind, bytes) throws(Connection.UsageError) in
+            // Framed from the caller's bytes: a whole message is validated text already.
+            let reply = body(kind == .text ? .text(bytes) : .binary(bytes))
+            try connection.sendReply(reply, to: kind, from: bytes, at: 0..<bytes.count)
+        })
+    }
+
+    /// The loop of both: the inbox first (events queued, a frame begun earlier, a frame copied in
+    /// below), then `bytes`, whole messages in place while they come, anything else copied into the
+    /// inbox one frame at a time (or all the rest, when no whole frame is there), so that the general
+    /// reader decides it exactly as it decides input received by copy.
+    @inline(__always)
+    private mutating func receiveInPlace<E: Error>(_ bytes: UnsafeMutableRawBufferPointer,
+                                                   pull: (inout Connection) throws(E) -> Bool,
+                                                   lent: (inout Connection, Connection.MessageKind, UnsafeRawBufferPointer) throws(E) -> Void)
+        throws(E)
+    {
+        // Input that is no longer read (after the peer's Close, or the end) is dropped, as receive(_:)
+        // drops it; a frame begun in earlier input joins these bytes in the inbox.
+        var offset = acceptsInput ? 0 : bytes.count
+        if offset < bytes.count, inboxStart < inbox.count {
+            receive(UnsafeRawBufferPointer(bytes))
+            offset = bytes.count
+        }
+        do throws(E) {
+            try readInPlace(bytes, from: &offset, pull: pull, lent: lent)
+        } catch {
+            // The events not handed out yet are kept: what lies in `bytes` is copied in.
+            if offset < bytes.count, acceptsInput { receive(UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+            throw error
+        }
+    }
+
+    /// The loop of ``receiveInPlace(_:pull:lent:)``; `offset` is how far `bytes` has been read.
+    @inline(__always)
+    private mutating func readInPlace<E: Error>(_ bytes: UnsafeMutableRawBufferPointer, from offset: inout Int,
+                                                pull: (inout Connection) throws(E) -> Bool,
+                                                lent: (inout Connection, Connection.MessageKind, UnsafeRawBufferPointer) throws(E) -> Void)
+        throws(E)
+    {
+        while true {
+            while try pull(&self) {}
+            guard offset < bytes.count, acceptsInput else { return }
+            switch readWholeMessage(bytes, at: &offset) {
+            case .message(let kind, let payload):
+                try lent(&self, kind, payload)
+            case .failed:
+                continue   // the failure's events are queued: the next pull hands them out
+            case .none:
+                let count = inboxPortion(of: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+                receive(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
+                offset += count
+            }
+        }
+    }
+
+    /// Whether the phase reads frames (rather than an HTTP head, or nothing).
+    private var isReadingFrames: Bool {
+        switch phase {
+        case .open, .closingLocally: return true
+        case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
+             .closingRemotely, .closed: return false
+        }
+    }
+
+    /// What ``readWholeMessage(_:at:)`` found.
+    private enum InPlaceMessage {
+        /// A whole message, valid, unmasked where it lies.
+        case message(Connection.MessageKind, UnsafeRawBufferPointer)
+        /// A whole text message that is not valid UTF-8: the connection failed.
+        case failed
+        /// Anything else, for the inbox.
+        case none
+    }
+
+    /// The whole message that starts at `offset` of `bytes`, unmasked in place (the same decision as
+    /// the inbox's whole-message path, ``wholeMessageLength(_:)``, and the same check of its text);
+    /// `.none`, with `offset` unchanged, when the frame there is anything else or is not all there.
+    private mutating func readWholeMessage(_ bytes: UnsafeMutableRawBufferPointer, at offset: inout Int) -> InPlaceMessage {
+        guard isReadingFrames, case .header = frame, inboxStart == inbox.count else { return .none }
+        let rest = UnsafeMutableRawBufferPointer(rebasing: bytes[offset...])
+        guard case .header(let header, let size) = FrameHeader.parse(UnsafeRawBufferPointer(rest)),
+              let length = wholeMessageLength(header), rest.count - size >= length else { return .none }
+        offset += size + length
+        let payload = UnsafeMutableRawBufferPointer(rebasing: rest[size..<(size + length)])
+        if let key = header.maskingKey { key.apply(to: payload, offset: 0) }
+        let kind: Connection.MessageKind = header.opcodeValue == 2 ? .binary : .text
+        // RFC 6455 §8.1: invalid UTF-8 fails the connection.
+        if kind == .text, !Self.isWholeText(UnsafeRawBufferPointer(payload)) {
+            _ = fail(Connection.ProtocolViolation(.invalidUTF8))
+            return .failed
+        }
+        return .message(kind, UnsafeRawBufferPointer(payload))
+    }
+
+    /// How much of `rest` to copy into the inbox: the rest of the frame being read, or the frame
+    /// `rest` starts with when that frame is all there (the frames after it may be read in place
+    /// again); otherwise everything.
+    private func inboxPortion(of rest: UnsafeRawBufferPointer) -> Int {
+        guard isReadingFrames else { return rest.count }
+        switch frame {
+        case .payload(let inProgress):
+            return min(inProgress.remaining, rest.count)
+        case .header:
+            guard case .header(let header, let size) = FrameHeader.parse(rest),
+                  header.payloadLength <= UInt64(rest.count - size) else { return rest.count }
+            return size + Int(header.payloadLength)  // fits: at most rest.count
+        }
+    }
+}
