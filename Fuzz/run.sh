@@ -33,7 +33,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64}"
 export LSAN_OPTIONS="suppressions=$FUZZ_DIR/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 usage() {
-    sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '/^# Builds and runs the libFuzzer targets/,/^#   Fuzz\/run.sh --write-seeds/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 

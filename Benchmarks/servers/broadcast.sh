@@ -37,7 +37,7 @@ for argument in "$@"; do
     case $argument in
     --fresh-server) fresh=1 ;;
     -h | --help)
-        awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "${BASH_SOURCE[0]}"
+        awk '/^# Broadcast: one server sends/ {on = 1} on && /^#/ {sub(/^# ?/, ""); print; next} on {exit}' "${BASH_SOURCE[0]}"
         exit 0
         ;;
     *)

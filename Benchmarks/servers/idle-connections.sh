@@ -37,7 +37,7 @@ while (($# > 0)); do
         shift
         ;;
     -h | --help)
-        sed -n '2,20p' "${BASH_SOURCE[0]}"
+        sed -n '/^# What an idle connection costs a server/,/^set -euo pipefail$/p' "${BASH_SOURCE[0]}" | sed '$d'
         exit 0
         ;;
     -*)
