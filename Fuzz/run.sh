@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Builds and runs the libFuzzer targets of swift-websocket. See Fuzz/README.md.
 #
 #   Fuzz/run.sh TARGET SECONDS          build (cached), then fuzz TARGET for SECONDS

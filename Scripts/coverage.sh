@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Line and region coverage of WebSocketCore (Sources/WebSocketCore), measured by the tests:
 # runs `swift test --enable-code-coverage`, then reads the merged profile SwiftPM leaves in
 # .build/debug/codecov with llvm-cov (the toolchain's), and prints one row per file of

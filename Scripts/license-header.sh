@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # The license header of every source file the project owns: lists the files without it (--check) or
 # adds it where it is missing (--apply). The header is three comment lines (CONTRIBUTING.md):
 #

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # What an idle connection costs a server: its RSS before, with N idle connections open, and after
 # they close; optionally, round trips over those N connections at one message per second each.
 #
