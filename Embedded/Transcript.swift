@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // The same scenarios, built twice from this one file: in Embedded Swift (with the core's sources,
 // `-enable-experimental-feature Embedded`) and in full Swift. Each build prints a transcript of every
 // event and every output byte (as a hash and a length); Scripts/embedded-check.sh runs both and

@@ -1,4 +1,8 @@
 // swift-tools-version:6.0
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // The libFuzzer targets of swift-websocket: a package of its own, so that the root package's plain
 // `swift build` and `swift test` never see an executable without `main`. Build and run them with
 // `Fuzz/run.sh` (see Fuzz/README.md); by hand:

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Builds and runs the libFuzzer targets of swift-websocket. See Fuzz/README.md.
 #
 #   Fuzz/run.sh TARGET SECONDS          build (cached), then fuzz TARGET for SECONDS
@@ -33,7 +37,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64}"
 export LSAN_OPTIONS="suppressions=$FUZZ_DIR/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 usage() {
-    sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '/^# Builds and runs the libFuzzer targets/,/^#   Fuzz\/run.sh --write-seeds/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Compiles every ```swift snippet of README.md as the top-level code (main.swift) of its own executable,
 # in a scratch package that depends on this one, so that the README's examples keep compiling as the
-# API changes. They are compiled, not run (servers in them would serve forever).
+# API changes. They are compiled, not run (servers in them would serve forever). Only blocks fenced
+# exactly ```swift count: an excerpt of a manifest is fenced ```swift Package.swift (GitHub colours it
+# by the first word), and is not compiled.
 #
 # usage: Scripts/check-readme.sh            (the scratch package goes under $TMPDIR)
 set -euo pipefail

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Runs the Autobahn|Testsuite against our server (`websocket serve --echo`) and our client
 # (`websocket autobahn-client`), and fails unless every case is OK (INFORMATIONAL where the case is
 # informational by design) with a clean close: no NON-STRICT, FAILED, UNIMPLEMENTED or UNCLEAN.

@@ -1,4 +1,8 @@
 #!/usr/bin/env python3
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 """Strict verdict over an Autobahn report (index.json): every case must be OK (or INFORMATIONAL where
 the case is informational by design) in both `behavior` and `behaviorClose`. NON-STRICT, FAILED,
 UNIMPLEMENTED, UNCLEAN, WRONG CODE and missing cases all fail.

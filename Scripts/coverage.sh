@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Line and region coverage of WebSocketCore (Sources/WebSocketCore), measured by the tests:
 # runs `swift test --enable-code-coverage`, then reads the merged profile SwiftPM leaves in
 # .build/debug/codecov with llvm-cov (the toolchain's), and prints one row per file of
@@ -34,7 +38,7 @@ while [ $# -gt 0 ]; do
     --reuse) REUSE=1; shift ;;
     --uncovered) [ $# -ge 2 ] || { echo "--uncovered needs a file" >&2; exit 2; }; UNCOVERED+=("$2"); shift 2 ;;
     --threshold) [ $# -ge 2 ] || { echo "--threshold needs a percentage" >&2; exit 2; }; THRESHOLD="$2"; shift 2 ;;
-    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '/^# Line and region coverage of WebSocketCore/,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done

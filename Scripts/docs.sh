@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Builds the DocC documentation of every library module with the toolchain's `docc` (no
 # swift-docc-plugin: the package has no dependencies), and fails on any docc warning or error,
 # broken ``Symbol`` links in doc comments included.

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Builds WebSocketCore in Embedded Swift for each target the core is meant to run on (a Cortex-M, a
 # RISC-V microcontroller, WebAssembly, and x86-64 Linux), with the toolchain's Embedded standard
 # library, and prints the code size of each object. Fails on any error or warning.

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Runs the core in Embedded Swift and checks it against full Swift: Embedded/Transcript.swift, built
 # with the core's sources once in Embedded mode (x86_64 Linux, linked against the C library) and
 # once in full Swift, drives client and server connections through each other (handshake, messages

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Checks the Swift sources with the toolchain's swift-format (`swift-format lint --strict`, the
 # configuration in .swift-format) and two whitespace checks of our own. Reformats nothing.
 #

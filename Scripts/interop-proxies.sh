@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # The `websocket` client through real proxies on loopback (issue 15): tinyproxy (HTTP CONNECT, with
 # and without Basic credentials, one that refuses the port) and microsocks (SOCKS5, with and without
 # user/password; socks5h:// and socks5://), to Python websockets echo servers over ws:// and wss://,

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # TLS interop with a third-party WebSocket implementation, both directions, over real sockets:
 # Python `websockets` with the `ssl` module (installed into a venv by this script) as a wss server
 # against `websocket connect`, and as a client against `websocket serve --tls-cert`. Also: an

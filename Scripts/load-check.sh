@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Runs the adapters' test suites ROUNDS times in a row (default 10) while a CPU-bound process runs on
 # every core, and fails on the first round that fails. Tests that involve threads, sockets or time must
 # pass on a busy machine: this is how that is checked (docs/guide-transport.md).

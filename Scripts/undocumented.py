@@ -1,4 +1,8 @@
 #!/usr/bin/env python3
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 """Lists the public and open declarations under Sources/ that have no `///` doc comment.
 
 A declaration counts as public when it is spelled `public` or `open`, or when it is a `case` of a

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Broadcast: one server sends each message to N connections, framed once
 # (`EventLoopServer.broadcast(binary:)`, a `PreparedMessage` every connection shares).
 #
@@ -37,7 +41,7 @@ for argument in "$@"; do
     case $argument in
     --fresh-server) fresh=1 ;;
     -h | --help)
-        awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "${BASH_SOURCE[0]}"
+        awk '/^# Broadcast: one server sends/ {on = 1} on && /^#/ {sub(/^# ?/, ""); print; next} on {exit}' "${BASH_SOURCE[0]}"
         exit 0
         ;;
     *)

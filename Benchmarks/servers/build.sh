@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Builds the libwebsockets echo server (lws-echo) and the load generator (wsload) into
 # .build/servers/ (or $SERVERS_BUILD_DIR), installing libwebsockets-dev, pkg-config and gcc with
 # apt-get first when they are missing (CI runs this as root).

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # User-space instructions per echoed message of each server, counted by callgrind: a figure that
 # does not move with the load on the machine, unlike the rates of compare.sh (which it complements:
 # the kernel's share of the work, about four fifths at 100 connections, is not counted here).

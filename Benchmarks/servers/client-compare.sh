@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Our client (`websocket-bench client-echo`, on WebSocketAsync) against the C load generator
 # (wsload), driving the same echo servers in one sitting, interleaved over rounds.
 #

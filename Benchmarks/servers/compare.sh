@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Our echo servers against libwebsockets, in one sitting, interleaved over rounds.
 #
 #   Benchmarks/servers/compare.sh [ROUNDS=3] [SECONDS=5] [KINDS...]

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # What an idle connection costs a server: its RSS before, with N idle connections open, and after
 # they close; optionally, round trips over those N connections at one message per second each.
 #
@@ -37,7 +41,7 @@ while (($# > 0)); do
         shift
         ;;
     -h | --help)
-        sed -n '2,20p' "${BASH_SOURCE[0]}"
+        sed -n '/^# What an idle connection costs a server/,/^set -euo pipefail$/p' "${BASH_SOURCE[0]}" | sed '$d'
         exit 0
         ;;
     -*)

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /*
  * wsload: a WebSocket load generator for Benchmarks/servers (one thread, epoll, non-blocking raw
  * sockets; the client handshake and masked frames are written here, the server's frames parsed

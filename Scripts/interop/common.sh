@@ -1,3 +1,7 @@
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Sourced by the interop scripts (interop-tls.sh, interop-proxies.sh): the background processes to
 # stop on exit, the failure message, the venv with Python websockets, the release build of the tool,
 # and the interop certificates. Set LABEL (the message prefix) and WORK before sourcing.

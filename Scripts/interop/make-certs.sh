@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 # Makes a throw-away PKI for the interop checks in DIR: a CA (ca.pem), a leaf for localhost, 127.0.0.1
 # and ::1 signed by it (server.pem, server.key), a client certificate (client.pem, client.key), and a
 # second CA with a localhost leaf (other.pem, other.key) that the first CA does not vouch for. Keys are

@@ -1,3 +1,7 @@
+# This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+# Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+# SPDX-License-Identifier: Apache-2.0
+
 """Third-party WebSocket peers for the interop checks: Python `websockets` over the `ssl` module.
 
     peer.py server PORTFILE CERT KEY [CLIENT_CA]   an echo server on 127.0.0.1 (port 0: written to

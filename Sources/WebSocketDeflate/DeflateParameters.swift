@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 import WebSocketCore
 
 /// The four permessage-deflate parameters of one offer or response, validated (RFC 7692 §7.1).

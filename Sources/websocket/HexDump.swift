@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Formats bytes as a hex dump: offset, 16 bytes in hex, and their printable ASCII.
 func hexDump(_ bytes: [UInt8], indent: String = "    ", maxLines: Int = 12) -> String {
     var lines: [String] = []

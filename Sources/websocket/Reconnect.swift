@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 import WebSocketAsync
 
 /// `--reconnect N`: how many attempts, and how long to wait before each. Which endings are worth one

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // The `websocket` command-line tool. With no arguments it runs the in-memory demo, then a short one
 // over real sockets.
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // Counts heap allocations by interposing malloc and friends in the test executable: the dynamic
 // linker resolves every library's malloc to these, which forward to glibc's own implementation.
 #include "AllocationCounter.h"

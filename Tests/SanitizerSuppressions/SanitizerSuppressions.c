@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // ThreadSanitizer's built-in suppressions for the test binary: the runtime asks for them at start-up
 // (a weak hook of the sanitizer runtime, overridden here); a build without ThreadSanitizer never
 // calls it.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Reads a fuzz input front to back. Reads past the end give zeros (or fewer bytes), so that every
 /// input, however short, is a valid script: libFuzzer's mutations never hit a parse error of the
 /// harness itself.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The seeds of `proxy-response`: the replies of the proxy tunnel tests (Tests/WebSocketTransportTests/Proxy),
 /// in the target's input format (control byte, split point, the proxy's bytes; see `ProxyTarget`).
 enum ProxySeeds {

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 @_spi(Testing) import WebSocketTLS
 
 /// A TLS session driven by a TLS target, with the invariants checked after every call:

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer target `connection-server`: a whole server Connection after the handshake, driven by a script.
 // Build and run with `Fuzz/run.sh connection-server SECONDS`; see Fuzz/README.md.
 import FuzzSupport

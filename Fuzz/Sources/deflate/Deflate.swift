@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer target `deflate`: permessage-deflate in an open connection, arbitrary compressed frames and
 // round trips, checked against a reference zlib decoder. Build and run with `Fuzz/run.sh deflate SECONDS`;
 // see Fuzz/README.md.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer target `http-request`: the HTTP request parser and the server side of the opening handshake.
 // Build and run with `Fuzz/run.sh http-request SECONDS`; see Fuzz/README.md.
 import FuzzSupport

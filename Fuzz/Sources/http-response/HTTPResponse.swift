@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer target `http-response`: the HTTP response parser, the client side of the opening handshake and the refusal body reader.
 // Build and run with `Fuzz/run.sh http-response SECONDS`; see Fuzz/README.md.
 import FuzzSupport

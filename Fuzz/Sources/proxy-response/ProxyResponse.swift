@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer target `proxy-response`: the proxy tunnels' reply parsers (HTTP CONNECT, SOCKS5).
 // Build and run with `Fuzz/run.sh proxy-response SECONDS`; see Fuzz/README.md.
 import FuzzSupport

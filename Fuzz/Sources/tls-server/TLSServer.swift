@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer target `tls-server`: a TLS server session fed arbitrary bytes, or a real peer's bytes altered on
 // the way. Build and run with `Fuzz/run.sh tls-server SECONDS`; see Fuzz/README.md.
 import FuzzSupport

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // System headers that Swift's Glibc module does not bring: epoll, eventfd and malloc_trim (Linux), for the event
 // loops' readiness backend, and accept4 for the socket layer (Linux only); and atomic integers.
 #ifndef C_WEBSOCKET_SYSTEM_H

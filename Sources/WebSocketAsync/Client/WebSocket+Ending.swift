@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 import WebSocketTransport
 
 // What a ReconnectingWebSocket needs of a socket beyond the public API: to wait for the end without

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension Connection.CloseStatus {
     /// Whether the way the connection ended suggests that connecting again may succeed: it was lost
     /// (no Close frame, a close or keepalive timeout, the stream cut), or the peer said it is going

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // Control frames as they complete (RFC 6455 §5.5): the automatic pong, the Close frame's payload
 // checks (§5.5.1, §7.4), and failing the connection for a peer's violation (§7.1.7).
 

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // Pulling events: each pull steps the phase's reader (frames when open, the HTTP head otherwise)
 // until it yields an event or needs input. Input is parsed here, not in `receive`, so that a caller
 // that stops pulling stops the work.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension Connection {
     /// The bytes of buffer capacity the connection holds for input it has not delivered yet: the
     /// message being assembled, the control frame being read, the HTTP head being parsed and a refusing

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension Connection {
     /// Reads the buffered input in the phases that do not read frames: the opening handshake (RFC 6455
     /// §4), and nothing at all while a server decides, after the peer's Close frame (RFC 6455 §5.5.1)

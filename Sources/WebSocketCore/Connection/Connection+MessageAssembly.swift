@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // Data frames' payloads into messages (RFC 6455 §5.4, §5.6): unmasked as they are copied out of the
 // input buffer (or, for a compressed message, in place there, where the inflater reads them), decoded
 // by the negotiated extension, counted against the limits and checked as UTF-8 as they arrive, and

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // A connection whose opening handshake happened elsewhere: an HTTP server (or an HTTP/2 stack, RFC 8441)
 // that parsed the upgrade request and sent the response itself hands the agreed subprotocol and
 // extensions over, and the connection starts in `.open`. The negotiated extension is installed through

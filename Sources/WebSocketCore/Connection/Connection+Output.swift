@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // Output: the bytes queued for the peer, lent to the caller's write or taken whole. Frames are
 // written into `outbox`; prepared messages join `queuedOutput` as they are, behind what is pending,
 // so that broadcast shares one copy of its frames.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Where a connection is in its lifecycle, with the state that exists only in that phase: each timer
 /// lives in the payload of the phase that arms it, so that leaving the phase stops it, and nothing
 /// outside the enum can disagree with it.

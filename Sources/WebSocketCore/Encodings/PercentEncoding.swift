@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Hexadecimal digits and percent-encoding (RFC 3986 §2.1), written once for the URL parser and
 /// printer, the client's request target, the chunked-body reader, and (at `package` access) the
 /// transport's proxy URLs.

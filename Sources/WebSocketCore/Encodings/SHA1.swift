@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// SHA-1 (RFC 3174), only for computing `Sec-WebSocket-Accept`.
 ///
 /// SHA-1 is broken as a collision-resistant hash; RFC 6455 uses it only to prove that the server read

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The `Sec-WebSocket-Extensions` grammar of RFC 6455 §9.1:
 ///
 ///     Sec-WebSocket-Extensions = extension-list

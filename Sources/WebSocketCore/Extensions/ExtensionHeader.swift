@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension Connection {
     /// One element of a `Sec-WebSocket-Extensions` header (RFC 6455 §9.1): an extension name and its
     /// parameters, in order, each with an optional value.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The per-connection state of a negotiated extension that transforms payloads in both directions.
 ///
 /// A transform must behave as a value: copying a ``Connection`` copies its transform, and the two

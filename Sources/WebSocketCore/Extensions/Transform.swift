@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension Connection {
     /// A negotiated extension's transform (a ``MessageTransform``), as a ``WebSocketExtension``
     /// returns it and the connection holds it. A value: a copy of the connection forks its transform

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// A frame header as it is on the wire (RFC 6455 §5.2), before any check of what it means.
 ///
 /// Parsing is syntax only: whether the opcode is defined, the mask is required or the length is

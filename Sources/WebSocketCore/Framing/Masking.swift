@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The 4-byte masking key of a frame (RFC 6455 §5.3), in wire order.
 ///
 /// Payload byte `i` of a masked frame is XORed with key byte `i % 4`; masking and unmasking are the same

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// A frame opcode (RFC 6455 §5.2). Only the six defined opcodes are representable: any other value on
 /// the wire is a protocol error.
 enum Opcode: UInt8, Sendable, Hashable {

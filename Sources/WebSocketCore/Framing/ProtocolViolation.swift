@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension Connection {
     /// A violation of RFC 6455 by the peer, found in its frames. The connection answers it with a Close
     /// frame carrying ``closeCode`` and fails (RFC 6455 §7.1.7).

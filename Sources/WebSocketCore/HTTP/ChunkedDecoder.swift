@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The chunked transfer coding (RFC 9112 §7.1), decoded a byte at a time across any split:
 ///
 ///     chunked-body = *chunk last-chunk trailer-section CRLF

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Reads the body of a response that refused the upgrade (any status but 101), so that a client can
 /// report what the server said. The body is framed per RFC 9112 §6.3; at most `limit` bytes are kept
 /// and the rest is read and dropped, whatever length the peer declares. Malformed framing ends the

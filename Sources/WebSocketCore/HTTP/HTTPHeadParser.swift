@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// An incremental, bounded, linear-time parser for the head of an HTTP/1.1 request or response
 /// (RFC 9112 §2-§5): the start line and the header fields, up to the empty line.
 ///

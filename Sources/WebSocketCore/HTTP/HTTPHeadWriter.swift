@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Builds the HTTP heads this library sends, refusing any caller-provided name or value that could
 /// break the message framing (header injection, CWE-113): a CR or LF in a value would let a caller's
 /// string add header fields or end the head early.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Parses the individual lines of an HTTP/1.1 head (RFC 9112 §3, §4, §5), each given without its
 /// line terminator. ``HTTPHeadParser`` finds the lines; this checks their grammar. Every function
 /// works on a bounded slice and never traps, whatever the bytes. `package`: the transport's proxy

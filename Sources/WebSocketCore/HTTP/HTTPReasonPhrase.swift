@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Standard reason phrases for the status lines this library writes (RFC 9110 §15). RFC 9112 §4 says
 /// the reason phrase is informational only ("A client SHOULD ignore the reason-phrase content"), so an
 /// unknown code simply gets an empty one, which the grammar allows.

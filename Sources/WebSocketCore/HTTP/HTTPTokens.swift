@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The token grammar of HTTP (RFC 9110 §5.6.2) and the comma-separated lists built from it
 /// (RFC 9110 §5.6.1), as the opening handshake reads `Connection`, `Upgrade` and
 /// `Sec-WebSocket-Protocol`.

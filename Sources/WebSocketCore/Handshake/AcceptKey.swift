@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The `Sec-WebSocket-Accept` computation (RFC 6455 §4.2.2 step 5.4, §1.3).
 enum AcceptKey {
     /// RFC 6455 §1.3: the GUID every endpoint appends to the client's key.

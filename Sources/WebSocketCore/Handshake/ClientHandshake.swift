@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The client's side of the opening handshake (RFC 6455 §4.1): the key, the request, and the checks
 /// on the server's 101 response.
 enum ClientHandshake {

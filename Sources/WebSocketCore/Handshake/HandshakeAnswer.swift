@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension Connection {
     /// The answer to an opening handshake request that your own HTTP server sends: the 101 response's
     /// header fields, and what to hand to ``Connection/init(openedAs:configuration:subprotocol:extensions:random:)``

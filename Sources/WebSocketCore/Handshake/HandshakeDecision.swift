@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension Connection {
     /// A server's answer to an opening handshake request (RFC 6455 §4.2.2), as the adapters' `handshake`
     /// callbacks return it, applied with ``Connection/respond(to:)``.

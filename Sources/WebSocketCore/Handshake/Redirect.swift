@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension Connection {
     /// (Client) A server's answer that sends the client elsewhere: a 301, 302, 303, 307 or 308 with a
     /// `Location` the client can follow (RFC 9110 §15.4), reported as

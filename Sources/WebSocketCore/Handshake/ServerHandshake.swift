@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The server's side of the opening handshake (RFC 6455 §4.2): the checks on the client's request,
 /// and the responses that accept or refuse it.
 enum ServerHandshake {

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension Connection {
     /// A piece of a data message delivered as it arrives (``Connection/Delivery/fragments``).
     public struct Fragment: Sendable, Hashable {

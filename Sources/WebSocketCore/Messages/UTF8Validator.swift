@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// An incremental UTF-8 validator for text messages (RFC 6455 §5.6, §8.1), exact to RFC 3629 §4 and
 /// Unicode's well-formed byte sequences (The Unicode Standard, Table 3-7).
 ///

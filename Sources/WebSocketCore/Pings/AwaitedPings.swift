@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The pings sent with ``Connection/sendPing(_:awaitingPongWithin:)`` that wait for their pongs, oldest
 /// first, and the outcomes of those that ended, until the caller takes them (RFC 6455 §5.5.2, §5.5.3).
 ///

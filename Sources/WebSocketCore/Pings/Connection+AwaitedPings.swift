@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // Awaited pings (RFC 6455 §5.5.2, §5.5.3): pings whose pongs the connection waits for, matched by
 // payload, timed with the reported time, ended by their pong, their timeout or the close. The state
 // is `AwaitedPings`, beside the phase; this file is the caller's face and the hook the frame reader

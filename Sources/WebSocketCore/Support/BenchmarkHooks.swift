@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Entry points for the benchmark executable into internal building blocks (masking, UTF-8
 /// validation), which are not public API. Not for applications: the SPI may change at any time.
 package enum BenchmarkHooks {

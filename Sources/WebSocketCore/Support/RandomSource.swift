@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The connection's random source: the generator it was made with, in a class box that a copy of the
 /// connection shares until either draws (copied on write), so that a copy forks the generator as a
 /// copy of the generator itself would. A box instead of `any RandomNumberGenerator`, for Embedded

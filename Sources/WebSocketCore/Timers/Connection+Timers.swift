@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension Connection {
     /// The instant at which to call ``advanceTime(to:)`` next, or `nil` when no timer runs: the
     /// phase's timers (handshake, keepalive, close, linger) and the timeouts of awaited pings

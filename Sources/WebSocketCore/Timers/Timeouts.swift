@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension Connection {
     /// Timers of a connection. All are optional (`nil` turns one off) and act only on the times the caller
     /// reports through ``Connection/advanceTime(to:)``.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Byte-level RFC 3986 syntax for ``WebSocketURL``: character classes, user info, host and port, and
 /// the resource (percent-encoding itself is ``PercentEncoding``).
 /// It works on UTF-8 bytes and cuts only at ASCII bytes, so every slice it turns back into a `String` is

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 extension WebSocketURL: CustomStringConvertible {
     /// Parses a `ws://` or `wss://` URI (RFC 6455 §3, RFC 3986 syntax).
     ///

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// A `ws://` or `wss://` URI (RFC 6455 §3), split into what the opening handshake needs.
 public struct WebSocketURL: Sendable, Hashable {
     /// `true` for `wss` (TLS), `false` for `ws`.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Why a string is not a usable `ws://` or `wss://` URI (RFC 6455 §3, with the syntax of RFC 3986).
 ///
 /// The cases about the user info carry no text, so that logging an error never shows a password.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// A TLS protocol version. Only 1.2 (RFC 5246) and 1.3 (RFC 8446) exist here: the versions before
 /// them are deprecated (RFC 8996) and never negotiated.
 public enum TLSVersion: Sendable, Hashable, Comparable, CustomStringConvertible {

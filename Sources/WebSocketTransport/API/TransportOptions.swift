@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// How an adapter runs a connection's transport: the socket, TLS, and what the adapter buffers. The
 /// protocol's own limits and timers (opening handshake, keepalive, closing handshake, linger) are
 /// not here: they are the connection's ``WebSocketCore/Connection/Configuration``.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Why a WebSocket call failed, in either adapter (`WebSocketPOSIX`, `WebSocketAsync`). Each case
 /// has a one-line ``description`` fit for a log or a command-line error message.
 ///

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// What a WebSocket receives and sends, in both adapters: a whole message, a piece of one, or (for
 /// those who ask for them) a control frame.
 ///

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Why a TLS session failed, or could not be set up: what a user must know to fix it (an unknown
 /// issuer, a name that does not match, an expired certificate), with the TLS library's own reason.
 ///

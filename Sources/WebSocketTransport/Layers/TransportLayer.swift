@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// A layer of a connection's byte stream, between the socket (below) and the WebSocket
 /// ``WebSocketCore/Connection`` (above): a TLS session, a proxy tunnel's handshake.
 ///

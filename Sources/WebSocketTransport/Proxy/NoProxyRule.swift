@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// One entry of `no_proxy`: the hosts (and optionally the port) to reach without a proxy.
 ///
 /// The forms, as curl reads them (with CIDR ranges, which curl has since 7.86):

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// A FIFO of bytes for the tunnel layers' input and output: appends at the end, takes from the front
 /// without moving the rest (the consumed prefix is dropped once it is most of the buffer), so that
 /// every byte is copied in and out once, whatever the sizes of the pieces.

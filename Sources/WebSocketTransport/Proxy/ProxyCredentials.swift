@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// A user name and password for a proxy: `Proxy-Authorization: Basic` for an HTTP proxy (RFC 7617),
 /// the username/password method for a SOCKS5 proxy (RFC 1929).
 ///

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 import WebSocketCore
 
 /// Why a proxy could not be used: a proxy URL or environment variable that does not parse, a tunnel

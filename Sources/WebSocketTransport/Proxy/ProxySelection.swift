@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// Which proxy, if any, to connect to a WebSocket server through, chosen from environment variables
 /// the way curl chooses: a pure function of the target and a dictionary, so that it is tested without
 /// touching the process environment (``processEnvironment()`` reads that).

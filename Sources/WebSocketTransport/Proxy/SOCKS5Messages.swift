@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The client's messages of SOCKS5 (RFC 1928) and its username/password method (RFC 1929), as bytes.
 enum SOCKS5Messages {
     static let version: UInt8 = 0x05

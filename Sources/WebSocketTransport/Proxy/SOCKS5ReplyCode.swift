@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The REP field of a SOCKS5 proxy's reply (RFC 1928 §6): `0x00` is success, anything else says why
 /// the proxy did not connect. A `RawRepresentable` struct with static members, so that unassigned
 /// codes (`0x09` to `0xFF`) are values too.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// A tunnel through a SOCKS5 proxy (RFC 1928): a ``TransportLayer`` that negotiates a method (no
 /// authentication, or a user name and password, RFC 1929), asks the proxy to CONNECT to the target,
 /// reads its reply, and then carries bytes both ways unchanged.

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The three byte queues of a proxy tunnel and the rule both tunnels (HTTP `CONNECT`, SOCKS5) follow
 /// with them: bytes from the layer above wait, within ``ProxyLimits/maxBufferedSend``, until the proxy
 /// has said yes, and only then follow the tunnel's own messages, never before (a refusing proxy would

@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// The host a tunnel asks its proxy to connect to, checked once for both tunnels: a name, or an IPv4
 /// or IPv6 address.
 enum TunnelTarget: Sendable, Hashable {

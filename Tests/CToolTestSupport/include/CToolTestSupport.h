@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // What the tool tests need from the C library that Swift's Glibc module does not bring (it is
 // built without _GNU_SOURCE): pseudo-terminals (posix_openpt, grantpt, unlockpt, ptsname_r),
 // pipe2 with O_CLOEXEC, and posix_spawn's POSIX_SPAWN_SETSID.

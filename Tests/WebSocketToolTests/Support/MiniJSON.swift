@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 /// A small JSON reader for the tool's `--jsonl` lines, so that the tests need no Foundation:
 /// objects, arrays, strings (with escapes, surrogate pairs included), numbers, booleans and null.
 /// It rejects anything else, and trailing text, so a malformed line fails the test.
