@@ -1,3 +1,7 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
 // Input the caller lends mutably for the duration of one call: frames are parsed where they lie, masked
 // payloads unmasked in place, and whole messages lent to the caller from its own buffer. Only bytes no
 // frame could use before the call returns (an incomplete frame's) are copied into the connection.
