@@ -35,6 +35,7 @@ enum Workloads {
         list.append(roundTrip(name: "roundtrip-1KiB", size: 1024))
         list.append(embedEcho(name: "embed-echo-256B", size: 256))
         list.append(embedEcho(name: "embed-echo-lent-256B", size: 256, lent: true))
+        list.append(embedEcho(name: "embed-echo-inplace-256B", size: 256, lent: true, inPlace: true))
         list.append(deflateRoundTrip(name: "deflate-roundtrip-64KiB", size: 64 << 10))
         list.append(broadcast(name: "broadcast-1KiB-1000", size: 1024, connections: 1000))
         list += echo
@@ -132,8 +133,9 @@ enum Workloads {
     /// costs per echo.
     /// The core alone per echoed message: the frame received (adopted as an array, or `lent`: copied
     /// into a reusable read buffer, as a read would fill it, and parsed and unmasked there), answered
-    /// with its own bytes, and the output taken into a reused array.
-    static func embedEcho(name: String, size: Int, lent: Bool = false) -> Workload {
+    /// with its own bytes, and the output taken into a reused array (or, `inPlace`, the echo framed in
+    /// the read buffer and its pieces counted, as a `writev` of them would take them).
+    static func embedEcho(name: String, size: Int, lent: Bool = false, inPlace: Bool = false) -> Workload {
         let pair = Fixtures.openPair()
         let frame = Fixtures.frames(count: 1, size: size, fromClient: true)
         func echo(_ count: Int) -> Int {
@@ -142,6 +144,19 @@ enum Workloads {
             var readBuffer = [UInt8](repeating: 0, count: 64 << 10)
             var written = 0
             for _ in 0..<count {
+                if inPlace {
+                    readBuffer.withUnsafeMutableBytes { buffer in
+                        let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<frame.count])
+                        frame.withUnsafeBytes { bytes.copyMemory(from: $0) }
+                        try? server.receiveAndAnswer(lending: bytes, writingOutput: { pieces in
+                            var total = 0
+                            for piece in pieces { total &+= piece.count }
+                            written &+= total
+                            return total
+                        }) { _ in .echo }
+                    }
+                    continue
+                }
                 if lent {
                     readBuffer.withUnsafeMutableBytes { buffer in
                         let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<frame.count])

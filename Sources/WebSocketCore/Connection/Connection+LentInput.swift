@@ -6,6 +6,19 @@
 // payloads unmasked in place, and whole messages lent to the caller from its own buffer. Only bytes no
 // frame could use before the call returns (an incomplete frame's) are copied into the connection.
 
+/// A whole message read in place: where its frame lies in the caller's buffer.
+struct InPlaceFrame {
+    /// The whole buffer the caller lent.
+    let buffer: UnsafeMutableRawBufferPointer
+    /// The index of the frame's first header byte in `buffer`.
+    let frameStart: Int
+    /// The payload's indices in `buffer`, unmasked.
+    let payload: Range<Int>
+
+    /// The payload.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: buffer[payload]) }
+}
+
 extension Connection {
     #if hasFeature(Embedded)
     /// As in full Swift (see the documentation there), with the error type of `body`: Embedded Swift
@@ -13,7 +26,7 @@ extension Connection {
     public mutating func receive<E: Error>(lending bytes: UnsafeMutableRawBufferPointer,
                                            _ body: (Connection.EventView) throws(E) -> Void) throws(E) {
         try receiveInPlace(bytes, pull: { (connection) throws(E) in try connection.lendNextEvent(body) },
-                           lent: { (_, kind, bytes) throws(E) in try body(kind == .text ? .text(bytes) : .binary(bytes)) })
+                           lent: { (_, kind, frame) throws(E) in try body(kind == .text ? .text(frame.bytes) : .binary(frame.bytes)) })
     }
     #else
     /// Buffers nothing when it can: parses `bytes`, received from the peer, where they lie, and hands
@@ -45,7 +58,7 @@ extension Connection {
                                  _ body: (Connection.EventView) throws -> Void) rethrows {
         // Not generic here, as for nextEventView: a caller in another module would run it unspecialized.
         try receiveInPlace(bytes, pull: { connection in try connection.lendNextEvent(body) },
-                           lent: { _, kind, bytes in try body(kind == .text ? .text(bytes) : .binary(bytes)) })
+                           lent: { _, kind, frame in try body(kind == .text ? .text(frame.bytes) : .binary(frame.bytes)) })
     }
     #endif
 
@@ -63,8 +76,9 @@ extension Connection {
     public mutating func receiveAndAnswer(lending bytes: UnsafeMutableRawBufferPointer,
                                           _ body: (Connection.EventView) -> Connection.LentReply) throws(Connection.UsageError) {
         try receiveInPlace(bytes, pull: { (connection) throws(Connection.UsageError) in try connection.answerNextEvent(body) },
-                           lent: { (connection, kind, bytes) throws(Connection.UsageError) in
+                           lent: { (connection, kind, frame) throws(Connection.UsageError) in
             // Framed from the caller's bytes: a whole message is validated text already.
+            let bytes = frame.bytes
             let reply = body(kind == .text ? .text(bytes) : .binary(bytes))
             try connection.sendReply(reply, to: kind, from: bytes, at: 0..<bytes.count)
         })
@@ -75,18 +89,15 @@ extension Connection {
     /// inbox one frame at a time (or all the rest, when no whole frame is there), so that the general
     /// reader decides it exactly as it decides input received by copy.
     @inline(__always)
-    private mutating func receiveInPlace<E: Error>(_ bytes: UnsafeMutableRawBufferPointer,
+    mutating func receiveInPlace<E: Error>(_ bytes: UnsafeMutableRawBufferPointer,
                                                    pull: (inout Connection) throws(E) -> Bool,
-                                                   lent: (inout Connection, Connection.MessageKind, UnsafeRawBufferPointer) throws(E) -> Void)
+                                                   lent: (inout Connection, Connection.MessageKind, InPlaceFrame) throws(E) -> Void)
         throws(E)
     {
         // Input that is no longer read (after the peer's Close, or the end) is dropped, as receive(_:)
-        // drops it; a frame begun in earlier input joins these bytes in the inbox.
+        // drops it. A frame begun in earlier input is completed in the inbox with the bytes it still
+        // needs, and the frames after it are read in place again (inboxPortion(of:)).
         var offset = acceptsInput ? 0 : bytes.count
-        if offset < bytes.count, inboxStart < inbox.count {
-            receive(UnsafeRawBufferPointer(bytes))
-            offset = bytes.count
-        }
         do throws(E) {
             try readInPlace(bytes, from: &offset, pull: pull, lent: lent)
         } catch {
@@ -100,15 +111,15 @@ extension Connection {
     @inline(__always)
     private mutating func readInPlace<E: Error>(_ bytes: UnsafeMutableRawBufferPointer, from offset: inout Int,
                                                 pull: (inout Connection) throws(E) -> Bool,
-                                                lent: (inout Connection, Connection.MessageKind, UnsafeRawBufferPointer) throws(E) -> Void)
+                                                lent: (inout Connection, Connection.MessageKind, InPlaceFrame) throws(E) -> Void)
         throws(E)
     {
         while true {
-            while try pull(&self) {}
+            if !isIdleReader { while try pull(&self) {} }
             guard offset < bytes.count, acceptsInput else { return }
             switch readWholeMessage(bytes, at: &offset) {
-            case .message(let kind, let payload):
-                try lent(&self, kind, payload)
+            case .message(let kind, let frame):
+                try lent(&self, kind, frame)
             case .failed:
                 continue   // the failure's events are queued: the next pull hands them out
             case .none:
@@ -117,6 +128,14 @@ extension Connection {
                 offset += count
             }
         }
+    }
+
+    /// Whether a pull would find nothing: no event queued, nothing in the inbox, and a frame reader
+    /// waiting for a header. The steady state between whole messages read in place, checked here
+    /// for less than the pull would cost to find out.
+    private var isIdleReader: Bool {
+        guard eventsStart == events.count, inboxStart == inbox.count, !inputEnded, case .header = frame else { return false }
+        return isReadingFrames
     }
 
     /// Whether the phase reads frames (rather than an HTTP head, or nothing).
@@ -131,7 +150,7 @@ extension Connection {
     /// What ``readWholeMessage(_:at:)`` found.
     private enum InPlaceMessage {
         /// A whole message, valid, unmasked where it lies.
-        case message(Connection.MessageKind, UnsafeRawBufferPointer)
+        case message(Connection.MessageKind, InPlaceFrame)
         /// A whole text message that is not valid UTF-8: the connection failed.
         case failed
         /// Anything else, for the inbox.
@@ -146,8 +165,9 @@ extension Connection {
         let rest = UnsafeMutableRawBufferPointer(rebasing: bytes[offset...])
         guard case .header(let header, let size) = FrameHeader.parse(UnsafeRawBufferPointer(rest)),
               let length = wholeMessageLength(header), rest.count - size >= length else { return .none }
+        let frame = InPlaceFrame(buffer: bytes, frameStart: offset, payload: (offset + size)..<(offset + size + length))
         offset += size + length
-        let payload = UnsafeMutableRawBufferPointer(rebasing: rest[size..<(size + length)])
+        let payload = UnsafeMutableRawBufferPointer(rebasing: bytes[frame.payload])
         if let key = header.maskingKey { key.apply(to: payload, offset: 0) }
         let kind: Connection.MessageKind = header.opcodeValue == 2 ? .binary : .text
         // RFC 6455 §8.1: invalid UTF-8 fails the connection.
@@ -155,18 +175,26 @@ extension Connection {
             _ = fail(Connection.ProtocolViolation(.invalidUTF8))
             return .failed
         }
-        return .message(kind, UnsafeRawBufferPointer(payload))
+        return .message(kind, frame)
     }
 
-    /// How much of `rest` to copy into the inbox: the rest of the frame being read, or the frame
-    /// `rest` starts with when that frame is all there (the frames after it may be read in place
-    /// again); otherwise everything.
+    /// How much of `rest` to copy into the inbox: the rest of the frame being read (or of a header
+    /// begun in earlier input), or the frame `rest` starts with when that frame is all there (the
+    /// frames after it may be read in place again); otherwise everything.
     private func inboxPortion(of rest: UnsafeRawBufferPointer) -> Int {
         guard isReadingFrames else { return rest.count }
         switch frame {
         case .payload(let inProgress):
             return min(inProgress.remaining, rest.count)
         case .header:
+            let pending = inbox.count - inboxStart
+            if pending > 0 {
+                // A header begun in earlier input: the bytes it still needs (then its payload's, as
+                // `.payload` above, once it is whole).
+                let parsed = inbox.withUnsafeBytes { FrameHeader.parse(UnsafeRawBufferPointer(rebasing: $0[inboxStart...])) }
+                guard case .needMore(let total) = parsed else { return rest.count }
+                return min(max(1, total - pending), rest.count)
+            }
             guard case .header(let header, let size) = FrameHeader.parse(rest),
                   header.payloadLength <= UInt64(rest.count - size) else { return rest.count }
             return size + Int(header.payloadLength)  // fits: at most rest.count

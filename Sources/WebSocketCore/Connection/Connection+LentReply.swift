@@ -102,7 +102,7 @@ extension Connection {
     }
 
     /// `range`, relative to the lent payload, clamped to it, as indices of the storage it lies in.
-    private static func part(_ range: Range<Int>, of lent: Range<Int>) -> Range<Int> {
+    static func part(_ range: Range<Int>, of lent: Range<Int>) -> Range<Int> {
         let count = lent.count
         let lower = min(max(range.lowerBound, 0), count)
         let upper = min(max(range.upperBound, lower), count)

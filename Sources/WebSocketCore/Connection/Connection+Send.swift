@@ -244,7 +244,7 @@ extension Connection {
 
     /// The checks before a whole message (a send or a prepared message): the phase allows a message,
     /// there is room for it, and no fragmented message of ours is unfinished.
-    private func checkCanSendMessage() throws(Connection.UsageError) {
+    func checkCanSendMessage() throws(Connection.UsageError) {
         try checkPermission(.startMessage)
         try checkOutputRoom()
         guard case .none = outgoing else { throw .messageInProgress }

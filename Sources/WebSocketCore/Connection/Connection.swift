@@ -100,6 +100,9 @@ public struct Connection: Sendable {
     var queuedBytes = 0
     /// Output the caller took and has not written yet, as it last said (``outputHeldByCaller``).
     var heldOutput = 0
+    /// The pieces of output ``receiveAndAnswer(lending:writingOutput:_:)`` records, kept empty
+    /// between calls for their capacity.
+    var outputSegments: [OutputSegment] = []
     var outgoing = OutgoingMessage.none
     var events: [Connection.Event] = []
     var eventsStart = 0

@@ -55,6 +55,28 @@ struct FrameHeader: Sendable, Hashable {
         return .header(header, size: size)
     }
 
+    /// The size of an unmasked header for a payload of `count` bytes, in the shortest length form.
+    static func unmaskedSize(payloadCount count: Int) -> Int {
+        count < 126 ? 2 : count <= Int(UInt16.max) ? 4 : 10
+    }
+
+    /// Stores the unmasked header of a final frame (FIN set, no reserved bits) with `opcode` and a
+    /// payload of `count` bytes into `buffer`, which holds exactly ``unmaskedSize(payloadCount:)``
+    /// bytes: the same bytes ``write(into:)`` appends for that header (a test holds them equal).
+    static func storeUnmasked(opcode: UInt8, payloadCount count: Int, into buffer: UnsafeMutableRawBufferPointer) {
+        buffer[0] = 0x80 | (opcode & 0x0F)
+        switch buffer.count {
+        case 2:
+            buffer[1] = UInt8(truncatingIfNeeded: count)
+        case 4:
+            buffer[1] = 126
+            buffer.storeBytes(of: UInt16(truncatingIfNeeded: count).bigEndian, toByteOffset: 2, as: UInt16.self)
+        default:
+            buffer[1] = 127
+            buffer.storeBytes(of: UInt64(truncatingIfNeeded: count).bigEndian, toByteOffset: 2, as: UInt64.self)
+        }
+    }
+
     /// Appends the header to `output`, with the shortest length form (RFC 6455 §5.2: "the minimal
     /// number of bytes MUST be used to encode the length").
     func write(into output: inout [UInt8]) {

@@ -72,9 +72,10 @@ struct AllocationTests {
         #expect(allocations <= 4, "\(allocations) allocations for \(events) messages of \(size) bytes")
     }
 
-    @Test("Steady state: no allocation per echo when reading in place (receiveAndAnswer(lending:_:)) and taking output into a reused array",
-          arguments: [(16, false), (16, true), (1024, false), (1024, true)])
-    func noAllocationEchoingInPlace(size: Int, fromClient: Bool) throws {
+    @Test("Steady state: no allocation per echo when reading in place (receiveAndAnswer(lending:_:)), the output taken into a reused array or written from the read buffer",
+          arguments: [(16, false, false), (16, true, false), (1024, false, false), (1024, true, false),
+                      (16, true, true), (1024, true, true)])
+    func noAllocationEchoingInPlace(size: Int, fromClient: Bool, writingOutput: Bool) throws {
         var (connection, reads) = try Self.reads(count: 2000, size: size, fromClient: fromClient, readSize: 4096)
         var output: [UInt8] = []
         var echoed = 0
@@ -85,12 +86,24 @@ struct AllocationTests {
                 buffer.withUnsafeMutableBytes { _ in }
                 let before = allocation_count_for_current_thread()
                 buffer.withUnsafeMutableBytes { bytes in
-                    try? connection.receiveAndAnswer(lending: bytes) { view in
-                        if case .binary = view, counting { echoed &+= 1 }
-                        return .echo
+                    if writingOutput {
+                        // (A server's echoes framed in `bytes`, their pieces counted as a writev takes them.)
+                        try? connection.receiveAndAnswer(lending: bytes, writingOutput: { pieces in
+                            var total = 0
+                            for piece in pieces { total += piece.count }
+                            return total
+                        }) { view in
+                            if case .binary = view, counting { echoed &+= 1 }
+                            return .echo
+                        }
+                    } else {
+                        try? connection.receiveAndAnswer(lending: bytes) { view in
+                            if case .binary = view, counting { echoed &+= 1 }
+                            return .echo
+                        }
                     }
                 }
-                connection.takeOutput(into: &output)
+                if !writingOutput { connection.takeOutput(into: &output) }
                 allocations += allocation_count_for_current_thread() - before
             }
             return allocations
