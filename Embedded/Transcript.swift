@@ -211,6 +211,26 @@ func scenarios() throws(Connection.UsageError) -> [String] {
     }.get()
     for text in seen { pair.note("server lent " + text) }
     _ = pair.serverToClient(piece: 100)
+    // Then echoes framed in the read buffer itself, written as the pieces the server lends.
+    try pair.client.send(binary: (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 3) })
+    try pair.client.ping([5, 6])
+    try pair.client.send(text: "echoed where it lies")
+    var second = pair.client.takeOutput()
+    pair.note("client wrote " + fingerprint(second))
+    var written: [UInt8] = []
+    var pieces = 0
+    try second.withUnsafeMutableBytes { bytes in
+        Result { () throws(Connection.UsageError) in
+            try pair.server.receiveAndAnswer(lending: bytes, writingOutput: { list in
+                pieces += list.count
+                for piece in list { written.append(contentsOf: piece) }
+                return written.count
+            }) { _ in .echo }
+        }
+    }.get()
+    pair.note("server wrote \(pieces) pieces " + fingerprint(written))
+    pair.client.receive(written)
+    while let event = pair.client.nextEvent() { pair.note("client " + line(event)) }
     all += pair.transcript
 
     var small = Connection.Configuration()
