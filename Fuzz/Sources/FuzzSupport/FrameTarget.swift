@@ -19,7 +19,9 @@
 /// | 0x40 | the connection sends its Close first (frames are then read while closing) |
 ///
 /// Invariants: no trap; the events follow ``EventChecker``'s rules; memory within the limits
-/// (``MemoryBounds``); the same events and output when the bytes come in two pieces; the output is
+/// (``MemoryBounds``); the same events and output when the bytes come in two pieces; for a server,
+/// the same events and output with replies framed in the read buffer as in its own output
+/// (``InPlaceDifferential``); the output is
 /// valid and re-parses to the same frames in the peer; every ping read while open is answered with its
 /// payload (unless pongs are off or the output is over its limit); a violation is answered with a
 /// Close frame carrying its code; end of stream always ends the connection.
@@ -43,6 +45,9 @@ public enum FrameTarget {
         let split = feed(pair.cut, wire, cuts: [cut], endOfStream: endOfStream, closeFirst: closeFirst, who: who)
         compareRuns(whole, split, exactEvents: !variant.fragments, context: "\(who), split at \(cut) of \(wire.count)",
                     frames: OutputFrames(writerIsClient: !cutIsServer, outputLimit: variant.configuration.limits.maxBufferedOutput))
+
+        // A server reading in place answers the same with its replies framed in the read buffer.
+        if cutIsServer && !closeFirst { InPlaceDifferential.check(pair.cut, wire, cut: cut, writerSeed: splitSeed) }
 
         Trace.print("\(who) (\(variant)) read \(wire.count) bytes: events \(whole.events), state \(whole.state)")
         // The output is valid and re-parses, in the peer, to what the harness decoded.

@@ -1,0 +1,121 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
+@_spi(Testing) import WebSocketCore
+
+/// Part of `frame-server`: the same input read in place and answered, once with the replies framed
+/// into the connection's output (`receiveAndAnswer(lending:_:)`, its output taken after each read) and
+/// once with them framed in the read buffer and lent to a writer that takes only part of them
+/// (`receiveAndAnswer(lending:writingOutput:_:)`, the rest taken after each read). The two must see
+/// the same events and write the same bytes, in the same pieces of input; every read buffer is
+/// overwritten when its call returns, so a reply or an event kept in it would show.
+enum InPlaceDifferential {
+    /// The reply to a lent message, decided by its bytes: an echo, a part as binary, or nothing. (No
+    /// text part: a cut inside a character would throw, which the runs would then both do, but the
+    /// point here is the output.)
+    static func reply(_ view: Connection.EventView) -> Connection.LentReply {
+        switch view {
+        case .text(let bytes), .binary(let bytes):
+            switch (bytes.first ?? 0) % 3 {
+            case 0: return .echo
+            case 1: return .binary(1..<(bytes.count / 2 + 1))
+            default: return .none
+            }
+        case .other: return .none
+        }
+    }
+
+    struct Outcome: Equatable {
+        var events: [String] = []
+        var output: [UInt8] = []
+    }
+
+    /// How many bytes the writer takes at the end of call number `call`: everything, or part.
+    static func allowance(_ seed: Int, _ call: Int) -> Int {
+        (seed &+ call) % 3 == 0 ? Int.max : (seed &* 31 &+ call &* 7) % 700
+    }
+
+    /// One run: each piece of `wire` lent to one call or more (a refused reply ends a call; the next,
+    /// with nothing more to read, goes on with what was kept), and after each call a writer takes
+    /// ``allowance(_:_:)`` bytes of the output: from the pieces the call lends it (`inPlace`), or
+    /// from the connection's output after it. The output's remainder is taken after each piece. So
+    /// both runs take the same number of bytes at the same moments, and the output limit trips alike.
+    static func run(_ connection: Connection, _ wire: [UInt8], cuts: [Int], inPlace: Bool, seed: Int) -> Outcome {
+        var connection = connection
+        var outcome = Outcome()
+        var start = 0
+        var calls = 0
+        let seen: (Connection.EventView) -> Connection.LentReply = { view in
+            switch view {
+            case .text(let text): outcome.events.append("text \(text.count)")
+            case .binary(let data): outcome.events.append("binary \(data.count)")
+            case .other(let event): outcome.events.append("\(event)")
+            }
+            return reply(view)
+        }
+        for end in cuts + [wire.count] {
+            var buffer = Array(wire[start..<end])
+            start = end
+            buffer.withUnsafeMutableBytes { bytes in
+                var lent = bytes
+                for _ in 0..<1_000 {
+                    calls += 1
+                    var left = allowance(seed, calls)
+                    let writer: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Int = { pieces in
+                        var taken = 0
+                        for piece in pieces where left > 0 {
+                            let n = min(left, piece.count)
+                            outcome.output += UnsafeRawBufferPointer(rebasing: piece[..<n])
+                            left -= n
+                            taken += n
+                        }
+                        return taken
+                    }
+                    var threw = false
+                    do throws(Connection.UsageError) {
+                        if inPlace {
+                            try connection.receiveAndAnswer(lending: lent, writingOutput: writer, seen)
+                        } else {
+                            try connection.receiveAndAnswer(lending: lent, seen)
+                        }
+                    } catch {
+                        outcome.events.append("threw \(error)")
+                        threw = true
+                    }
+                    if !inPlace {
+                        while left > 0, connection.pendingOutputCount > 0 {
+                            let before = connection.pendingOutputCount
+                            connection.withPendingOutputPieces(upTo: 32, writer)
+                            if connection.pendingOutputCount == before { break }
+                        }
+                    }
+                    if !threw { break }
+                    lent = UnsafeMutableRawBufferPointer(rebasing: bytes[bytes.count...])
+                }
+                bytes.initializeMemory(as: UInt8.self, repeating: 0xC5)
+            }
+            outcome.output += connection.takeOutput()
+            MemoryBounds.check(connection, who: "server reading in place")
+        }
+        return outcome
+    }
+
+    /// Runs both ways and requires the same outcome.
+    static func check(_ connection: Connection, _ wire: [UInt8], cut: Int, writerSeed: Int) {
+        let cuts = cut > 0 && cut < wire.count ? [cut] : []
+        let framed = run(connection, wire, cuts: cuts, inPlace: false, seed: writerSeed)
+        let inPlace = run(connection, wire, cuts: cuts, inPlace: true, seed: writerSeed)
+        guard framed.events == inPlace.events else {
+            let first = framed.events.indices.first { $0 >= inPlace.events.count || framed.events[$0] != inPlace.events[$0] } ?? framed.events.count
+            fuzzFailure("""
+                in place: events differ from event \(first) on (cut at \(cut) of \(wire.count)):
+                  framed:   \(framed.events[min(first, framed.events.count)...].prefix(4)) (\(framed.events.count) events)
+                  in place: \(inPlace.events[min(first, inPlace.events.count)...].prefix(4)) (\(inPlace.events.count) events)
+                """)
+        }
+        guard framed.output == inPlace.output else {
+            fuzzFailure("in place: output differs (\(framed.output.count) vs \(inPlace.output.count) bytes, cut at \(cut))")
+        }
+    }
+}
