@@ -13,7 +13,7 @@
 # with `#` for `//` in shell and Python files, then a blank line. It opens the file, or follows its
 # first line when that line must stay first: a `#!` line, or `// swift-tools-version` in a manifest.
 #
-# The files: those git tracks, and new ones it does not ignore, that end in .swift, .c, .h, .sh or
+# The files: those git tracks, and new ones it does not ignore, that end in .swift, .c, .cpp, .h, .sh or
 # .py, or whose first line is `#!` (.ci/run); not the fuzz corpora (Fuzz/Corpus/, data), nor the
 # generated or vendored files listed in EXCLUDED below (none today). Module maps, JSON, Markdown,
 # dictionaries and suppression files carry no header.
@@ -53,7 +53,7 @@ TEXT = [
     "Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).",
     "SPDX-License-Identifier: Apache-2.0",
 ]
-SLASHES = (".swift", ".c", ".h")
+SLASHES = (".swift", ".c", ".cpp", ".h")
 HASHES = (".sh", ".py")
 
 def style(path, raw):

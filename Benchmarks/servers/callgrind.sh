@@ -9,7 +9,10 @@
 #
 #   Benchmarks/servers/callgrind.sh [CONNS=100] [KINDS...]
 #
-# KINDS are `lws` and `websocket-bench serve-echo` kinds (default: lws and every kind). For each, the
+# KINDS are `lws` and `websocket-bench serve-echo` kinds (default: lws and every kind), and `uws`, the
+# optional uWebSockets anchor (issue 28), only when named, with UWS_ECHO the path of a uws-echo binary
+# (docs/performance.md, "uWebSockets as an anchor"): `UWS_ECHO=.build/servers/uws-echo
+# Benchmarks/servers/callgrind.sh 100 lws uws loop-handler`. For each, the
 # server runs under `valgrind --tool=callgrind`; wsload (on CPU 1 when there are two) opens CONNS
 # connections and ping-pongs 256 B binary messages for 2 s (warm-up: start-up, first handshakes),
 # then the counters are zeroed, a second wsload run of 8 s follows (CONNS handshakes, then
@@ -28,6 +31,9 @@ if ! [[ $conns =~ ^[1-9][0-9]*$ ]]; then
     exit 2
 fi
 shift $(($# < 1 ? $# : 1))
+for kind in "$@"; do  # before anything is built
+    if [[ $kind == uws ]]; then uws_anchor callgrind.sh; fi
+done
 command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
 command -v callgrind_control >/dev/null || { echo "callgrind.sh: callgrind_control is missing" >&2; exit 2; }
 
@@ -49,6 +55,8 @@ for kind in "${kinds[@]}"; do
     out="$work/callgrind.$kind"
     if [[ $kind == lws ]]; then
         valgrind --tool=callgrind --callgrind-out-file="$out" "$lws_echo" "$port" >"$work/server.out" 2>"$work/server.err" &
+    elif [[ $kind == uws ]]; then
+        valgrind --tool=callgrind --callgrind-out-file="$out" "$uws_echo" "$port" >"$work/server.out" 2>"$work/server.err" &
     else
         valgrind --tool=callgrind --callgrind-out-file="$out" "$work/bench" serve-echo "$kind" --port "$port" \
             >"$work/server.out" 2>"$work/server.err" &

@@ -67,3 +67,21 @@ build_tools() {
     (cd "$root" && "${build[@]}" --product websocket-bench >&2)
     bench="$(cd "$root" && "${build[@]}" --show-bin-path)/websocket-bench"
 }
+
+# uws_anchor SCRIPT: for the optional `uws` kind (uWebSockets, issue 28; docs/performance.md,
+# "uWebSockets as an anchor"): sets uws_echo to the absolute path of $UWS_ECHO, a uws-echo binary
+# built from uws-echo.cpp against a uWebSockets tree; fails with a usage message when it is unset or
+# not executable. The repository builds no uWebSockets: the binary is the measurer's.
+uws_anchor() {
+    local script=$1
+    if [[ -z ${UWS_ECHO:-} ]]; then
+        echo "$script: the uws kind needs UWS_ECHO, the path of a uws-echo binary (Benchmarks/servers/uws-echo.cpp" \
+            "built against a uWebSockets tree; docs/performance.md, \"uWebSockets as an anchor\")" >&2
+        exit 2
+    fi
+    if [[ ! -f $UWS_ECHO || ! -x $UWS_ECHO ]]; then
+        echo "$script: UWS_ECHO=$UWS_ECHO is not an executable file" >&2
+        exit 2
+    fi
+    uws_echo="$(cd "$(dirname "$UWS_ECHO")" && pwd)/$(basename "$UWS_ECHO")"
+}

@@ -7,7 +7,13 @@
 #
 #   Benchmarks/servers/compare.sh [ROUNDS=3] [SECONDS=5] [KINDS...]
 #
-# KINDS are `websocket-bench serve-echo` kinds (default: every kind `serve-echo --list` prints).
+# KINDS are `websocket-bench serve-echo` kinds (default: every kind `serve-echo --list` prints), and
+# `uws`, the optional uWebSockets anchor (issue 28), only when named: UWS_ECHO must then be the path of
+# a uws-echo binary (uws-echo.cpp built against a uWebSockets tree; docs/performance.md, "uWebSockets
+# as an anchor"), e.g. `UWS_ECHO=.build/servers/uws-echo Benchmarks/servers/compare.sh 3 5 uws loop-handler`.
+# uws is started and measured as lws is (pinned, a fresh port, "listening PORT" on stdout) and
+# reported as our kinds are, a ratio to lws's median: lws stays the baseline column, so that tables
+# with and without the anchor read the same; ours against uws is the quotient of the two ratios.
 # Builds lws-echo and wsload (build.sh) and websocket-bench (release), then, each round, starts each
 # server in turn (lws first, then our kinds; the order rotates by one each round) on a fresh port,
 # pinned to CPU 0, and drives it from wsload pinned to CPU 1:
@@ -37,6 +43,9 @@ if ! [[ $rounds =~ ^[1-9][0-9]*$ ]] || ! [[ $seconds =~ ^[0-9]+([.][0-9]+)?$ ]];
     exit 2
 fi
 shift $(($# < 2 ? $# : 2))
+for kind in "$@"; do  # before anything is built
+    if [[ $kind == uws ]]; then uws_anchor compare.sh; fi
+done
 
 track_processes
 
@@ -49,8 +58,9 @@ else
 fi
 known="$("$bench" serve-echo --list)"
 for kind in "${kinds[@]}"; do
+    if [[ $kind == uws ]]; then continue; fi
     if ! grep -qx -- "$kind" <<<"$known"; then
-        echo "compare.sh: unknown kind $kind (known: $(tr '\n' ' ' <<<"$known"))" >&2
+        echo "compare.sh: unknown kind $kind (known: $(tr '\n' ' ' <<<"$known")uws)" >&2
         exit 2
     fi
 done
@@ -82,6 +92,8 @@ start_server() {  # NAME: sets server_pid and port
         : >"$out"
         if [[ $name == lws ]]; then
             "${pin_server[@]}" "$lws_echo" "$port" >"$out" 2>"$work/server.err" &
+        elif [[ $name == uws ]]; then
+            "${pin_server[@]}" "$uws_echo" "$port" >"$out" 2>"$work/server.err" &
         else
             "${pin_server[@]}" "$bench" serve-echo "$name" --port "$port" >"$out" 2>"$work/server.err" &
         fi
