@@ -214,6 +214,10 @@ public enum MemoryBounds {
         guard retained <= bound + FuzzConfiguration.memorySlack else {
             fuzzFailure("\(who): retainedPayloadCapacity \(retained) > \(bound) + \(FuzzConfiguration.memorySlack) in state \(state)")
         }
+        // (Not memory, but checked as often:) the stored deadline is the one the timers give.
+        guard connection.nextDeadline == connection.recomputedDeadline else {
+            fuzzFailure("\(who): nextDeadline \(String(describing: connection.nextDeadline)) but the timers say \(String(describing: connection.recomputedDeadline))")
+        }
     }
 
     /// After events were pulled until `nil`, the input is parsed as far as it can be: the connection

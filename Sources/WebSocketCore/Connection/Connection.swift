@@ -49,7 +49,17 @@ public struct Connection: Sendable {
     #endif
 
     /// The lifecycle: set in `init`, then only by ``transition(_:)``.
-    var phase: Phase
+    var phase: Phase {
+        didSet {
+            phaseSummary = PhaseSummary(phase)
+            deadline = computedDeadline()
+        }
+    }
+    /// What the public getters read of `phase` (see ``PhaseSummary``); set with it.
+    @usableFromInline var phaseSummary: PhaseSummary
+    /// ``nextDeadline``, kept equal to ``computedDeadline()`` by everything it depends on: stored, so
+    /// that the getter is a load the caller's module inlines.
+    @usableFromInline var deadline: Connection.Instant? = nil
     /// The largest payload the whole-message fast path takes: the smaller of the frame and message
     /// limits, or -1 when the fast path is off (fragment delivery, or no fragment allowed).
     let wholeMessageLimit: Int
@@ -111,7 +121,9 @@ public struct Connection: Sendable {
 
     // Time.
     /// The last time reported; the timers themselves live in the phase's payload.
-    var lastReportedTime: Connection.Instant? = nil
+    var lastReportedTime: Connection.Instant? = nil {
+        didSet { deadline = computedDeadline() }
+    }
     /// The time being reported while ``advanceTime(to:)`` runs the timers: what they arm counts
     /// from it. Any other input arms a timer pending until the next report (see ``arm(_:)``).
     var armingTime: Connection.Instant? = nil
@@ -119,7 +131,9 @@ public struct Connection: Sendable {
     // Awaited pings.
     /// The pings sent with ``sendPing(_:awaitingPongWithin:)`` that wait for their pongs, and the
     /// outcomes not taken yet: beside the phase, not in it (see ``AwaitedPings``).
-    var awaitedPings = AwaitedPings()
+    var awaitedPings = AwaitedPings() {
+        didSet { deadline = computedDeadline() }
+    }
 
     /// Creates a connection.
     ///
@@ -152,13 +166,16 @@ public struct Connection: Sendable {
             let offered = Self.offeredOptions(options, configuration)
             let request = try ClientHandshake.request(options: offered, key: key)
             phase = .clientAwaitingResponse(key: key, offered: Boxed(offered), timeout: timeout)
+            phaseSummary = PhaseSummary(phase)
             headParser = HTTPHeadParser(kind: .response, limits: configuration.limits)
             outbox = request
         case .server:
             isClient = false
             phase = .serverAwaitingRequest(timeout: timeout)
+            phaseSummary = PhaseSummary(phase)
             headParser = HTTPHeadParser(kind: .request, limits: configuration.limits)
         }
+        deadline = computedDeadline()
     }
 
     // MARK: Input

@@ -8,6 +8,11 @@ enum Timer: Sendable, Hashable {
     case pending(Duration)
     case armed(Connection.Instant)
 
+    var isPending: Bool {
+        if case .pending = self { return true }
+        return false
+    }
+
     var deadline: Connection.Instant? {
         if case .armed(let instant) = self { return instant }
         return nil

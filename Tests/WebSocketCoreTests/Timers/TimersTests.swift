@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
-@testable import WebSocketCore
+@_spi(Testing) @testable import WebSocketCore
 
 @Suite("Time as an input: handshake, keepalive and close timers")
 struct TimersTests {
@@ -201,5 +201,44 @@ struct InstantNanosecondsTests {
         // A deadline from a reported time and a timeout comes back exact.
         let deadline = Connection.Instant(nanosecondsSinceOrigin: 5_000_000_123) + .seconds(3)
         #expect(deadline.nanosecondsSinceOrigin == 8_000_000_123)
+    }
+}
+
+@Suite("nextDeadline is stored: kept equal to what the timers give, read without copying the connection")
+struct StoredDeadlineTests {
+    @Test("Through random sends, pings, awaited pings, reads, time and closes, in both roles, the stored deadline is the computed one",
+          arguments: [1, 2, 3, 4] as [UInt64])
+    func keptEqual(seed: UInt64) throws {
+        var rng = Connection.SeededGenerator(seed: seed)
+        var config = Connection.Configuration()
+        config.timeouts.keepaliveInterval = .seconds(5)
+        config.timeouts.keepaliveTimeout = .seconds(2)
+        config.timeouts.close = .seconds(3)
+        var (client, server) = try openPair(client: config, server: config, seed: seed)
+        var now = Connection.Instant(sinceOrigin: .seconds(1))
+        func check(_ connection: Connection, _ step: Int) {
+            #expect(connection.nextDeadline == connection.recomputedDeadline, "seed \(seed), step \(step)")
+        }
+        for step in 0..<300 {
+            switch Int.random(in: 0..<9, using: &rng) {
+            case 0: try? client.send(text: "a")
+            case 1: try? server.send(binary: [1, 2])
+            case 2: _ = try? client.sendPing([3], awaitingPongWithin: .seconds(Int64.random(in: 1...4, using: &rng)))
+            case 3: try? server.ping([4])
+            case 4: _ = pump(&client, into: &server)
+            case 5: _ = pump(&server, into: &client)
+            case 6:
+                now = now + .milliseconds(Int64.random(in: 0...4_000, using: &rng))
+                if Bool.random(using: &rng) { client.advanceTime(to: now) } else { server.advanceTime(to: now) }
+                _ = drain(&client)
+                _ = drain(&server)
+                while client.nextPingOutcome() != nil {}
+            case 7 where step > 250: try? client.close()
+            case 8 where step > 280: server.receiveEOF()
+            default: break
+            }
+            check(client, step)
+            check(server, step)
+        }
     }
 }
