@@ -105,10 +105,8 @@ extension Connection {
 
     /// The request waiting for ``accept(subprotocol:extensions:headers:)`` or
     /// ``reject(status:headers:body:)``, if any.
-    public var pendingHandshakeRequest: Connection.HandshakeRequest? {
-        if case .serverAwaitingDecision(let request, _) = phase { return request.value }
-        return nil
-    }
+    @inlinable
+    public var pendingHandshakeRequest: Connection.HandshakeRequest? { phaseSummary.pendingRequest?.value }
 
     /// (Server) Accepts the pending opening handshake request: queues the 101 response and opens the
     /// connection. A ``Connection/Event/handshakeCompleted(_:)`` event follows, and frames that arrived with the

@@ -8,6 +8,7 @@
 
 extension Connection {
     /// The number of bytes queued for the peer and not yet taken (like a browser's `bufferedAmount`).
+    @inlinable
     public var pendingOutputCount: Int { queuedBytes + outbox.count - outboxStart }
 
     /// The output you took from the connection (``takeOutput()``, or pieces it lent) and still hold
@@ -16,6 +17,7 @@ extension Connection {
     /// ``Connection/Limits/maxBufferedOutput`` counts it with ``pendingOutputCount``: sends are
     /// refused, and automatic pongs skipped, on the sum. Without it, output moved out of the
     /// connection no longer counts, and the limit never trips. Default 0; a negative value counts as 0.
+    @inlinable
     public var outputHeldByCaller: Int {
         get { heldOutput }
         set { heldOutput = max(0, newValue) }

@@ -99,15 +99,22 @@ struct PhaseSummary: Sendable {
     @usableFromInline var timerPending: Bool
     /// The earliest deadline of the phase's armed timers.
     @usableFromInline var earliestArmed: Connection.Instant?
+    /// ``Connection/pendingHandshakeRequest``, in the phase's own box.
+    @usableFromInline var pendingRequest: Boxed<Connection.HandshakeRequest>? = nil
 
     init(_ phase: Phase) {
         var timers: (Timer, Timer) = (.off, .off)
         switch phase {
         case .clientAwaitingResponse(_, _, let timeout), .clientReadingRejection(_, let timeout),
-             .serverAwaitingRequest(let timeout), .serverAwaitingDecision(_, let timeout):
+             .serverAwaitingRequest(let timeout):
             state = .connecting
             directive = .keepOpen
             timers.0 = timeout
+        case .serverAwaitingDecision(let request, let timeout):
+            state = .connecting
+            directive = .keepOpen
+            timers.0 = timeout
+            pendingRequest = request
         case .open(let keepalive):
             state = .open
             directive = .keepOpen

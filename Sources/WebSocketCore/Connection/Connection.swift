@@ -76,8 +76,8 @@ public struct Connection: Sendable {
     var transformBits: UInt8 = 0
 
     // Input.
-    var inbox: [UInt8] = []
-    var inboxStart = 0
+    @usableFromInline var inbox: [UInt8] = []
+    @usableFromInline var inboxStart = 0
     /// Whether `inbox` is an array the caller passed to ``receive(_:)-([UInt8])`` (shared storage: a
     /// write would copy it) rather than our own buffer.
     var inboxIsShared = false
@@ -103,14 +103,14 @@ public struct Connection: Sendable {
     // the queue first (the array moves, no byte is copied). Invariant: `outboxStart` is 0 while
     // anything is queued (output is taken from the front), and `queuedBytes` counts the queued bytes
     // not yet taken.
-    var outbox: [UInt8] = []
-    var outboxStart = 0
+    @usableFromInline var outbox: [UInt8] = []
+    @usableFromInline var outboxStart = 0
     var queuedOutput: [[UInt8]] = []
     var queuedHead = 0
     var queuedStart = 0
-    var queuedBytes = 0
+    @usableFromInline var queuedBytes = 0
     /// Output the caller took and has not written yet, as it last said (``outputHeldByCaller``).
-    var heldOutput = 0
+    @usableFromInline var heldOutput = 0
     /// The pieces of output ``receiveAndAnswer(lending:writingOutput:_:)`` records, kept empty
     /// between calls for their capacity.
     var outputSegments: [OutputSegment] = []
@@ -272,6 +272,7 @@ public struct Connection: Sendable {
     }
 
     /// Bytes received and not yet parsed.
+    @inlinable
     public var bufferedInputCount: Int { inbox.count - inboxStart }
 
     private mutating func compactInbox() {
