@@ -100,42 +100,28 @@ extension Connection {
     private mutating func replyInPlace(_ reply: Connection.LentReply, to kind: Connection.MessageKind, _ frame: InPlaceFrame,
                                        _ output: inout InPlaceOutput) throws(Connection.UsageError) -> Bool {
         guard !isClient, transform == nil else { return false }
-        let whole = 0..<frame.payload.count
-        let replyKind: Connection.MessageKind
-        var part = whole
-        var validated = false
-        switch reply {
-        case .none:
-            return true
-        case .echo:
-            replyKind = kind
-            validated = true
-        case .binary(let range):
-            replyKind = .binary
-            part = Self.part(range, of: whole)
-        case .text(let range):
-            replyKind = .text
-            part = Self.part(range, of: whole)
-            validated = kind == .text && part == whole
-        }
+        guard let resolved = Self.resolve(reply, to: kind, lent: frame.payload) else { return true }
+        let part = resolved.part
         guard part.count <= Self.frameSize(configuration.fragmentationSize) else { return false }
-        let start = frame.payload.lowerBound + part.lowerBound
+        let start = part.lowerBound
         let headerSize = FrameHeader.unmaskedSize(payloadCount: part.count)
         // Always room: a masked header is at least 4 bytes longer than the unmasked one of the same
         // length, and a part is no longer than the message.
         guard start - headerSize >= frame.frameStart else { return false }
-        let payload = UnsafeRawBufferPointer(rebasing: frame.buffer[start..<(start + part.count)])
         // The checks of a send, in its order: text first, then the state and the room.
-        if replyKind == .text, !validated, !Self.isWholeText(payload) { throw .invalidUTF8 }
+        if resolved.kind == .text, !resolved.validated, !Self.isWholeText(UnsafeRawBufferPointer(rebasing: frame.buffer[part])) {
+            throw .invalidUTF8
+        }
         try checkCanSendMessage()
-        FrameHeader.storeUnmasked(opcode: replyKind.opcode.rawValue, payloadCount: part.count,
+        FrameHeader.storeUnmasked(opcode: resolved.kind.opcode.rawValue, payloadCount: part.count,
                                   into: UnsafeMutableRawBufferPointer(rebasing: frame.buffer[(start - headerSize)..<start]))
         if output.mark < outbox.count { output.append(.outbox(output.mark..<outbox.count)) }
         output.mark = outbox.count
-        output.append(.caller((start - headerSize)..<(start + part.count)))
-        // Counted as output the caller holds until `write` has had it: the limits see it.
+        output.append(.caller((start - headerSize)..<part.upperBound))
+        // Counted as output the caller holds until `write` has had it: the limits see it. (Wrapping:
+        // `outputHeldByCaller` is the caller's to set, to any value; the same amount is taken back.)
         output.held += headerSize + part.count
-        heldOutput += headerSize + part.count
+        heldOutput &+= headerSize + part.count
         return true
     }
 
@@ -146,7 +132,7 @@ extension Connection {
     /// Lends the call's output to `write`, in order, and keeps what it did not take.
     private mutating func writeInPlaceOutput(_ output: inout InPlaceOutput, _ bytes: UnsafeMutableRawBufferPointer,
                                              _ write: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Int) {
-        heldOutput = max(0, heldOutput - output.held)
+        heldOutput = max(0, heldOutput &- output.held)
         guard output.count > 0 else {
             // Nothing framed in place: the pending output, as withPendingOutputPieces lends it.
             if pendingOutputCount > 0 { withPendingOutputPieces(upTo: Int.max, write) }

@@ -75,29 +75,38 @@ extension Connection {
     /// Sends `reply` from the lent payload at `lent` of `storage` (for bytes the caller lent, all of
     /// them: their storage is the caller's, so no exclusivity is to be kept with the output).
     mutating func sendReply(_ reply: Connection.LentReply, to kind: Connection.MessageKind,
-                                    from storage: UnsafeRawBufferPointer, at lent: Range<Int>) throws(Connection.UsageError) {
-        let replyKind: Connection.MessageKind
-        var part = lent
-        var validated = false
-        switch reply {
-        case .none:
-            return
-        case .echo:
-            replyKind = kind
-            validated = true
-        case .binary(let range):
-            replyKind = .binary
-            part = Self.part(range, of: lent)
-        case .text(let range):
-            replyKind = .text
-            part = Self.part(range, of: lent)
-            validated = kind == .text && part == lent
-        }
-        let bytes = UnsafeRawBufferPointer(rebasing: storage[part])
-        if replyKind == .text, !validated {
+                            from storage: UnsafeRawBufferPointer, at lent: Range<Int>) throws(Connection.UsageError) {
+        guard let resolved = Self.resolve(reply, to: kind, lent: lent) else { return }
+        let bytes = UnsafeRawBufferPointer(rebasing: storage[resolved.part])
+        if resolved.kind == .text, !resolved.validated {
             try sendUTF8Text(bytes, compress: true)
         } else {
-            try sendMessage(replyKind, bytes, compress: true)
+            try sendMessage(resolved.kind, bytes, compress: true)
+        }
+    }
+
+    /// What a reply sends: a message of `kind` made of the bytes at `part` (indices of the storage the
+    /// lent payload lies in), `validated` when they are known to be valid UTF-8 already.
+    struct ResolvedReply {
+        let kind: Connection.MessageKind
+        let part: Range<Int>
+        let validated: Bool
+    }
+
+    /// `reply` to a lent message of `kind` at `lent`, resolved; `nil` for `.none`.
+    @inline(__always)
+    static func resolve(_ reply: Connection.LentReply, to kind: Connection.MessageKind, lent: Range<Int>) -> ResolvedReply? {
+        switch reply {
+        case .none:
+            return nil
+        case .echo:
+            // A whole text message was validated when it arrived.
+            return ResolvedReply(kind: kind, part: lent, validated: true)
+        case .binary(let range):
+            return ResolvedReply(kind: .binary, part: part(range, of: lent), validated: true)
+        case .text(let range):
+            let part = part(range, of: lent)
+            return ResolvedReply(kind: .text, part: part, validated: kind == .text && part == lent)
         }
     }
 

@@ -54,8 +54,7 @@ extension Connection {
 
     @usableFromInline
     internal mutating func sendUTF8Text(_ payload: UnsafeRawBufferPointer, compress: Bool) throws(Connection.UsageError) {
-        var validator = UTF8Validator()
-        guard validator.validate(payload), validator.isAtCharacterBoundary else { throw .invalidUTF8 }
+        guard Self.isWholeText(payload) else { throw .invalidUTF8 }
         try sendMessage(.text, payload, compress: compress)
     }
 

@@ -147,6 +147,9 @@ struct AwaitedPings: Sendable {
         awaitsClock = false
     }
 
+    /// Whether an outcome waits to be taken.
+    var hasOutcome: Bool { endedStart < ended.count }
+
     /// The oldest outcome not taken yet.
     mutating func nextOutcome() -> Outcome? {
         guard endedStart < ended.count else { return nil }

@@ -83,7 +83,8 @@ extension Connection {
     ///
     /// RFC 6455 §5.5.3: <https://www.rfc-editor.org/rfc/rfc6455#section-5.5.3>
     public mutating func nextPingOutcome() -> (id: Connection.PingID, outcome: Connection.PingOutcome)? {
-        guard let ended = awaitedPings.nextOutcome() else { return nil }
+        // Checked before the mutating call, which would recompute the stored deadline for nothing.
+        guard awaitedPings.hasOutcome, let ended = awaitedPings.nextOutcome() else { return nil }
         return (ended.id, ended.outcome)
     }
 

@@ -57,6 +57,9 @@ extension Connection {
             // report the time after every read, and the pass through the phase's timers cost more
             // than the rest of this call.
             if nextDeadline.map({ now < $0 }) ?? true {
+                // The deadline stays what it was: one after `now` comes from an armed timer, not
+                // from the time reported (a pending timer, or a ping awaiting its clock, would have
+                // made it the last report, which is not after `now`), and none stays none.
                 lastReportedTime = now
                 return
             }
@@ -69,6 +72,8 @@ extension Connection {
         // Without an awaited ping that has a timeout, one comparison with `nil`.
         if let deadline = awaitedPings.earliestDeadline, deadline <= now { awaitedPings.timeOut(at: now) }
         transition(.timeAdvanced(to: now))
+        // A pending timer now counts from `now` even when nothing else changed.
+        deadline = computedDeadline()
     }
 
     /// (Open, the ping timer expired) Sends the next keepalive ping and waits for its pong, or, without

@@ -52,31 +52,6 @@ struct LentInputTests {
         return (events, output + server.takeOutput())
     }
 
-    /// The same as ``runLent``, with the input copied in by `receive(_:)` and pulled with `nextEvent()`.
-    static func runCopied(_ input: [UInt8], chunks: [Int], configuration: Connection.Configuration = Connection.Configuration())
-        throws -> (events: [Connection.Event], output: [UInt8])
-    {
-        var server = try Connection(role: .server, configuration: configuration)
-        var events: [Connection.Event] = []
-        var output: [UInt8] = []
-        var i = 0
-        var k = 0
-        while i < input.count {
-            let n = min(max(1, chunks[k % chunks.count]), input.count - i)
-            server.receive(input[i..<(i + n)])
-            i += n
-            k += 1
-            while let event = server.nextEvent() {
-                events.append(event)
-                if case .handshakeRequest = event { try server.accept() }
-            }
-            output += server.takeOutput()
-        }
-        server.receiveEOF()
-        events += drain(&server)
-        return (events, output + server.takeOutput())
-    }
-
     @Test("Any split, messages or fragments delivery: the same events and output as input copied in", arguments: [31, 32, 33] as [UInt64])
     func sameAsCopied(seed: UInt64) throws {
         let input = try PropertyTests.recordedClientInput(seed: seed, maxBytes: 70_000)
@@ -88,7 +63,7 @@ struct LentInputTests {
             splits += (0..<3).map { _ in (0..<40).map { _ in Int.random(in: 1...9000, using: &rng) } }
             for chunks in splits {
                 // Fragments follow the reads, so the reference is split the same way.
-                let reference = try Self.runCopied(input, chunks: chunks, configuration: configuration)
+                let reference = try PropertyTests.run(input, chunks: chunks, configuration: configuration)
                 #expect(reference.events.count > 3)
                 let lent = try Self.runLent(input, chunks: chunks, configuration: configuration)
                 // Compared as a whole, reported briefly: the events are long.
@@ -113,7 +88,7 @@ struct LentInputTests {
         let cut = valid.count / 2
         for tail in tails {
             let input = Array(valid[..<cut]) + tail
-            let reference = try Self.runCopied(input, chunks: [input.count])
+            let reference = try PropertyTests.run(input, chunks: [input.count])
             for chunks in [[input.count], [1], [5, 11, 200]] {
                 let lent = try Self.runLent(input, chunks: chunks)
                 let same = lent.events == reference.events

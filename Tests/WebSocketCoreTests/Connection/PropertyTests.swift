@@ -126,8 +126,12 @@ struct PropertyTests {
         return wire
     }
 
-    static func run(_ input: [UInt8], chunks: [Int]) throws -> (events: [Connection.Event], output: [UInt8]) {
-        var server = try Connection(role: .server)
+    /// Feeds `input` to a server in `chunks` (copied in by receive(_:)), pulling every event after
+    /// each; accepts the handshake. The events and everything written.
+    static func run(_ input: [UInt8], chunks: [Int], configuration: Connection.Configuration = Connection.Configuration())
+        throws -> (events: [Connection.Event], output: [UInt8])
+    {
+        var server = try Connection(role: .server, configuration: configuration)
         var events: [Connection.Event] = []
         var output: [UInt8] = []
         var i = 0
