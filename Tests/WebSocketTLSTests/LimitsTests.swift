@@ -37,6 +37,52 @@ import TLSTestSupport
         #expect(offset <= 36 << 10, "cut off within one piece of the limit")
     }
 
+    @Test("Bytes over the handshake limit in one read fail as they fail byte by byte: the handshake reads up to the limit first")
+    func overTheLimitInOneReadFailsAsInPieces() throws {
+        var configuration = Configurations.server()
+        configuration.limits.maxHandshakeBytes = 3_000
+        let context = try TLSContext(configuration)
+        // Not TLS at all, and longer than the limit (a fuzzer's find: whole, it failed for the limit;
+        // byte by byte, for not being TLS).
+        let notTLS = Array("GET / HTTP/1.1\r\nHost: example.com\r\n\r\n".utf8) + [UInt8](repeating: 0x61, count: 3_005)
+        var whole = try context.makeServerSession()
+        whole.receive(notTLS)
+        var bytewise = try context.makeServerSession()
+        for byte in notTLS where bytewise.status == .establishing { bytewise.receive([byte]) }
+        let error = try #require(whole.tlsError)
+        #expect(error.kind == bytewise.tlsError?.kind)
+        #expect(error.reason == bytewise.tlsError?.reason)
+        #expect(error.kind != .limitExceeded)
+    }
+
+    @Test("A handshake that ends within the limit is not over it for the application data that follows in the same read")
+    func applicationDataAfterTheHandshakeInOneRead() throws {
+        // What a client's handshake sends the server, measured on a first exchange (the sizes are the
+        // same from one exchange to the next with the same configurations).
+        var probe = try TLSContext(Configurations.server()).makeServerSession()
+        var probeClient = try TLSContext(Configurations.client()).makeClientSession(serverName: "localhost")
+        let probeHello = SessionPair.take(&probeClient)
+        probe.receive(probeHello)
+        probeClient.receive(SessionPair.take(&probe))
+        let budget = probeHello.count + SessionPair.take(&probeClient).count
+
+        // A server with room for exactly that; the client's Finished and 5,000 bytes of data in one read.
+        var configuration = Configurations.server()
+        configuration.limits.maxHandshakeBytes = budget
+        var server = try TLSContext(configuration).makeServerSession()
+        var client = try TLSContext(Configurations.client()).makeClientSession(serverName: "localhost")
+        let hello = SessionPair.take(&client)
+        server.receive(hello)
+        client.receive(SessionPair.take(&server))
+        let finished = SessionPair.take(&client)
+        try #require(hello.count + finished.count == budget)
+        let data = (0..<5_000).map { UInt8(truncatingIfNeeded: $0) }
+        client.send(data)
+        server.receive(finished + SessionPair.take(&client))
+        #expect(server.status == .established)
+        #expect(SessionPair.readAll(&server) == data)
+    }
+
     @Test func aHandshakeFloodFailsWithTheDefaultLimits() throws {
         var server = try TLSContext(Configurations.server()).makeServerSession()
         let flood = Self.clientHelloFlood(records: 64)

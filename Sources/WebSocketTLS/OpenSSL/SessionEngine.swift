@@ -136,7 +136,18 @@ final class SessionEngine: @unchecked Sendable {
         let establishing = status == .establishing
         if establishing {
             // `handshakeBytesReceived` never exceeds the limit, so the subtraction cannot overflow.
-            guard bytes.count <= limits.maxHandshakeBytes - handshakeBytesReceived else {
+            let budget = limits.maxHandshakeBytes - handshakeBytesReceived
+            if bytes.count > budget {
+                // The handshake reads what the budget allows first: it may end inside it (what follows
+                // is then application data), or fail on a record there, as it would have with the
+                // bytes arriving one by one. Only a handshake still under way once the budget is
+                // spent is over the limit: the outcome does not depend on how the bytes were split.
+                if budget > 0 { receiveOpen(UnsafeRawBufferPointer(rebasing: bytes[..<budget])) }
+                switch status {
+                case .established: return receiveOpen(UnsafeRawBufferPointer(rebasing: bytes[budget...]))
+                case .ended, .failed: return
+                case .establishing: break
+                }
                 return fail(.limitExceeded, "the peer sent more than \(limits.maxHandshakeBytes) bytes during the TLS handshake "
                                 + "(TLSLimits.maxHandshakeBytes)")
             }
