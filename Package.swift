@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "WebSocketTLSTests", dependencies: ["WebSocketTLS", "WebSocketTransport", "WebSocketCore", "TLSTestSupport",
                                                              .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         .testTarget(name: "WebSocketAsyncTests", dependencies: ["WebSocketAsync", "WebSocketTransport", "WebSocketCore", "WebSocketPOSIX",
-                                                               "TransportTestSupport", "WebSocketTLS", "TLSTestSupport"]),
+                                                               "TransportTestSupport", "WebSocketTLS", "TLSTestSupport", "AllocationCounter"]),
         .testTarget(name: "WebSocketPOSIXTests", dependencies: ["WebSocketPOSIX", "WebSocketTransport", "WebSocketCore", "WebSocketDeflate", "TransportTestSupport", "WebSocketTLS", "TLSTestSupport"]),
         // The `websocket` tool run as a process (pipes, a pseudo-terminal) against servers in the test
         // process, and its `serve` against the library's client. It finds the tool beside the test

@@ -26,6 +26,8 @@ enum EchoServerKind: String, CaseIterable, Sendable {
     case blocking
     /// `WebSocketServer` (WebSocketAsync), handlers on the loop: events on the connection's loop.
     case loopHandler = "loop-handler"
+    /// `WebSocketServer.lending`: the handler on the loop, messages lent from the read buffer.
+    case loopLending = "loop-lending"
     /// `WebSocketServer`, handlers on a queue: every connection's events on one serial queue.
     case queueHandler = "queue-handler"
     /// `WebSocketServer`, async/await: `run`, a task per connection on its loop as executor.
@@ -88,6 +90,20 @@ enum EchoServers {
                 }
             }
             serverBox.withLock { $0 = server }
+            return StartedEchoServer(port: server.port, stop: { server.stop() })
+
+        case .loopLending:
+            let server = try WebSocketServer.lending(host: "127.0.0.1", port: port, backlog: backlog) { socket, event in
+                switch event {
+                case .text(let bytes):
+                    echo({ () throws(WebSocketError) in try socket.send(text: String(decoding: bytes, as: UTF8.self)) },
+                         refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
+                case .binary(let bytes):
+                    echo({ () throws(WebSocketError) in try socket.send(binary: bytes) },
+                         refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
+                case .event: break
+                }
+            }
             return StartedEchoServer(port: server.port, stop: { server.stop() })
 
         case .queueHandler:

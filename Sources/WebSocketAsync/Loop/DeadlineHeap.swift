@@ -13,7 +13,9 @@ import WebSocketTransport
 struct DeadlineHeap {
     private var entries: [(deadline: Connection.Instant, token: UInt64)] = []
 
-    var earliest: Connection.Instant? { entries.first?.deadline }
+    // Indexed, not `first`: a debug build reads `first` through a generic accessor that allocates,
+    // and the loop reads this every turn (the allocation test runs in a debug build).
+    var earliest: Connection.Instant? { entries.isEmpty ? nil : entries[0].deadline }
 
     mutating func push(_ deadline: Connection.Instant, token: UInt64) {
         entries.append((deadline, token))
@@ -28,7 +30,8 @@ struct DeadlineHeap {
 
     /// Removes and returns the token of the earliest entry due at `now`, if any.
     mutating func popDue(now: Connection.Instant) -> UInt64? {
-        guard let first = entries.first, first.deadline <= now else { return nil }
+        guard !entries.isEmpty, entries[0].deadline <= now else { return nil }
+        let first = entries[0]
         let last = entries.removeLast()
         guard !entries.isEmpty else { return first.token }
         entries[0] = last

@@ -447,7 +447,13 @@ final class EventLoop: @unchecked Sendable {
         // the next turn, which then does not wait.
         // A socket flushed since it was listed (right after its reads) is skipped.
         swap(&dirty, &flushing)
-        for socket in flushing where socket.isDirty { socket.flush() }
+        // Indexed, not iterated: see EpollReadiness.wait.
+        var index = 0
+        while index < flushing.count {
+            let socket = flushing[index]
+            index += 1
+            if socket.isDirty { socket.flush() }
+        }
         flushing.removeAll(keepingCapacity: true)
     }
 }

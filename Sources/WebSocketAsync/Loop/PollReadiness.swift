@@ -118,7 +118,13 @@ final class PollReadiness: Readiness, @unchecked Sendable {
             if revents & Int16(POLLHUP) != 0 { events.insert(.hangUp) }
             ready.append((tokens[entry], events))
         }
-        for (token, events) in ready { body(token, events) }
+        // Indexed, not iterated: see EpollReadiness.wait.
+        var index = 0
+        while index < ready.count {
+            let (token, events) = ready[index]
+            index += 1
+            body(token, events)
+        }
     }
 
     func wake() {

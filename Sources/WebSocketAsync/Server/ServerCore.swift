@@ -15,6 +15,8 @@ final class ServerCore: @unchecked Sendable {
     enum Face {
         /// Every connection's events, to one handler on its loop.
         case loopHandler(WebSocket.EventHandler)
+        /// Every connection's events, to one lending handler on its loop.
+        case lendingHandler(WebSocket.LendingHandler)
         /// Every connection's events, to one handler on this queue.
         case queueHandler(DispatchQueue, WebSocket.EventHandler)
         /// Open connections wait in ``WebSocketServer/connections``.
@@ -55,7 +57,10 @@ final class ServerCore: @unchecked Sendable {
         self.decide = decide
         self.face = face
         self.system = system
-        let holds = if case .loopHandler = face { false } else { true }
+        let holds = switch face {
+        case .loopHandler, .lendingHandler: false
+        case .queueHandler, .async: true
+        }
         settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: holds)
     }
 
@@ -64,7 +69,7 @@ final class ServerCore: @unchecked Sendable {
     func mayAccept(on loop: EventLoop) -> Bool {
         guard !isStopped else { return false }
         switch face {
-        case .loopHandler, .queueHandler: return true
+        case .loopHandler, .lendingHandler, .queueHandler: return true
         case .async(let queue): return queue.mayAccept(on: loop)
         }
     }
@@ -124,6 +129,8 @@ final class ServerCore: @unchecked Sendable {
         switch face {
         case .loopHandler(let handler):
             consumer = .loopHandler(handler)
+        case .lendingHandler(let handler):
+            consumer = .lendingHandler(handler)
         case .queueHandler(let queue, let handler):
             consumer = .queueHandler(queue, handler)
         case .async(let queue):

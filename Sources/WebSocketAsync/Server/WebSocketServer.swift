@@ -91,6 +91,35 @@ public final class WebSocketServer: Sendable {
                       face: queue.map { .queueHandler($0, handler) } ?? .loopHandler(handler))
     }
 
+    /// Creates a server whose connections report to one lending handler on their loops: the fastest
+    /// face. Messages are lent (``WebSocket/LentEvent``), not handed over: a message that arrived
+    /// whole is read where the loop read it, unmasked in place, and reaches `handler` with no copy
+    /// and no allocation; every other event comes as ``WebSocket/LentEvent/event(_:)``. The other
+    /// parameters are those of ``init(host:port:backlog:configuration:options:loops:queue:handshake:handler:)``
+    /// (the handler runs on the loop: keep it quick).
+    ///
+    /// ```swift
+    /// let server = try WebSocketServer.lending(port: 9001) { socket, event in
+    ///     switch event {
+    ///     case .binary(let bytes): try? socket.send(binary: bytes)   // an echo: copied into the output
+    ///     case .text(let bytes): print(String(decoding: bytes, as: UTF8.self))
+    ///     case .event(let event): print(event)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A static function rather than an initializer, so that a trailing closure never leaves the
+    /// compiler to choose between the two handler types.
+    public static func lending(host: String = "127.0.0.1", port: UInt16 = 0, backlog: Int32 = 1024,
+                               configuration: Connection.Configuration = Connection.Configuration(),
+                               options: TransportOptions = TransportOptions(), loops: Int? = nil,
+                               handshake: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)? = nil,
+                               handler: @escaping WebSocket.LendingHandler) throws(WebSocketError) -> WebSocketServer {
+        try WebSocketServer(addresses: Socket.listenAddresses(host: host, port: port), unixSocketPath: nil, backlog: backlog,
+                            configuration: configuration, options: options, loops: loops, handshake: handshake,
+                            face: .lendingHandler(handler))
+    }
+
     /// Creates a server whose open connections arrive in ``connections`` (the async face); serve them
     /// with ``run(_:)``.
     ///
@@ -149,8 +178,10 @@ public final class WebSocketServer: Sendable {
     init(addresses: [SocketAddress], unixSocketPath: String?, backlog: Int32, configuration: Connection.Configuration,
          options: TransportOptions, loops requested: Int?,
          handshake: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)?, face: ServerCore.Face,
-         system: SystemCalls = .live) throws(WebSocketError) {
-        let all = try EventLoops.all()
+         system: SystemCalls = .live, eventLoops: [EventLoop]? = nil) throws(WebSocketError) {
+        // `eventLoops`: loops of a test's own, whose threads serve nothing else.
+        let all: [EventLoop]
+        if let eventLoops { all = eventLoops } else { all = try EventLoops.all() }
         if let requested, requested < 1 { throw .invalidArgument("loops must be at least 1, got \(requested)") }
         let loops = Array(all.prefix(requested ?? all.count))
         // A TLS configuration that cannot make server sessions fails here, not per connection.

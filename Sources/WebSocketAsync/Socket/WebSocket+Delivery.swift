@@ -19,6 +19,8 @@ enum Consumer {
     case pending
     /// Handlers on the socket's loop.
     case loopHandler(WebSocket.EventHandler)
+    /// A handler on the socket's loop that borrows messages.
+    case lendingHandler(WebSocket.LendingHandler)
     /// Handlers on the queue you named, reached through the socket's mailbox, so that one socket's
     /// events never overlap and arrive in order, even on a concurrent queue.
     case queueHandler(DispatchQueue, WebSocket.EventHandler)
@@ -31,7 +33,7 @@ enum Consumer {
     /// session counts it against ``WebSocketTransport/TransportOptions/maxUndeliveredBytes`` until it is taken.
     var holdsDeliveries: Bool {
         switch self {
-        case .loopHandler, .finished: return false
+        case .loopHandler, .lendingHandler, .finished: return false
         case .pending, .queueHandler, .batches: return true
         }
     }
@@ -42,20 +44,23 @@ extension WebSocket {
     /// Pulls the session's actions and carries out each, one at a time, then hands the queue face's
     /// batch to its queue and publishes the async face's messages.
     func act() {
-        while let action = peek({ $0.nextAction() }) {
-            switch action {
-            case .deliver(let event): deliver(event)
-            case .decide(let request): decide(request)
-            case .resume(let resumption): resumption.run()
-            }
-        }
+        while let action = peek({ $0.nextAction() }) { perform(action) }
         switch consumer {
         case .queueHandler(let queue, let handler): dispatchBatch(to: queue, handler)
         case .batches(let batches): batches.publish()
         case .finished:
             // What comes after the last event (a late ping's answer) still goes through the mailbox.
             if let queueFace { dispatchBatch(to: queueFace.queue, queueFace.handler) }
-        case .pending, .loopHandler: break
+        case .pending, .loopHandler, .lendingHandler: break
+        }
+    }
+
+    /// Carries out one action of the session.
+    func perform(_ action: SessionAction) {
+        switch action {
+        case .deliver(let event): deliver(event)
+        case .decide(let request): decide(request)
+        case .resume(let resumption): resumption.run()
         }
     }
 
@@ -66,6 +71,8 @@ extension WebSocket {
             break
         case .loopHandler(let handler):
             handler(self, event)
+        case .lendingHandler(let handler):
+            lend(event, to: handler)
         case .queueHandler:
             queueBatch.append(.event(event))
         case .batches(let batches):
@@ -94,7 +101,7 @@ extension WebSocket {
             return
         }
         switch server.face {
-        case .loopHandler, .async:
+        case .loopHandler, .lendingHandler, .async:
             let decision = decide(request)
             peek { $0.respond(to: decision) }
         case .queueHandler(let queue, _):

@@ -23,12 +23,13 @@ extension WebSocket {
         case .handshaking, .open:
             break
         }
-        if !events.isDisjoint(with: [.writable, .failed]) {
+        // Raw values, not array literals: a debug build allocates an array for each literal.
+        if events.rawValue & (ReadinessEvents.writable.rawValue | ReadinessEvents.failed.rawValue) != 0 {
             writable = true
             markDirty()
         }
         if events.contains(.hangUp) { peerHungUp = true }
-        if !events.isDisjoint(with: [.readable, .failed]) {
+        if events.rawValue & (ReadinessEvents.readable.rawValue | ReadinessEvents.failed.rawValue) != 0 {
             readable = true
             readAvailable()
         }
@@ -65,6 +66,12 @@ extension WebSocket {
                 // A short read emptied the socket: the next arrival is a new edge. Unless the peer
                 // hung up: its end of stream is still to be read, and no new edge will say so.
                 if count < buffer.count, !peerHungUp { readable = false }
+                if peek({ $0.readsInPlace }) {
+                    peek { $0.advanceTime(to: loop.now) }
+                    readInPlace(UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
+                    act()
+                    continue
+                }
                 peek { $0.received(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
             case .nothing:
                 readable = false
@@ -77,6 +84,24 @@ extension WebSocket {
             act()
         }
         markDirty()
+    }
+
+    /// Acts on what `bytes`, just read into the loop's buffer, hold, reading them where they lie:
+    /// whole messages go to the consumer from the loop's buffer, which nothing else uses until this
+    /// returns (reads happen only in the loop's own turn, never from a handler).
+    private func readInPlace(_ bytes: UnsafeMutableRawBufferPointer) {
+        var offset = 0
+        while let next = peek({ $0.nextAction(readingInPlace: bytes, from: &offset) }) {
+            switch next {
+            case .message(let kind, let payload):
+                if case .lendingHandler(let handler) = consumer {
+                    handler(self, kind == .text ? .text(payload) : .binary(payload))
+                } else {
+                    perform(peek { $0.deliver(lent: kind, payload) })
+                }
+            case .action(let action): perform(action)
+            }
+        }
     }
 
     // MARK: Writing

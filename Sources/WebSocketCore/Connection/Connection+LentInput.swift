@@ -134,10 +134,17 @@ extension Connection {
     /// Whether a pull would find nothing: no event queued, nothing in the inbox, and a frame reader
     /// waiting for a header. The steady state between whole messages read in place, checked here
     /// for less than the pull would cost to find out.
-    private var isIdleReader: Bool {
+    var isIdleReader: Bool {
         guard eventsStart == events.count, inboxStart == inbox.count, !inputEnded, case .header = frame else { return false }
         return isReadingFrames
     }
+
+    /// Whether the connection has parsed everything it was given and holds no event: pulling
+    /// (``nextEvent()``, ``nextEventView(_:)``) would find nothing until more input comes. `false`
+    /// whenever it may find something (also, conservatively, before the connection opens and once
+    /// it is closing): then pull. An adapter that pulls after every call checks it first, as it costs
+    /// less than a pull that finds nothing.
+    public var isAwaitingInput: Bool { isIdleReader }
 
     /// Whether the phase reads frames (rather than an HTTP head, or nothing).
     private var isReadingFrames: Bool {
@@ -149,7 +156,7 @@ extension Connection {
     }
 
     /// What ``readWholeMessage(_:at:)`` found.
-    private enum InPlaceMessage {
+    enum InPlaceMessage {
         /// A whole message, valid, unmasked where it lies.
         case message(Connection.MessageKind, InPlaceFrame)
         /// A whole text message that is not valid UTF-8: the connection failed.
@@ -161,7 +168,7 @@ extension Connection {
     /// The whole message that starts at `offset` of `bytes`, unmasked in place (the same decision as
     /// the inbox's whole-message path, ``wholeMessageLength(_:)``, and the same check of its text);
     /// `.none`, with `offset` unchanged, when the frame there is anything else or is not all there.
-    private mutating func readWholeMessage(_ bytes: UnsafeMutableRawBufferPointer, at offset: inout Int) -> InPlaceMessage {
+    mutating func readWholeMessage(_ bytes: UnsafeMutableRawBufferPointer, at offset: inout Int) -> InPlaceMessage {
         guard isReadingFrames, case .header = frame, inboxStart == inbox.count else { return .none }
         let rest = UnsafeMutableRawBufferPointer(rebasing: bytes[offset...])
         guard case .header(let header, let size) = FrameHeader.parse(UnsafeRawBufferPointer(rest)),
@@ -182,7 +189,7 @@ extension Connection {
     /// How much of `rest` to copy into the inbox: the rest of the frame being read (or of a header
     /// begun in earlier input), or the frame `rest` starts with when that frame is all there (the
     /// frames after it may be read in place again); otherwise everything.
-    private func inboxPortion(of rest: UnsafeRawBufferPointer) -> Int {
+    func inboxPortion(of rest: UnsafeRawBufferPointer) -> Int {
         guard isReadingFrames else { return rest.count }
         switch frame {
         case .payload(let inProgress):

@@ -47,6 +47,8 @@ extension SocketSession {
         case .resolving, .connecting, .finished:
             return nil
         }
+        // The steady state between reads: nothing to parse, no pong awaited.
+        if pingWaiters.isEmpty, pipeline.connection.isAwaitingInput { return nil }
         var pulled: Connection.Event? = nil
         while pipeline.connection.nextEventView({ view in
             switch view {
@@ -65,7 +67,7 @@ extension SocketSession {
         return nil
     }
 
-    private mutating func takeQueuedAction() -> SessionAction {
+    mutating func takeQueuedAction() -> SessionAction {
         let action = actions[actionsStart]
         actionsStart += 1
         if actionsStart == actions.count {
@@ -86,7 +88,7 @@ extension SocketSession {
     }
 
     /// One event of the connection: what it means for the consumer, if anything.
-    private mutating func act(on event: Connection.Event) -> SessionAction? {
+    mutating func act(on event: Connection.Event) -> SessionAction? {
         switch event {
         case .text(let text):
             return deliver(.text(text))
@@ -127,7 +129,7 @@ extension SocketSession {
         }
     }
 
-    private mutating func deliver(_ message: WebSocketMessage) -> SessionAction {
+    mutating func deliver(_ message: WebSocketMessage) -> SessionAction {
         if settings.consumerHolds {
             heldBytes += message.payloadSize
             heldMessages += 1

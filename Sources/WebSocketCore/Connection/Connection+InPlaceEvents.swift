@@ -1,0 +1,52 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
+// Input read in place, pulled one event at a time: the same reading as receive(lending:), with the
+// caller's code running between events rather than inside the call. A lent message lies in the
+// caller's buffer, not in the connection, so the caller may send on the connection (an echo, an
+// answer) while it holds the view, and the answer goes out before a later frame is read.
+
+extension Connection {
+    /// Pulls the next event of `bytes`, received from the peer and read in place: call it with the
+    /// same `bytes` and `offset` (start at 0) until it returns `nil`, then `bytes` is yours again.
+    ///
+    /// Like ``receive(lending:_:)``, whole messages are unmasked where they lie and lent as
+    /// ``Connection/EventView/text(_:)`` or ``Connection/EventView/binary(_:)`` pointing into
+    /// `bytes`; everything else (control frames, fragments, compressed messages, a frame the read
+    /// cut) is copied into the connection and comes as ``Connection/EventView/other(_:)``, one event
+    /// at a time, messages owned as ``nextEvent()`` returns them. A view stays valid until you change
+    /// `bytes`: between two calls the connection may be used freely (send, close, answer a handshake
+    /// request), and what you send in answer to one event goes out before anything after it is read,
+    /// as with ``nextEvent()``.
+    ///
+    /// `offset` is how far `bytes` has been read; `nil` means all of it has been (or was dropped, as
+    /// ``receive(_:)-([UInt8])`` drops input after the peer's Close or the end) and no event is queued.
+    ///
+    /// ```swift
+    /// var offset = 0
+    /// while let view = connection.nextEvent(readingInPlace: buffer, from: &offset) {
+    ///     if case .binary(let payload) = view { try connection.send(binary: payload) }  // an echo
+    /// }
+    /// ```
+    public mutating func nextEvent(readingInPlace bytes: UnsafeMutableRawBufferPointer, from offset: inout Int) -> Connection.EventView? {
+        while true {
+            if !isIdleReader, let event = nextEvent() { return .other(event) }
+            guard offset < bytes.count else { return nil }
+            guard acceptsInput else {
+                offset = bytes.count
+                return nil
+            }
+            switch readWholeMessage(bytes, at: &offset) {
+            case .message(let kind, let frame):
+                return kind == .text ? .text(frame.bytes) : .binary(frame.bytes)
+            case .failed:
+                continue   // the failure's events are queued: the next pull hands them out
+            case .none:
+                let count = inboxPortion(of: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+                receive(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
+                offset += count
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
+import WebSocketCore
+
+/// What ``SocketSession/nextAction(readingInPlace:from:)`` pulls: an action, or a whole message lent
+/// from the bytes read.
+package enum InPlaceAction {
+    /// A whole message, unmasked where it lies in the bytes read: valid until the adapter reuses
+    /// them. Hand it on as it is (a lent face), or as an owned message with
+    /// ``SocketSession/deliver(lent:_:)``.
+    case message(Connection.MessageKind, UnsafeRawBufferPointer)
+    /// What ``SocketSession/nextAction()`` would return.
+    case action(SessionAction)
+}
+
+extension SocketSession {
+    /// Whether bytes read from the socket may be read in place, with
+    /// ``nextAction(readingInPlace:from:)``: no transport layer between the socket and the
+    /// connection (a TLS layer's decoded bytes are its own), and the opening handshake under way or done.
+    package var readsInPlace: Bool {
+        switch stage {
+        case .handshaking, .open: return !pipeline.hasLayers
+        case .resolving, .connecting, .finished: return false
+        }
+    }
+
+    /// ``nextAction()`` for bytes read from the socket and lent mutably, read where they lie
+    /// (``WebSocketCore/Connection/nextEvent(readingInPlace:from:)``): call it with the same `bytes`
+    /// and `offset` (from 0) until it returns `nil`, acting on each result before pulling the next.
+    /// Only while ``readsInPlace``; the time is reported before the first call, as after
+    /// ``received(_:)``.
+    ///
+    /// Whole messages come as ``InPlaceAction/message(_:_:)``, lent, not yet counted as held by the
+    /// consumer; everything else as ``nextAction()`` makes it.
+    package mutating func nextAction(readingInPlace bytes: UnsafeMutableRawBufferPointer, from offset: inout Int) -> InPlaceAction? {
+        if actionsStart < actions.count { return .action(takeQueuedAction()) }
+        guard readsInPlace, !pipeline.hasFailed else {
+            // Nothing more is read (the socket closed while a handler ran, or a transport failure
+            // aborted the connection): the rest is dropped, as the pipeline drops it.
+            offset = bytes.count
+            return nil
+        }
+        while let view = pipeline.connection.nextEvent(readingInPlace: bytes, from: &offset) {
+            switch view {
+            case .text(let payload): return .message(.text, payload)
+            case .binary(let payload): return .message(.binary, payload)
+            case .other(let event):
+                if let action = act(on: event) { return .action(action) }
+                if actionsStart < actions.count { return .action(takeQueuedAction()) }
+            }
+        }
+        collectPingOutcomes()
+        if actionsStart < actions.count { return .action(takeQueuedAction()) }
+        return nil
+    }
+
+    /// A lent message as the consumer's event, copied once into the message (and counted as held
+    /// when the consumer holds what it is handed).
+    package mutating func deliver(lent kind: Connection.MessageKind, _ payload: UnsafeRawBufferPointer) -> SessionAction {
+        switch kind {
+        case .text: return deliver(.text(String(decoding: payload, as: UTF8.self)))
+        case .binary: return deliver(.binary(Array(payload)))
+        }
+    }
+}

@@ -1,0 +1,166 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+@testable import WebSocketCore
+
+@Suite("nextEvent(readingInPlace:from:): input read in place, pulled one event at a time")
+struct InPlaceEventsTests {
+    /// Feeds `input` to a server in `chunks`, each read in place from a fresh buffer that is
+    /// overwritten once pulled to the end; accepts a handshake request as soon as it is pulled, and
+    /// (with `echo`) answers every message between two pulls with the same message, sent from the view.
+    static func runPulled(_ input: [UInt8], chunks: [Int], echo: Bool = false,
+                          configuration: Connection.Configuration = Connection.Configuration())
+        throws -> (events: [Connection.Event], output: [UInt8])
+    {
+        var server = try Connection(role: .server, configuration: configuration)
+        var events: [Connection.Event] = []
+        var output: [UInt8] = []
+        var i = 0
+        var k = 0
+        while i < input.count {
+            let n = min(max(1, chunks[k % chunks.count]), input.count - i)
+            var buffer = Array(input[i..<(i + n)])
+            try buffer.withUnsafeMutableBytes { bytes in
+                var offset = 0
+                while let view = server.nextEvent(readingInPlace: bytes, from: &offset) {
+                    let event = LentInputTests.owned(view)
+                    events.append(event)
+                    if case .handshakeRequest = event { try server.accept() }
+                    if echo {
+                        switch view {
+                        case .text(let payload): try? server.send(text: String(decoding: payload, as: UTF8.self))
+                        case .binary(let payload): try? server.send(binary: payload)
+                        case .other(.text(let text)): try? server.send(text: text)
+                        case .other(.binary(let payload)): try? server.send(binary: payload)
+                        case .other: break
+                        }
+                    }
+                }
+                #expect(offset == bytes.count)
+                bytes.initializeMemory(as: UInt8.self, repeating: 0xEE)
+            }
+            i += n
+            k += 1
+            output += server.takeOutput()
+        }
+        server.receiveEOF()
+        events += drain(&server)
+        return (events, output + server.takeOutput())
+    }
+
+    /// The reference: input copied in, events pulled with `nextEvent()`, echoed the same way.
+    static func runCopied(_ input: [UInt8], chunks: [Int], configuration: Connection.Configuration = Connection.Configuration())
+        throws -> (events: [Connection.Event], output: [UInt8])
+    {
+        var server = try Connection(role: .server, configuration: configuration)
+        var events: [Connection.Event] = []
+        var output: [UInt8] = []
+        var i = 0
+        var k = 0
+        while i < input.count {
+            let n = min(max(1, chunks[k % chunks.count]), input.count - i)
+            server.receive(input[i..<(i + n)])
+            i += n
+            k += 1
+            while let event = server.nextEvent() {
+                events.append(event)
+                switch event {
+                case .handshakeRequest: try server.accept()
+                case .text(let text): try? server.send(text: text)
+                case .binary(let payload): try? server.send(binary: payload)
+                default: break
+                }
+            }
+            output += server.takeOutput()
+        }
+        server.receiveEOF()
+        events += drain(&server)
+        return (events, output + server.takeOutput())
+    }
+
+    @Test("Any split, messages or fragments delivery: the same events and output as input copied in", arguments: [51, 52, 53] as [UInt64])
+    func sameAsCopied(seed: UInt64) throws {
+        let input = try PropertyTests.recordedClientInput(seed: seed, maxBytes: 70_000)
+        var fragments = Connection.Configuration()
+        fragments.delivery = .fragments
+        var rng = Connection.SeededGenerator(seed: seed)
+        for configuration in [Connection.Configuration(), fragments] {
+            var splits: [[Int]] = [[input.count], [1], [7, 300, 2]]
+            splits += (0..<3).map { _ in (0..<40).map { _ in Int.random(in: 1...9000, using: &rng) } }
+            for chunks in splits {
+                let reference = try PropertyTests.run(input, chunks: chunks, configuration: configuration)
+                #expect(reference.events.count > 3)
+                let pulled = try Self.runPulled(input, chunks: chunks, configuration: configuration)
+                let same = pulled.events == reference.events
+                #expect(same, "seed \(seed), \(configuration.delivery), chunks \(chunks.prefix(3)): \(pulled.events.count) events against \(reference.events.count)")
+                #expect(pulled.output == reference.output, "seed \(seed), chunks \(chunks.prefix(3))")
+            }
+        }
+    }
+
+    @Test("Echoes sent between pulls go out in order, before what is read after them, as with nextEvent()", arguments: [61, 62] as [UInt64])
+    func echoesBetweenPulls(seed: UInt64) throws {
+        let input = try PropertyTests.recordedClientInput(seed: seed, maxBytes: 40_000)
+        var rng = Connection.SeededGenerator(seed: seed)
+        var splits: [[Int]] = [[input.count], [1], [3, 5000]]
+        splits += (0..<3).map { _ in (0..<40).map { _ in Int.random(in: 1...9000, using: &rng) } }
+        for chunks in splits {
+            let reference = try Self.runCopied(input, chunks: chunks)
+            let pulled = try Self.runPulled(input, chunks: chunks, echo: true)
+            #expect(pulled.events == reference.events, "seed \(seed), chunks \(chunks.prefix(3))")
+            #expect(pulled.output == reference.output, "seed \(seed), chunks \(chunks.prefix(3))")
+            #expect(pulled.output.count > input.count / 2)
+        }
+    }
+
+    @Test("Hostile input: the same close code and output as input copied in, however it is split", arguments: [71, 72] as [UInt64])
+    func hostileSameAsCopied(seed: UInt64) throws {
+        var rng = Connection.SeededGenerator(seed: seed)
+        let valid = try PropertyTests.recordedClientInput(seed: seed, maxBytes: 2000)
+        let tails: [[UInt8]] = [
+            (0..<64).map { _ in UInt8.random(in: 0...255, using: &rng) },
+            frame(0x2, [1, 2, 3]),
+            clientFrame(0x1, [0xC3, 0x28]),
+            clientFrame(0x2, [4, 5]) + clientFrame(0x8, [0x03, 0xE8]) + clientFrame(0x2, [6]),
+        ]
+        let cut = valid.count / 2
+        for tail in tails {
+            let input = Array(valid[..<cut]) + tail
+            for chunks in [[input.count], [1], [5, 11, 200]] {
+                let reference = try Self.runCopied(input, chunks: chunks)
+                let pulled = try Self.runPulled(input, chunks: chunks, echo: true)
+                #expect(pulled.events == reference.events, "chunks \(chunks): \(pulled.events.count) events against \(reference.events.count)")
+                #expect(pulled.output == reference.output)
+            }
+        }
+    }
+
+    @Test("A whole masked message is lent from the caller's buffer, and the connection can send while it is held")
+    func lentFromTheCallersBuffer() throws {
+        var (client, server) = try openPair()
+        let payload = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        var wire = clientFrame(0x2, payload) + clientFrame(0x1, Array("after".utf8))
+        let headerSize = 8  // 2 bytes, the 16-bit length that 300 needs, the 4-byte masking key
+        var views: [Range<Int>] = []
+        var events: [Connection.Event] = []
+        try wire.withUnsafeMutableBytes { bytes in
+            let base = UInt(bitPattern: bytes.baseAddress)
+            var offset = 0
+            while let view = server.nextEvent(readingInPlace: bytes, from: &offset) {
+                events.append(LentInputTests.owned(view))
+                guard case .binary(let lent) = view else { continue }
+                let start = Int(UInt(bitPattern: lent.baseAddress) - base)
+                views.append(start..<(start + lent.count))
+                #expect(offset == headerSize + payload.count)   // the next frame not read yet
+                try server.send(binary: lent)
+            }
+        }
+        #expect(views == [headerSize..<(headerSize + payload.count)])
+        #expect(events == [.binary(payload), .text("after")])
+        #expect(server.bufferedInputCount == 0)
+        client.receive(server.takeOutput())
+        #expect(drain(&client) == [.binary(payload)])
+    }
+}
