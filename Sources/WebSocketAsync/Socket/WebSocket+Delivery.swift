@@ -29,6 +29,15 @@ enum Consumer {
     /// The last event was delivered.
     case finished
 
+    /// Whether a batch is handed over after the actions of a read or a write (``WebSocket/handOver()``):
+    /// the queue face's, the async face's, and what comes through the mailbox after the end.
+    var handsOver: Bool {
+        switch self {
+        case .queueHandler, .batches, .finished: return true
+        case .pending, .loopHandler, .lendingHandler: return false
+        }
+    }
+
     /// Whether the consumer holds what it is handed after the call that hands it returns: then the
     /// session counts it against ``WebSocketTransport/TransportOptions/maxUndeliveredBytes`` until it is taken.
     var holdsDeliveries: Bool {
@@ -45,6 +54,12 @@ extension WebSocket {
     /// batch to its queue and publishes the async face's messages.
     func act() {
         while let action = peek({ $0.nextAction() }) { perform(action) }
+        handOver()
+    }
+
+    /// Hands the queue face's batch to its queue and publishes the async face's messages.
+    func handOver() {
+        guard handsOver else { return }
         switch consumer {
         case .queueHandler(let queue, let handler): dispatchBatch(to: queue, handler)
         case .batches(let batches): batches.publish()

@@ -123,6 +123,15 @@ extension WebSocket {
             break
         }
         writeOutput()
+        // The steady state (everything written, nothing published or owed, interest unchanged),
+        // in one check: each step below would find nothing to do.
+        if publishedBuffered == 0, publishedWaiting == 0, peek({ $0.isSteady }) {
+            handOver()
+            if readable { loop.readAgain(self) }
+            if interest != (readable ? [] : .readable) { syncInterest() }
+            scheduleTimer()
+            return
+        }
         // A drain resumes waiting sends (more output) or owes the handler its event, and what it
         // queued may go out at once and be drained in turn (the waiting sends filled the buffer
         // again, a handler sent until refused): until the socket is full or nothing is left, else
@@ -158,28 +167,11 @@ extension WebSocket {
     /// frames, and prepared messages kept apart in place): a burst goes out in a few calls.
     private func writeOutput() {
         guard let socket else { return }
-        peek { $0.pipeline.update() }
-        var wrote = 0
-        while writable, peek({ $0.pipeline.socketOutputCount }) > 0 {
-            var wroteAll = true
-            do throws(Errno) {
-                try session.pipeline.withSocketOutputPieces(upTo: Socket.maxPieces) {
-                    (pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int in
-                    let written = try socket.writeSome(pieces: pieces)
-                    var offered = 0
-                    for piece in pieces { offered += piece.count }
-                    if written < offered { wroteAll = false }
-                    wrote += written
-                    return written
-                }
-            } catch {
-                peek { $0.writeFailed(error) }
-                break
-            }
-            if !wroteAll { writable = false }
-            peek { $0.pipeline.update() }
+        let isFull = session.writeOutput(upTo: Socket.maxPieces, at: loop.now, socketIsWritable: writable) {
+            (pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int in
+            try socket.writeSome(pieces: pieces)
         }
-        peek { $0.wroteRound(wrote, at: loop.now) }
+        if isFull { writable = false }
     }
 
     /// Publishes the buffered amount for other threads, when it changed.

@@ -27,12 +27,31 @@ extension WebSocket {
 
     /// Queues a binary message; see ``send(text:)``.
     public func send(binary: some Collection<UInt8>) throws(WebSocketError) {
+        // Contiguous bytes (an array, a lent view) go to a path that is not generic: the generic one,
+        // compiled unspecialized for callers in other modules, reaches the bytes through witness
+        // tables on every send.
+        if let result = binary.withContiguousStorageIfAvailable({ bytes in
+            Result { () throws(WebSocketError) in try send(binaryBytes: UnsafeRawBufferPointer(bytes)) }
+        }) {
+            return try result.get()
+        }
         if loop.inLoop {
             try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
                 try connection.send(binary: binary)
             }
         } else {
             try submit(.message(.binary(Array(binary))))
+        }
+    }
+
+    /// ``send(binary:)`` of contiguous bytes.
+    private func send(binaryBytes bytes: UnsafeRawBufferPointer) throws(WebSocketError) {
+        if loop.inLoop {
+            try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
+                try connection.send(binary: bytes)
+            }
+        } else {
+            try submit(.message(.binary(Array(bytes))))
         }
     }
 

@@ -67,8 +67,14 @@ public final class WebSocket: @unchecked Sendable {
     @exclusivity(unchecked) var session: SocketSession
     /// Where its events go: settled when a client is made, when a server's connection opens.
     @exclusivity(unchecked) var consumer: Consumer {
-        didSet { if case .queueHandler(let queue, let handler) = consumer { queueFace = (queue, handler) } }
+        didSet {
+            if case .queueHandler(let queue, let handler) = consumer { queueFace = (queue, handler) }
+            handsOver = consumer.handsOver
+        }
     }
+    /// Whether ``handOver()`` has anything to do for this consumer (kept beside it: reading the
+    /// enum's payload to find out costs a retain and a release, after every read and write).
+    @exclusivity(unchecked) var handsOver = false
     /// (Queue face) The queue and handler, kept after the consumer has finished: what comes after the
     /// last event (a late ping's answer) still goes through the mailbox, in order.
     @exclusivity(unchecked) var queueFace: (queue: DispatchQueue, handler: EventHandler)? = nil
@@ -161,6 +167,7 @@ public final class WebSocket: @unchecked Sendable {
         self.session = session
         self.consumer = consumer
         if case .queueHandler(let queue, let handler) = consumer { queueFace = (queue, handler) }
+        handsOver = consumer.handsOver
         self.options = options
         self.system = system
         shared = Locked(Shared(connected: socket))

@@ -220,6 +220,59 @@ package struct SocketSession: Sendable {
         }
     }
 
+    /// Writes the output in rounds of `write`, a gathered send of at most `maxPieces` pieces that
+    /// returns how many bytes the socket took: the layers move output down before each round and
+    /// after it, and rounds go on while output is left and each took all it was offered. Then the
+    /// rounds are reported at `now` (``wroteRound(_:at:)``); a failed send fails the transport
+    /// (``writeFailed(_:)``). With `socketIsWritable` false nothing is written, but the layers move
+    /// output down and the stall is reported all the same. Returns whether the socket took less than
+    /// it was offered: it is full, wait until it is writable.
+    package mutating func writeOutput(upTo maxPieces: Int, at now: Connection.Instant, socketIsWritable: Bool,
+                                      _ write: (UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int) -> Bool {
+        let layered = pipeline.hasLayers
+        if layered { pipeline.update() }
+        var wrote = 0
+        var isFull = !socketIsWritable
+        while !isFull, pipeline.socketOutputCount > 0 {
+            do throws(Errno) {
+                try pipeline.withSocketOutputPieces(upTo: maxPieces) {
+                    (pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int in
+                    let written = try write(pieces)
+                    var offered = 0
+                    var index = 0
+                    while index < pieces.count {
+                        offered += pieces[index].count
+                        index += 1
+                    }
+                    if written < offered { isFull = true }
+                    wrote += written
+                    return written
+                }
+            } catch {
+                writeFailed(error)
+                break
+            }
+            if layered { pipeline.update() }
+        }
+        wroteRound(wrote, at: now)
+        return isFull && socketIsWritable
+    }
+
+    /// Whether the session has nothing for the adapter: open over a plain socket, its output all
+    /// written, the connection idle and staying open, no action queued, no send waiting for room, no
+    /// drain owed, no change of state to publish, nothing held by the consumer, no decision or pong
+    /// awaited. The adapter's only step left is then to wait for the next read (and keep its
+    /// timer): the steady state of a connection exchanging messages, checked in one call.
+    package var isSteady: Bool {
+        mutating get {
+            guard stage == .open, actionsStart == actions.count, pendingSends.isEmpty, !awaitingDrain,
+                  !stateMayHaveChanged, !inputEnded, !awaitingDecision, heldBytes == 0, heldMessages == 0,
+                  pingWaiters.isEmpty, !pipeline.hasFailed, !pipeline.hasLayers else { return false }
+            return pipeline.connection.pendingOutputCount == 0 && pipeline.connection.transportDirective == .keepOpen
+                && pipeline.connection.isAwaitingInput
+        }
+    }
+
     /// Reports the time to the connection's timers. Call it before pulling actions after an input,
     /// and before a send, so that what they arm starts now.
     package mutating func advanceTime(to now: Connection.Instant) {
