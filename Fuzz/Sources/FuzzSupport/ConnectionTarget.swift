@@ -487,9 +487,10 @@ struct Session {
         deliver(bytes[..<at])
         if pull { drain() }
         // With an odd seed, a second piece whose events are pulled at once anyway is lent instead:
-        // read in place by receive(lending:), with the same events and output as by copy.
+        // read in place by receive(lending:), or (seeds 3 mod 4) pulled in place one event at a time
+        // by nextEvent(readingInPlace:from:), with the same events and output as by copy.
         if pull && splitSeed & 1 == 1 {
-            deliverLent(bytes[at...])
+            deliverLent(bytes[at...], pulling: splitSeed & 3 == 3)
         } else {
             deliver(bytes[at...])
         }
@@ -497,18 +498,25 @@ struct Session {
 
     /// One read lent to the connection under test, its events pulled during the call. The buffer is
     /// overwritten when the call returns: a connection that kept a pointer into it would read garbage.
-    private mutating func deliverLent(_ piece: ArraySlice<UInt8>) {
+    private mutating func deliverLent(_ piece: ArraySlice<UInt8>, pulling: Bool) {
         if inboundIsClean { inbound.feed(piece) }
         var buffer = Array(piece)
         var checker = self.checker
         let before = checker.events.count
+        let record = { (view: Connection.EventView) in
+            switch view {
+            case .text(let text): checker.record(.text(String(decoding: text, as: UTF8.self)))
+            case .binary(let data): checker.record(.binary(Array(data)))
+            case .other(let event): checker.record(event)
+            }
+        }
         buffer.withUnsafeMutableBytes { bytes in
-            cut.receive(lending: bytes) { view in
-                switch view {
-                case .text(let text): checker.record(.text(String(decoding: text, as: UTF8.self)))
-                case .binary(let data): checker.record(.binary(Array(data)))
-                case .other(let event): checker.record(event)
-                }
+            if pulling {
+                var offset = 0
+                while let view = cut.nextEvent(readingInPlace: bytes, from: &offset) { record(view) }
+                if offset != bytes.count { fuzzFailure("\(who): pulling in place stopped at \(offset) of \(bytes.count)") }
+            } else {
+                cut.receive(lending: bytes, record)
             }
             bytes.initializeMemory(as: UInt8.self, repeating: 0xA5)
         }

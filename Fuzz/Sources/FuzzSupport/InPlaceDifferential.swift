@@ -101,10 +101,104 @@ enum InPlaceDifferential {
         return outcome
     }
 
-    /// Runs both ways and requires the same outcome.
+    /// The reply sent as a send between two pulls, as ``Connection/answerNextEvent(_:)`` sends it.
+    static func send(_ reply: Connection.LentReply, of view: Connection.EventView, on connection: inout Connection)
+        throws(Connection.UsageError) {
+        switch (view, reply) {
+        case (.text(let bytes), .echo): try connection.send(textUTF8: bytes)
+        case (.binary(let bytes), .echo): try connection.send(binary: bytes)
+        case (.text(let bytes), .binary(let range)), (.binary(let bytes), .binary(let range)):
+            let part = range.clamped(to: 0..<bytes.count)
+            try connection.send(binary: UnsafeRawBufferPointer(rebasing: bytes[part]))
+        default: break
+        }
+    }
+
+    /// The third run: each piece read in place by pulling (`nextEvent(readingInPlace:from:)`) and the
+    /// replies sent between pulls. A refused reply ends what the other runs count as a call, and the
+    /// writer takes its allowance there, as after theirs.
+    static func runPulled(_ connection: Connection, _ wire: [UInt8], cuts: [Int], seed: Int) -> Outcome {
+        var connection = connection
+        var outcome = Outcome()
+        var start = 0
+        var calls = 0
+        for end in cuts + [wire.count] {
+            var buffer = Array(wire[start..<end])
+            start = end
+            calls += 1
+            buffer.withUnsafeMutableBytes { bytes in
+                var offset = 0
+                while let pulled = connection.nextEvent(readingInPlace: bytes, from: &offset) {
+                    // A message not read in place (cut across reads) comes owned; the other runs
+                    // lend it from the connection: answered from its bytes all the same.
+                    var owned: [UInt8] = []
+                    var ownedKind: Connection.MessageKind? = nil
+                    switch pulled {
+                    case .other(.text(let text)): (owned, ownedKind) = (Array(text.utf8), .text)
+                    case .other(.binary(let data)): (owned, ownedKind) = (data, .binary)
+                    default: break
+                    }
+                    owned.withUnsafeBytes { ownedBytes in
+                        let view: Connection.EventView = switch ownedKind {
+                        case .text?: .text(ownedBytes)
+                        case .binary?: .binary(ownedBytes)
+                        case nil: pulled
+                        }
+                        switch view {
+                        case .text(let text): outcome.events.append("text \(text.count)")
+                        case .binary(let data): outcome.events.append("binary \(data.count)")
+                        case .other(let event): outcome.events.append("\(event)")
+                        }
+                        do throws(Connection.UsageError) {
+                            try send(reply(view), of: view, on: &connection)
+                        } catch {
+                            outcome.events.append("threw \(error)")
+                            take(allowance(seed, calls), of: &connection, into: &outcome)
+                            calls += 1
+                        }
+                    }
+                }
+                bytes.initializeMemory(as: UInt8.self, repeating: 0xC5)
+            }
+            take(allowance(seed, calls), of: &connection, into: &outcome)
+            outcome.output += connection.takeOutput()
+            MemoryBounds.check(connection, who: "server pulling in place")
+        }
+        return outcome
+    }
+
+    /// A writer's turn: up to `allowance` bytes of the pending output.
+    private static func take(_ allowance: Int, of connection: inout Connection, into outcome: inout Outcome) {
+        var left = allowance
+        while left > 0, connection.pendingOutputCount > 0 {
+            let before = connection.pendingOutputCount
+            connection.withPendingOutputPieces(upTo: 32) { pieces in
+                var taken = 0
+                for piece in pieces where left > 0 {
+                    let n = min(left, piece.count)
+                    outcome.output += UnsafeRawBufferPointer(rebasing: piece[..<n])
+                    left -= n
+                    taken += n
+                }
+                return taken
+            }
+            if connection.pendingOutputCount == before { break }
+        }
+    }
+
+    /// Runs all three ways and requires the same outcome.
     static func check(_ connection: Connection, _ wire: [UInt8], cut: Int, writerSeed: Int) {
         let cuts = cut > 0 && cut < wire.count ? [cut] : []
         let framed = run(connection, wire, cuts: cuts, inPlace: false, seed: writerSeed)
+        let pulled = runPulled(connection, wire, cuts: cuts, seed: writerSeed)
+        guard framed == pulled else {
+            let first = framed.events.indices.first { $0 >= pulled.events.count || framed.events[$0] != pulled.events[$0] } ?? framed.events.count
+            fuzzFailure("""
+                pulled in place: outcome differs from event \(first) on (cut at \(cut) of \(wire.count)), output \(framed.output.count) vs \(pulled.output.count) bytes:
+                  framed: \(framed.events[min(first, framed.events.count)...].prefix(4)) (\(framed.events.count) events)
+                  pulled: \(pulled.events[min(first, pulled.events.count)...].prefix(4)) (\(pulled.events.count) events)
+                """)
+        }
         let inPlace = run(connection, wire, cuts: cuts, inPlace: true, seed: writerSeed)
         guard framed.events == inPlace.events else {
             let first = framed.events.indices.first { $0 >= inPlace.events.count || framed.events[$0] != inPlace.events[$0] } ?? framed.events.count
