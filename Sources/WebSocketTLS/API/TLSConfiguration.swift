@@ -68,6 +68,11 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// evaluators made from the same closure are not equal.
     public var trustEvaluator: TLSTrustEvaluator? = nil
 
+    /// **Unsafe**: writes every session's secrets, in the NSS key log format (`SSLKEYLOGFILE`), so
+    /// that Wireshark can decrypt a capture. Anyone who reads the log can decrypt every session it
+    /// covers. Default none; for debugging only. See ``TLSKeyLog``.
+    public var unsafeKeyLog: TLSKeyLog? = nil
+
     /// The certificate chain presented to the peer, the leaf first: a server's (required), or a
     /// client's for mutual TLS (optional; set ``privateKey`` with it). Default none for a client.
     public var certificateChain: PEMSource?

@@ -7,7 +7,7 @@ import WebSocketTransport
 internal import COpenSSL
 
 /// An `SSL_CTX` made from a ``TLSConfiguration``: certificates, key, trust store, versions, ALPN, the
-/// verification callback, loaded once and shared by every session of a ``TLSContext``.
+/// verification and key log callbacks, loaded once and shared by every session of a ``TLSContext``.
 ///
 /// `@unchecked Sendable`: nothing changes the `SSL_CTX` after `init`, and OpenSSL makes what
 /// sessions do with a shared context (`SSL_new`, trust-store lookups) safe across threads with its
@@ -20,6 +20,8 @@ final class NativeContext: @unchecked Sendable {
     let limits: TLSLimits
     /// Kept alive for the verification callback, which is given its address.
     private let verification: PeerVerification
+    /// Kept alive for the key log callback, which finds it in the `SSL_CTX`.
+    private let keyLog: KeyLogWriter?
 
     init(_ configuration: TLSConfiguration) throws(WebSocketError) {
         OpenSSLErrorQueue.clear()
@@ -31,10 +33,14 @@ final class NativeContext: @unchecked Sendable {
         guard let context = SSL_CTX_new(method) else {
             throw .tlsConfiguration("cannot create an OpenSSL context")
         }
+        let keyLog: KeyLogWriter?
         do throws(WebSocketError) {
             try Self.configureProtocol(context, configuration)
             try Self.configureIdentity(context, configuration)
             try Self.configureVerification(context, configuration, verification: verification)
+            // Last: a configuration that fails creates no key log file.
+            keyLog = try configuration.unsafeKeyLog.map { log throws(WebSocketError) in try KeyLogWriter(log) }
+            try keyLog?.install(in: context)
         } catch {
             SSL_CTX_free(context)
             throw error
@@ -47,6 +53,7 @@ final class NativeContext: @unchecked Sendable {
         }
         limits = configuration.limits
         self.verification = verification
+        self.keyLog = keyLog
     }
 
     deinit {
