@@ -212,16 +212,7 @@ final class RecordingEvaluator: Sendable {
 
     func handshake(_ evaluator: TLSTrustEvaluator, policy: ClientCertificatePolicy, presenting identity: TestIdentity?,
                    version: TLSVersion) throws -> SessionPair {
-        var client = Configurations.client()
-        client.certificateChain = identity?.certificate
-        client.privateKey = identity?.key
-        client.maximumVersion = version
-        var server = Configurations.server()
-        server.clientCertificates = policy
-        server.trustEvaluator = evaluator
-        var pair = try SessionPair(client: client, server: server)
-        pair.run()
-        return pair
+        try SessionPair.mutual(policy: policy, presenting: identity, clientMaximum: version, evaluator: evaluator)
     }
 
     static let required = ClientCertificatePolicy.required(trustRoots: .only([TestPKI.shared.ca.certificate]))
