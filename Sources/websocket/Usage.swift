@@ -88,8 +88,14 @@ enum Help {
         TLS (wss://):
           --cacert FILE          trust only these CAs (repeat for more; default: the system's)
           --pin sha256/BASE64    also require this SHA-256 of a public key in the verified chain
+          --pin-cert sha256:HEX  accept the server only if its certificate has this SHA-256
+                                 fingerprint, even self-signed (repeat for more): the hex of
+                                 openssl x509 -in cert.pem -noout -fingerprint -sha256
           --cert FILE --key FILE present a client certificate
           -k, --insecure         do not verify the server (warned about)
+          --keylog FILE          UNSAFE, for debugging: append the TLS secrets to FILE (SSLKEYLOGFILE
+                                 format, for Wireshark; created 0600; warned about): anyone who
+                                 reads it can decrypt the connection
 
         shared with serve:
 
@@ -121,6 +127,8 @@ enum Help {
           --tls-cert FILE --tls-key FILE
                                  serve wss:// (PEM: the chain, leaf first, and its key)
           --client-ca FILE       require a client certificate issued by this CA
+          --keylog FILE          UNSAFE, for debugging: append every connection's TLS secrets to FILE
+                                 (as connect --keylog)
 
         shared with connect:
 

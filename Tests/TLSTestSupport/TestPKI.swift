@@ -14,6 +14,15 @@ package struct TestIdentity: Sendable {
     package var certificatePEM: [UInt8]
     package var keyPEM: [UInt8]
     package var pin: String
+    /// The certificate's DER encoding, and its SHA-256 (the certificate's fingerprint, as
+    /// `openssl x509 -noout -fingerprint -sha256` prints it).
+    package var certificateDER: [UInt8]
+    package var fingerprint: [UInt8]
+
+    /// The fingerprint in lowercase hex.
+    package var fingerprintHex: String {
+        fingerprint.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
 
     package var certificate: PEMSource { .bytes(certificatePEM) }
     package var key: PEMSource { .bytes(keyPEM) }
@@ -45,12 +54,23 @@ package struct TestPKI: Sendable {
     package var client: TestIdentity
     package var clientFromOtherCA: TestIdentity
 
+    /// Two self-signed `localhost` leaves (not authorities): a development server's certificate.
+    package var selfSigned: TestIdentity
+    package var otherSelfSigned: TestIdentity
+
     /// ``server``'s key encrypted with a password (AES-128-CBC).
     package var encryptedServerKeyPEM: [UInt8]
 
     package var intermediateChainPEM: [UInt8] { viaIntermediate.certificatePEM + intermediate.certificatePEM }
 
     package static let shared = TestPKI()
+
+    /// The SHA-256 of `bytes` (OpenSSL's one-shot `SHA256`, not the library's digest code).
+    package static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        _ = digest.withUnsafeMutableBufferPointer { out in bytes.withUnsafeBufferPointer { SHA256($0.baseAddress, $0.count, out.baseAddress) } }
+        return digest
+    }
 
     private init() {
         let day = 86_400
@@ -76,6 +96,8 @@ package struct TestPKI: Sendable {
         addressAsName = Issued.make(commonName: "127.0.0.1", names: "DNS:127.0.0.1", usage: "serverAuth", issuer: ca).identity
         client = Issued.make(commonName: "test-client", usage: "clientAuth", issuer: ca).identity
         clientFromOtherCA = Issued.make(commonName: "intruder", usage: "clientAuth", issuer: other).identity
+        selfSigned = Issued.make(commonName: "localhost", names: localNames, usage: "serverAuth").identity
+        otherSelfSigned = Issued.make(commonName: "localhost", names: localNames, usage: "serverAuth").identity
     }
 }
 
@@ -130,9 +152,20 @@ private final class Issued {
     }
 
     var identity: TestIdentity {
-        TestIdentity(certificatePEM: Self.pem { PEM_write_bio_X509($0, certificate) },
-                     keyPEM: Self.pem { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) },
-                     pin: pin)
+        let der = self.der
+        return TestIdentity(certificatePEM: Self.pem { PEM_write_bio_X509($0, certificate) },
+                            keyPEM: Self.pem { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) },
+                            pin: pin, certificateDER: der, fingerprint: TestPKI.sha256(der))
+    }
+
+    private var der: [UInt8] {
+        let length = i2d_X509(certificate, nil)
+        var der = [UInt8](repeating: 0, count: Int(length))
+        _ = der.withUnsafeMutableBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            return i2d_X509(certificate, &cursor)
+        }
+        return der
     }
 
     var encryptedKeyPEM: [UInt8] {
@@ -151,9 +184,7 @@ private final class Issued {
             var cursor = buffer.baseAddress
             return i2d_PUBKEY(key, &cursor)
         }
-        var digest = [UInt8](repeating: 0, count: 32)
-        _ = digest.withUnsafeMutableBufferPointer { out in der.withUnsafeBufferPointer { SHA256($0.baseAddress, $0.count, out.baseAddress) } }
-        return "sha256/" + Base64.encode(digest)
+        return "sha256/" + Base64.encode(TestPKI.sha256(der))
     }
 
     private static func pem(_ write: (OpaquePointer) -> Int32) -> [UInt8] {

@@ -28,6 +28,23 @@ import TLSTestSupport
         return nil
     }
 
+    @Test func aTrustEvaluatorNeedsVerification() {
+        var client = TLSConfiguration.client()
+        client.certificateVerification = .disabledInsecurely
+        client.trustEvaluator = TLSTrustEvaluator { _ in .accept }
+        #expect(configurationError { _ = try TLSContext(client) }?.reason.contains("trustEvaluator needs certificate verification") == true)
+        // A server's decides on client certificates, which it must ask for.
+        var server = Configurations.server()
+        server.trustEvaluator = TLSTrustEvaluator { _ in .accept }
+        #expect(configurationError { _ = try TLSContext(server) }?.reason.contains("clientCertificates") == true)
+    }
+
+    @Test func pinnedCertificatesNeedWholeFingerprints() {
+        for fingerprints in [[], [[UInt8](repeating: 1, count: 20)], [pki.selfSigned.fingerprint, [0]]] {
+            #expect(configurationError { _ = try TLSTrustEvaluator.pinnedCertificates(sha256: fingerprints) } != nil)
+        }
+    }
+
     @Test func aMissingFileIsNamed() {
         let error = configurationError { _ = try TLSContext(.server(certificateChain: .file("/nonexistent/chain.pem"),
                                                                       privateKey: pki.server.key)) }

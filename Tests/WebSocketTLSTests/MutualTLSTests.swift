@@ -14,15 +14,7 @@ import TLSTestSupport
 
     func handshake(policy: ClientCertificatePolicy, presenting identity: TestIdentity?,
                    clientMaximum: TLSVersion? = nil) throws -> SessionPair {
-        var client = Configurations.client()
-        client.certificateChain = identity?.certificate
-        client.privateKey = identity?.key
-        client.maximumVersion = clientMaximum
-        var server = Configurations.server()
-        server.clientCertificates = policy
-        var pair = try SessionPair(client: client, server: server)
-        pair.run()
-        return pair
+        try SessionPair.mutual(policy: policy, presenting: identity, clientMaximum: clientMaximum)
     }
 
     static let testRoots = TLSTrustRoots.only([TestPKI.shared.ca.certificate])

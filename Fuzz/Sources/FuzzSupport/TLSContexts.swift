@@ -5,7 +5,8 @@
 @_spi(Testing) import WebSocketTLS
 
 /// The contexts of the TLS targets, made once: the session under test in each configuration the
-/// control byte selects, and the real peers of the man-in-the-middle mode.
+/// input selects, and the real peers of the man-in-the-middle mode (which log their keys to the
+/// recorder, for comparison with the session under test's).
 enum TLSFuzzContexts {
     /// Limits a few KiB of input cross (the ciphertext limit is raised to one record whatever it is
     /// set to).
@@ -20,18 +21,11 @@ enum TLSFuzzContexts {
     }
 
     /// Under test: the server (``variant``: client certificates required) or the client (``variant``:
-    /// the CA's key pinned), with the default or the tight limits.
-    static func underTest(server: Bool, tight: Bool, variant: Bool) -> TLSContext {
-        switch (server, tight, variant) {
-        case (true, false, false): return serverDefault
-        case (true, true, false): return serverTight
-        case (true, false, true): return serverMutual
-        case (true, true, true): return serverMutualTight
-        case (false, false, false): return clientDefault
-        case (false, true, false): return clientTight
-        case (false, false, true): return clientPinned
-        case (false, true, true): return clientPinnedTight
-        }
+    /// the CA's key pinned), with the default or the tight limits; with ``trust``, the recorder's
+    /// evaluator and key log as well (a server then asks for client certificates, optionally unless
+    /// ``variant``).
+    static func underTest(server: Bool, tight: Bool, variant: Bool, trust: Bool) -> TLSContext {
+        underTestContexts[(server ? 8 : 0) | (tight ? 4 : 0) | (variant ? 2 : 0) | (trust ? 1 : 0)]
     }
 
     /// The peer of a session under test in the man-in-the-middle mode.
@@ -48,17 +42,27 @@ enum TLSFuzzContexts {
 
     private static let pki = TLSFuzzPKI.shared
 
-    private static func server(tight: Bool, mutual: Bool, maximum12: Bool = false) -> TLSContext {
+    private static var caRoots: TLSTrustRoots { .only([.bytes(pki.ca.certificate)]) }
+
+    /// A server; `keyLog`, its sink (the recorder's, of the session under test or of the peer).
+    private static func server(tight: Bool, mutual: Bool, maximum12: Bool = false, trust: Bool = false,
+                               keyLog: TLSKeyLog? = TLSFuzzRecorder.shared.peerKeyLog) -> TLSContext {
         var configuration = TLSConfiguration.server(certificateChain: .bytes(pki.server.certificate), privateKey: .bytes(pki.server.key))
         if tight { configuration.limits = tightLimits }
-        if mutual { configuration.clientCertificates = .required(trustRoots: .only([.bytes(pki.ca.certificate)])) }
+        if mutual { configuration.clientCertificates = .required(trustRoots: caRoots) }
         if maximum12 { configuration.maximumVersion = .v1_2 }
+        if trust {
+            if !mutual { configuration.clientCertificates = .optional(trustRoots: caRoots) }
+            configuration.trustEvaluator = TLSFuzzRecorder.shared.evaluator
+        }
+        configuration.unsafeKeyLog = keyLog
         return make(configuration)
     }
 
-    private static func client(tight: Bool, pinned: Bool, certificate: Bool = false, maximum12: Bool = false) -> TLSContext {
+    private static func client(tight: Bool, pinned: Bool, certificate: Bool = false, maximum12: Bool = false, trust: Bool = false,
+                               keyLog: TLSKeyLog? = TLSFuzzRecorder.shared.peerKeyLog) -> TLSContext {
         var configuration = TLSConfiguration.client()
-        configuration.trustRoots = .only([.bytes(pki.ca.certificate)])
+        configuration.trustRoots = caRoots
         if tight { configuration.limits = tightLimits }
         if pinned { configuration.pinnedPublicKeys = [pki.caPin] }
         if maximum12 { configuration.maximumVersion = .v1_2 }
@@ -66,6 +70,8 @@ enum TLSFuzzContexts {
             configuration.certificateChain = .bytes(pki.client.certificate)
             configuration.privateKey = .bytes(pki.client.key)
         }
+        if trust { configuration.trustEvaluator = TLSFuzzRecorder.shared.evaluator }
+        configuration.unsafeKeyLog = keyLog
         return make(configuration)
     }
 
@@ -77,14 +83,14 @@ enum TLSFuzzContexts {
         }
     }
 
-    private static let serverDefault = server(tight: false, mutual: false)
-    private static let serverTight = server(tight: true, mutual: false)
-    private static let serverMutual = server(tight: false, mutual: true)
-    private static let serverMutualTight = server(tight: true, mutual: true)
-    private static let clientDefault = client(tight: false, pinned: false)
-    private static let clientTight = client(tight: true, pinned: false)
-    private static let clientPinned = client(tight: false, pinned: true)
-    private static let clientPinnedTight = client(tight: true, pinned: true)
+    /// By ``underTest(server:tight:variant:trust:)``'s index. Only the trust contexts log keys (to
+    /// the recorder's lines of the session under test).
+    private static let underTestContexts: [TLSContext] = (0..<16).map { index in
+        let (isServer, tight, variant, trust) = (index & 8 != 0, index & 4 != 0, index & 2 != 0, index & 1 != 0)
+        let keyLog = trust ? TLSFuzzRecorder.shared.underTestKeyLog : nil
+        return isServer ? server(tight: tight, mutual: variant, trust: trust, keyLog: keyLog)
+            : client(tight: tight, pinned: variant, trust: trust, keyLog: keyLog)
+    }
     private static let peerClient = client(tight: false, pinned: false)
     private static let peerClient12 = client(tight: false, pinned: false, maximum12: true)
     private static let peerClientWithCertificate = client(tight: false, pinned: false, certificate: true)

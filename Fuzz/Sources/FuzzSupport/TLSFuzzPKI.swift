@@ -19,6 +19,8 @@ struct TLSFuzzPKI: Sendable {
     var client: Identity
     /// The CA's public-key pin (`sha256/BASE64`), for the pinning client.
     var caPin: String
+    /// The CA's certificate, as DER.
+    var caCertificateDER: [UInt8]
 
     static let shared = TLSFuzzPKI()
 
@@ -26,6 +28,7 @@ struct TLSFuzzPKI: Sendable {
         let (caCertificate, caKey) = Self.issue(commonName: "Fuzz CA", names: nil, authority: true, issuer: nil)
         ca = Self.export(caCertificate, caKey)
         caPin = Self.pin(caKey)
+        caCertificateDER = Self.der(caCertificate)
         let (serverCertificate, serverKey) = Self.issue(commonName: "localhost", names: "DNS:localhost,IP:127.0.0.1",
                                                         authority: false, issuer: (caCertificate, caKey))
         server = Self.export(serverCertificate, serverKey)
@@ -60,6 +63,16 @@ struct TLSFuzzPKI: Sendable {
         ok = ok && X509_sign(certificate, issuer?.key ?? key, EVP_sha256()) > 0
         guard ok else { fatalError("fuzz PKI: cannot make \(commonName)") }
         return (certificate, key)
+    }
+
+    private static func der(_ certificate: OpaquePointer) -> [UInt8] {
+        var der = [UInt8](repeating: 0, count: Int(max(0, i2d_X509(certificate, nil))))
+        let written = der.withUnsafeMutableBufferPointer { buffer in
+            var cursor = buffer.baseAddress
+            return i2d_X509(certificate, &cursor)
+        }
+        guard written == der.count, written > 0 else { fatalError("fuzz PKI: DER") }
+        return der
     }
 
     private static func pin(_ key: OpaquePointer) -> String {

@@ -106,7 +106,31 @@ struct ManInTheMiddle {
         checkIntegrity(own: own, peer: peer, ownSent: ownSent, peerSent: peerSent, peerFinished: peerFinished)
         Trace.print("\(options.who) in the middle (altered \(altered)): \(own.status), read \(own.read.count) of \(peerSent.count); "
                         + "peer \(peer.status), read \(peer.read.count) of \(ownSent.count)")
+        if options.trust != nil { checkTrustAndKeyLogs(own: own, peer: peer) }
         if !altered { checkUnaltered(own: own, peer: peer, ownSent: ownSent, peerSent: peerSent) }
+    }
+
+    /// With the trust byte: a server past its handshake asked its evaluator about the certificate
+    /// its peer presented; two sides past the handshake logged the same secrets (any change to the
+    /// handshake fails its Finished messages).
+    private func checkTrustAndKeyLogs(own: TLSObserved, peer: TLSObserved) {
+        let recorder = TLSFuzzRecorder.shared
+        if options.server, Self.canSend(own.status), options.peerPresentsCertificate, recorder.evaluations.count != 1 {
+            fuzzFailure("server: established with a client certificate, asked its evaluator \(recorder.evaluations.count) times")
+        }
+        own.trust?.checkKeyLog(recorder.peerLines, who: "peer of the \(options.who)")
+        guard Self.canSend(own.status), Self.canSend(peer.status) else { return }
+        if recorder.underTestLines.isEmpty || Set(recorder.underTestLines) != Set(recorder.peerLines) {
+            fuzzFailure("\(options.who) logged \(recorder.underTestLines.count) key log lines, its peer \(recorder.peerLines.count), "
+                            + "not the same")
+        }
+    }
+
+    /// Whether the evaluator refused the chain of the peer (the session under test then failed, as
+    /// TLSTrustExpectations checks).
+    private var evaluatorRejected: Bool {
+        guard options.trust != nil, let trust = TLSFuzzRecorder.shared.evaluations.first else { return false }
+        return TLSFuzzRecorder.shared.rejects(trust.defaultVerdict)
     }
 
     /// Past the handshake and not failed: a session whose peer ended its direction still sends.
@@ -118,7 +142,7 @@ struct ManInTheMiddle {
     }
 
     private func makePeer() -> TLSObserved {
-        let context = TLSFuzzContexts.peer(ofServer: options.server, withCertificate: options.variant, tls12: peerTLS12)
+        let context = TLSFuzzContexts.peer(ofServer: options.server, withCertificate: options.peerPresentsCertificate, tls12: peerTLS12)
         let session: TLSSession
         do throws(WebSocketError) {
             session = options.server ? try context.makeClientSession(serverName: "localhost") : try context.makeServerSession()
@@ -169,6 +193,7 @@ struct ManInTheMiddle {
     /// Nothing was altered: the exchange must have gone through.
     private func checkUnaltered(own: TLSObserved, peer: TLSObserved, ownSent: [UInt8], peerSent: [UInt8]) {
         if options.tight, case .failed(.tls(let error)) = own.status, error.kind == .limitExceeded { return }
+        if evaluatorRejected { return }
         let expected: TransportLayerStatus = peerFinishes ? .ended(clean: true)
             : options.endOfStream ? .ended(clean: false) : .established
         if own.status != expected {

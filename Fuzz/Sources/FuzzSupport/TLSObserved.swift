@@ -14,6 +14,7 @@
 ///   after a failure; a failed session holds no input.
 /// - **Errors**: never `.configuration` or `.unavailable` from peer bytes; a name or pin error only
 ///   on a client, a missing certificate only on a server; a pin error only when pins are set.
+/// - **Trust and key log** (with the trust byte): ``TLSTrustExpectations``.
 /// - **Output**: everything written re-parses as TLS records (content types 20-23, version 3.0-3.3
 ///   except in alerts, at most 2^14 + 2048 bytes each), and ends on a record boundary whenever it is
 ///   all taken.
@@ -24,6 +25,8 @@ struct TLSObserved {
     let hasPins: Bool
     let limits: TLSLimits
     let readSize: Int
+    /// With an evaluator and a key log (the trust byte), their invariants.
+    let trust: TLSTrustExpectations?
     /// The plaintext read, in order.
     private(set) var read: [UInt8] = []
     private(set) var last: TransportLayerStatus
@@ -34,13 +37,15 @@ struct TLSObserved {
     /// harness message (at most 16 KiB) encrypted.
     static let outputSlack = 64 << 10
 
-    init(_ session: TLSSession, who: String, isServer: Bool, hasPins: Bool, limits: TLSLimits, readSize: Int) {
+    init(_ session: TLSSession, who: String, isServer: Bool, hasPins: Bool, limits: TLSLimits, readSize: Int,
+         trust: TLSTrustExpectations? = nil) {
         self.session = session
         self.who = who
         self.isServer = isServer
         self.hasPins = hasPins
         self.limits = limits
         self.readSize = readSize
+        self.trust = trust
         last = session.status
         buffer = [UInt8](repeating: 0, count: readSize)
         check("creation")
@@ -115,6 +120,7 @@ struct TLSObserved {
         if session.pendingOutputCount > limits.maxPendingOutput + Self.outputSlack {
             fuzzFailure("\(who): \(session.pendingOutputCount) bytes of output, over \(limits.maxPendingOutput) and the slack")
         }
+        trust?.check(session, who: who)
         guard case .failed(let error) = now else { return }
         if session.bufferedCiphertextCount != 0 || session.bufferedPlaintextCount != 0 {
             fuzzFailure("\(who): a failed session holds \(session.bufferedCiphertextCount) + \(session.bufferedPlaintextCount) bytes")

@@ -8,14 +8,20 @@
 /// them (a ClientHello, a server's first flight) are made when the seeds are written, by real
 /// sessions over the fuzz PKI.
 enum TLSSeeds {
-    static func raw(_ control: UInt8, split: UInt16 = 0x0500, _ bytes: [UInt8]) -> [UInt8] {
-        [control, UInt8(split >> 8), UInt8(split & 0xFF)] + bytes
+    /// With `trust`, the split seed gets 0x8000 and the trust byte follows it.
+    static func raw(_ control: UInt8, split: UInt16 = 0x0500, trust: UInt8? = nil, _ bytes: [UInt8]) -> [UInt8] {
+        header(control, split: split, trust: trust) + bytes
+    }
+
+    static func header(_ control: UInt8, split: UInt16, trust: UInt8?) -> [UInt8] {
+        let split = trust == nil ? split : split | 0x8000
+        return [control, UInt8(split >> 8), UInt8(split & 0xFF)] + (trust.map { [$0] } ?? [])
     }
 
     /// A man-in-the-middle script: message lengths in units of 64 bytes, flags, operations.
-    static func script(_ control: UInt8 = 0x02, split: UInt16 = 0x0500, peer: UInt8 = 4, own: UInt8 = 4, flags: UInt8 = 0,
-                       operations: [(kind: UInt8, offset: UInt16, value: UInt8)] = []) -> [UInt8] {
-        var bytes: [UInt8] = [control | 0x02, UInt8(split >> 8), UInt8(split & 0xFF), peer, own, flags]
+    static func script(_ control: UInt8 = 0x02, split: UInt16 = 0x0500, trust: UInt8? = nil, peer: UInt8 = 4, own: UInt8 = 4,
+                       flags: UInt8 = 0, operations: [(kind: UInt8, offset: UInt16, value: UInt8)] = []) -> [UInt8] {
+        var bytes = header(control | 0x02, split: split, trust: trust) + [peer, own, flags]
         for operation in operations {
             bytes += [operation.kind, UInt8(operation.offset >> 8), UInt8(operation.offset & 0xFF), operation.value]
         }
@@ -83,6 +89,13 @@ enum TLSSeeds {
         ("mitm-delete-in-handshake", script(operations: [(2, 200, 10)])),
         ("mitm-truncate-in-handshake", script(operations: [(3, 300, 0)])),
         ("mitm-truncate-after-handshake", script(peer: 64, operations: [(3, 2_500, 0)])),
+        ("mitm-trust-accept", script(trust: 0x00, flags: 0x01)),
+        ("mitm-trust-override", script(trust: 0x01)),
+        ("mitm-trust-reject", script(trust: 0x02)),
+        ("mitm-trust-reject-failures-tls12", script(trust: 0x03, flags: 0x04)),
+        ("mitm-trust-variant", script(0x80, trust: 0x01, flags: 0x03)),
+        ("mitm-trust-flip-in-handshake", script(trust: 0x01, operations: [(0, 100, 0x01)])),
+        ("mitm-trust-flip-tls12-certificate", script(trust: 0x01, flags: 0x04, operations: [(0, 700, 0x01)])),
     ]
 
     static var server: [(String, [UInt8])] {
@@ -97,6 +110,8 @@ enum TLSSeeds {
             ("clienthello-tls13-output-held", raw(0x40, hello13 + hello13)),
             ("clienthello-tls13-tight", raw(0x01, hello13 + [UInt8](repeating: 0x16, count: 3_000))),
             ("clienthello-twice", raw(0x00, hello12 + hello13)),
+            ("clienthello-tls13-trust", raw(0x00, trust: 0x02, hello13)),
+            ("mitm-trust-no-client-certificate", script(trust: 0x06)),
         ] + commonRaw + commonScripts
     }
 
@@ -109,6 +124,13 @@ enum TLSSeeds {
             ("server-flight-tls12-bytewise", raw(0x00, split: 0x0000, flight12)),
             ("server-flight-tls13-tight", raw(0x01, flight13)),
             ("server-flight-tls12-half-then-end", raw(0x04, Array(flight12.prefix(flight12.count / 2)))),
+            // The flight's certificate is from the fuzz CA of the process that wrote the seeds, not
+            // the running one's: an unknown issuer, which the evaluator overrides or not.
+            ("server-flight-tls12-trust-accept", raw(0x00, trust: 0x00, flight12)),
+            ("server-flight-tls12-trust-override", raw(0x00, trust: 0x01, flight12)),
+            ("server-flight-tls12-trust-reject", raw(0x00, trust: 0x02, flight12)),
+            ("server-flight-tls12-trust-override-pinned", raw(0x80, trust: 0x01, flight12)),
+            ("server-flight-tls13-trust-override", raw(0x00, trust: 0x01, flight13)),
         ] + commonRaw + commonScripts
     }
 }

@@ -23,7 +23,12 @@
 /// | 0x80 | server: client certificates required; client: the CA's key pinned |
 ///
 /// The split seed's high byte picks the largest piece a delivery is cut into (1, 3, 17, 200, 1,500
-/// or 20,000 bytes), its value seeds the piece sizes.
+/// or 20,000 bytes, by its low 7 bits), its value seeds the piece sizes. Its bit 0x80 adds a **trust
+/// byte** after the split seed: the session under test then has a trust evaluator and a key log
+/// (``TLSFuzzRecorder``, ``TLSTrustExpectations``), and a server asks for client certificates
+/// (optionally, unless 0x80 of `control` requires them). Bits of the trust byte: 0-1 the evaluator's
+/// decision (0 accept, 1 override a failure, 2 reject, 3 reject a failure and accept a pass), 0x04
+/// (`tls-server`, man in the middle) the peer client presents no certificate.
 ///
 /// **Raw mode** delivers the bytes as the peer's. No such input can complete a handshake (it would
 /// need the session's fresh keys), so a session that reaches `.established` is a failure. The bytes
@@ -39,21 +44,26 @@
 /// there. Invariants, beyond ``TLSObserved``'s: what each side reads is a prefix of what the other
 /// sent (an altered record is never delivered); a clean end only follows the peer's close_notify,
 /// with everything read; and when no operation changed a byte, the handshake succeeds (or fails for
-/// a tight limit), everything sent is read, and the session ends as the peer ended it.
+/// a tight limit), everything sent is read, and the session ends as the peer ended it; with the
+/// trust byte, it fails with `.invalidCertificate` if and only if the evaluator rejects, and once
+/// both sides are past the handshake they have logged the same key log lines.
 public enum TLSTarget {
     /// Makes the certificates and every context at start-up: made during an input, they would
     /// outlive it, and libFuzzer would take them for a leak.
     public static func prepare() {
-        for flags in 0..<8 {
-            let (a, b, c) = (flags & 1 != 0, flags & 2 != 0, flags & 4 != 0)
-            _ = TLSFuzzContexts.underTest(server: a, tight: b, variant: c)
+        for flags in 0..<16 {
+            let (a, b, c, d) = (flags & 1 != 0, flags & 2 != 0, flags & 4 != 0, flags & 8 != 0)
+            _ = TLSFuzzContexts.underTest(server: a, tight: b, variant: c, trust: d)
             _ = TLSFuzzContexts.peer(ofServer: a, withCertificate: b, tls12: c)
         }
+        _ = TLSFuzzPKI.shared.caCertificateDER
     }
 
     public static func run(_ data: UnsafePointer<UInt8>, _ size: Int, server: Bool) {
         var input = FuzzInput(data, size)
-        let options = Options(control: input.byte(), splitSeed: input.uint16(), server: server)
+        let control = input.byte(), splitSeed = input.uint16()
+        let trust: UInt8? = splitSeed & 0x8000 != 0 ? input.byte() : nil
+        let options = Options(control: control, splitSeed: splitSeed, trust: trust, server: server)
         if options.manInTheMiddle {
             ManInTheMiddle(options: options, script: &input).run()
         } else {
@@ -79,8 +89,10 @@ public enum TLSTarget {
         let variant: Bool
         let splitSeed: UInt16
         let maxPiece: Int
+        /// The trust byte, when the split seed has 0x8000.
+        let trust: UInt8?
 
-        init(control: UInt8, splitSeed: UInt16, server: Bool) {
+        init(control: UInt8, splitSeed: UInt16, trust: UInt8?, server: Bool) {
             self.server = server
             tight = control & 0x01 != 0
             manInTheMiddle = control & 0x02 != 0
@@ -91,7 +103,14 @@ public enum TLSTarget {
             holdOutput = control & 0x40 != 0 && control & 0x02 == 0
             variant = control & 0x80 != 0
             self.splitSeed = splitSeed
-            maxPiece = [1, 3, 17, 200, 1_500, 20_000][Int(splitSeed >> 8) % 6]
+            maxPiece = [1, 3, 17, 200, 1_500, 20_000][Int((splitSeed >> 8) & 0x7F) % 6]
+            self.trust = trust
+        }
+
+        /// (`tls-server`, man in the middle) Whether the peer client presents its certificate.
+        var peerPresentsCertificate: Bool {
+            guard let trust else { return variant }
+            return variant || trust & 0x04 == 0
         }
 
         var who: String { server ? "server" : "client" }
@@ -99,15 +118,17 @@ public enum TLSTarget {
 
         /// A new session under test.
         func makeSession() -> TLSObserved {
-            let context = TLSFuzzContexts.underTest(server: server, tight: tight, variant: variant)
+            let context = TLSFuzzContexts.underTest(server: server, tight: tight, variant: variant, trust: trust != nil)
+            TLSFuzzRecorder.shared.reset(decision: trust ?? 0)
             let session: TLSSession
             do throws(WebSocketError) {
                 session = server ? try context.makeServerSession() : try context.makeClientSession(serverName: "localhost")
             } catch {
                 fuzzFailure("cannot make a session: \(error)")
             }
+            let expectations = trust.map { _ in TLSTrustExpectations(isServer: server, hasPins: !server && variant) }
             var observed = TLSObserved(session, who: who, isServer: server, hasPins: !server && variant, limits: limits,
-                                       readSize: readSize)
+                                       readSize: readSize, trust: expectations)
             if sendsEarly { observed.send(TLSTarget.pattern(1_024, seed: 0xE0)) }
             if finishesFirst { observed.finishSending() }
             return observed

@@ -53,6 +53,26 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// -sha256 -binary | base64` prints a certificate's pin.
     public var pinnedPublicKeys: [String] = []
 
+    /// Your decision on the peer's chain, after the default verification and before the pins: a
+    /// client's on the server, a server's on a client's certificate (which needs
+    /// ``clientCertificates``; it is asked only when the client sends one). Default none.
+    ///
+    /// It adds to verification and cannot turn it off by accident:
+    /// ``TLSTrustDecision/accept`` keeps a failed default verdict, overriding one takes
+    /// ``TLSTrustDecision/acceptOverridingFailure(reason:)``, and it needs
+    /// ``CertificateVerification/full`` (with verification disabled it would decide nothing).
+    /// ``TLSTrustEvaluator/pinnedCertificates(sha256:)`` accepts a self-signed certificate you
+    /// know by its fingerprint. See ``TLSTrustEvaluator``.
+    ///
+    /// An evaluator compares by identity (closures cannot be compared): configurations holding two
+    /// evaluators made from the same closure are not equal.
+    public var trustEvaluator: TLSTrustEvaluator? = nil
+
+    /// **Unsafe**: writes every session's secrets, in the NSS key log format (`SSLKEYLOGFILE`), so
+    /// that Wireshark can decrypt a capture. Anyone who reads the log can decrypt every session it
+    /// covers. Default none; for debugging only. See ``TLSKeyLog``.
+    public var unsafeKeyLog: TLSKeyLog? = nil
+
     /// The certificate chain presented to the peer, the leaf first: a server's (required), or a
     /// client's for mutual TLS (optional; set ``privateKey`` with it). Default none for a client.
     public var certificateChain: PEMSource?

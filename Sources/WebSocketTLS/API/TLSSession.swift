@@ -73,8 +73,16 @@ public struct TLSSession: TransportLayer {
     /// The subject of the peer's verified certificate (RFC 2253, e.g. `CN=alice,O=Example`), once
     /// established: for a server with ``ClientCertificatePolicy/optional(trustRoots:)`` or
     /// ``ClientCertificatePolicy/required(trustRoots:)``, who the client is; for a verifying client,
-    /// the server. `nil` when the peer sent no certificate or it was not verified.
+    /// the server. `nil` when the peer sent no certificate or it was not verified. A certificate
+    /// accepted by a ``TLSTrustEvaluator`` overriding a failed verification counts, and
+    /// ``trustOverride`` says so.
     public var peerCertificateSubject: String? { engine.peerCertificateSubject }
+
+    /// The verification failure that the configuration's ``TLSTrustEvaluator`` overrode to accept the
+    /// peer (``TLSTrustDecision/acceptOverridingFailure(reason:)``), and its reason, once
+    /// established; `nil` when the peer's chain passed verification (or was not verified). Log it:
+    /// this connection is trusted by your decision, not by the verification.
+    public var trustOverride: TLSTrustOverride? { engine.acceptedTrustOverride }
 
     /// (Server) The host name the client asked for (SNI, RFC 6066 §3), once its ClientHello was read;
     /// `nil` when it sent none (as when it connected to an IP address).

@@ -20,7 +20,8 @@ extension SessionEngine {
         }
         let sslReason = cause.reason
         if sslReason == SSL_R_CERTIFICATE_VERIFY_FAILED {
-            return verificationFailure(verifyResult)
+            // The evaluator's or the pins' refusal, in their words; otherwise OpenSSL's.
+            return trustRejection ?? verificationFailure(verifyResult)
         }
         if Self.notTLSReasons.contains(sslReason)
             || (Self.garbageRecordReasons.contains(sslReason) && handshaking && awaitingPeersFirstMessage)
@@ -58,9 +59,6 @@ extension SessionEngine {
             return TLSError(.expired, reason: reason)
         case X509_V_ERR_CERT_NOT_YET_VALID:
             return TLSError(.notYetValid, reason: reason)
-        case X509_V_ERR_APPLICATION_VERIFICATION:
-            // The only application check is the pins' (verifyChainThenPins).
-            return TLSError(.pinMismatch, reason: "the verified chain holds none of the pinned public keys")
         default:
             return TLSError(.invalidCertificate, reason: reason)
         }

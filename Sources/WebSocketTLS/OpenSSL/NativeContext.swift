@@ -6,8 +6,8 @@
 import WebSocketTransport
 internal import COpenSSL
 
-/// An `SSL_CTX` made from a ``TLSConfiguration``: certificates, key, trust store, versions, ALPN and
-/// the verification callback, loaded once and shared by every session of a ``TLSContext``.
+/// An `SSL_CTX` made from a ``TLSConfiguration``: certificates, key, trust store, versions, ALPN, the
+/// verification and key log callbacks, loaded once and shared by every session of a ``TLSContext``.
 ///
 /// `@unchecked Sendable`: nothing changes the `SSL_CTX` after `init`, and OpenSSL makes what
 /// sessions do with a shared context (`SSL_new`, trust-store lookups) safe across threads with its
@@ -19,21 +19,28 @@ final class NativeContext: @unchecked Sendable {
     let verifiesPeer: Bool
     let limits: TLSLimits
     /// Kept alive for the verification callback, which is given its address.
-    private let pins: PublicKeyPins
+    private let verification: PeerVerification
+    /// Kept alive for the key log callback, which finds it in the `SSL_CTX`.
+    private let keyLog: KeyLogWriter?
 
     init(_ configuration: TLSConfiguration) throws(WebSocketError) {
         OpenSSLErrorQueue.clear()
         defer { OpenSSLErrorQueue.clear() }
         try Self.validate(configuration)
-        let pins = try PublicKeyPins(parsing: configuration.pinnedPublicKeys)
+        let verification = PeerVerification(pins: try PublicKeyPins(parsing: configuration.pinnedPublicKeys),
+                                            evaluator: configuration.trustEvaluator)
         let method = configuration.role == .client ? TLS_client_method() : TLS_server_method()
         guard let context = SSL_CTX_new(method) else {
             throw .tlsConfiguration("cannot create an OpenSSL context")
         }
+        let keyLog: KeyLogWriter?
         do throws(WebSocketError) {
             try Self.configureProtocol(context, configuration)
             try Self.configureIdentity(context, configuration)
-            try Self.configureVerification(context, configuration, pins: pins)
+            try Self.configureVerification(context, configuration, verification: verification)
+            // Last: a configuration that fails creates no key log file.
+            keyLog = try configuration.unsafeKeyLog.map { log throws(WebSocketError) in try KeyLogWriter(log) }
+            try keyLog?.install(in: context)
         } catch {
             SSL_CTX_free(context)
             throw error
@@ -45,7 +52,8 @@ final class NativeContext: @unchecked Sendable {
         case .server: configuration.clientCertificates != .none
         }
         limits = configuration.limits
-        self.pins = pins
+        self.verification = verification
+        self.keyLog = keyLog
     }
 
     deinit {
@@ -64,6 +72,10 @@ final class NativeContext: @unchecked Sendable {
             if configuration.certificateVerification == .disabledInsecurely, !configuration.pinnedPublicKeys.isEmpty {
                 throw refuse("pinnedPublicKeys need certificate verification: pins are checked on a verified chain")
             }
+            if configuration.certificateVerification == .disabledInsecurely, configuration.trustEvaluator != nil {
+                throw refuse("trustEvaluator needs certificate verification: it decides on the verification's verdict "
+                                 + "(to accept a certificate the verification fails, return .acceptOverridingFailure)")
+            }
         case .server:
             guard configuration.pinnedPublicKeys.isEmpty else {
                 throw refuse("pinnedPublicKeys is a client setting")
@@ -71,6 +83,9 @@ final class NativeContext: @unchecked Sendable {
             guard configuration.certificateVerification == .full, configuration.trustRoots == .system else {
                 throw refuse("certificateVerification and trustRoots are client settings "
                                  + "(a server verifies clients as clientCertificates says)")
+            }
+            if configuration.trustEvaluator != nil, configuration.clientCertificates == .none {
+                throw refuse("trustEvaluator decides on client certificates, which clientCertificates .none never asks for")
             }
             guard configuration.certificateChain != nil, configuration.privateKey != nil else {
                 throw refuse("a server needs a certificate chain and its private key")
@@ -135,7 +150,7 @@ final class NativeContext: @unchecked Sendable {
 
     /// Whom the peer's chain must lead to, and whether it is asked for at all.
     private static func configureVerification(_ context: OpaquePointer, _ configuration: TLSConfiguration,
-                                              pins: PublicKeyPins) throws(WebSocketError) {
+                                              verification: PeerVerification) throws(WebSocketError) {
         let roots: TLSTrustRoots
         let mode: Int32
         switch configuration.role {
@@ -165,8 +180,8 @@ final class NativeContext: @unchecked Sendable {
         if let parameters = SSL_CTX_get0_param(context) {
             X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
         }
-        if !pins.digests.isEmpty {
-            SSL_CTX_set_cert_verify_callback(context, verifyChainThenPins, Unmanaged.passUnretained(pins).toOpaque())
+        if verification.isNeeded {
+            SSL_CTX_set_cert_verify_callback(context, verifyPeerChain, Unmanaged.passUnretained(verification).toOpaque())
         }
     }
 

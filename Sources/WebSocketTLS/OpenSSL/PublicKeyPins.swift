@@ -8,9 +8,8 @@ internal import COpenSSL
 
 /// The SHA-256 digests of the SubjectPublicKeyInfo a client accepts (``TLSConfiguration/pinnedPublicKeys``).
 ///
-/// A class so that OpenSSL's verification callback can be given its address: the context that
-/// installs the callback keeps it alive, and every session keeps its context alive.
-final class PublicKeyPins: Sendable {
+/// Held by the context's ``PeerVerification``, which OpenSSL's verification callback is given.
+struct PublicKeyPins: Sendable {
     let digests: [[UInt8]]
 
     static let prefix = "sha256/"
@@ -36,47 +35,23 @@ final class PublicKeyPins: Sendable {
         let count = shim_sk_X509_num(chain)
         guard count > 0 else { return false }
         for index in 0..<count {
-            guard let certificate = shim_sk_X509_value(chain, index),
-                  let digest = Self.publicKeyDigest(of: certificate)
-            else { continue }
-            if digests.contains(digest) { return true }
+            if let certificate = shim_sk_X509_value(chain, index), matches(certificate) { return true }
         }
         return false
     }
 
+    /// Whether `certificate` has a pinned key.
+    func matches(_ certificate: OpaquePointer) -> Bool {
+        guard let digest = Self.publicKeyDigest(of: certificate) else { return false }
+        return digests.contains(digest)
+    }
+
     /// The SHA-256 of a certificate's DER SubjectPublicKeyInfo (RFC 7469 §2.4).
     static func publicKeyDigest(of certificate: OpaquePointer) -> [UInt8]? {
-        guard let publicKey = X509_get_X509_PUBKEY(certificate) else { return nil }
-        let length = i2d_X509_PUBKEY(publicKey, nil)
-        guard length > 0 else { return nil }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor = buffer.baseAddress
-            return i2d_X509_PUBKEY(publicKey, &cursor)
-        }
-        guard written == length else { return nil }
-        var digest = [UInt8](repeating: 0, count: 32)
-        var digestLength: UInt32 = 0
-        let status = digest.withUnsafeMutableBufferPointer { out in
-            der.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, out.baseAddress, &digestLength, EVP_sha256(), nil) }
-        }
-        guard status == 1, digestLength == 32 else { return nil }
-        return digest
+        guard let publicKey = X509_get_X509_PUBKEY(certificate),
+              let der = CertificateDigest.encode({ i2d_X509_PUBKEY(publicKey, $0) })
+        else { return nil }
+        return CertificateDigest.sha256(der)
     }
-}
-
-/// Replaces OpenSSL's chain verification when pins are set: the normal verification first, whose
-/// verdict stands when it fails, then the pins against the verified chain. A chain without a pinned
-/// key gets X509_V_ERR_APPLICATION_VERIFICATION, which the session reports as a pin mismatch.
-let verifyChainThenPins: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { storeContext, argument in
-    guard let storeContext, let argument else { return 0 }
-    let verdict = X509_verify_cert(storeContext)
-    guard verdict == 1 else { return verdict }
-    let pins = Unmanaged<PublicKeyPins>.fromOpaque(argument).takeUnretainedValue()
-    guard let chain = X509_STORE_CTX_get0_chain(storeContext), pins.matchesAny(of: chain) else {
-        X509_STORE_CTX_set_error(storeContext, X509_V_ERR_APPLICATION_VERIFICATION)
-        return 0
-    }
-    return 1
 }
 #endif

@@ -33,7 +33,7 @@ extension SessionEngine {
     }
 
     var peerCertificateSubject: String? {
-        guard isPastHandshake, verifiesPeer, verifyResult == Int(X509_V_OK),
+        guard isPastHandshake, verifiesPeer, verifyResult == Int(X509_V_OK) || trustOverride != nil,
               let certificate = SSL_get0_peer_certificate(sslPointer),
               let subject = X509_get_subject_name(certificate)
         else { return nil }
@@ -46,6 +46,10 @@ extension SessionEngine {
         let length = shim_BIO_get_mem_data(bio, &data)
         guard length >= 0, let data else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: data, count: Int(length)), as: UTF8.self)
+    }
+
+    var acceptedTrustOverride: TLSTrustOverride? {
+        isPastHandshake ? trustOverride : nil
     }
 
     var requestedServerName: String? {

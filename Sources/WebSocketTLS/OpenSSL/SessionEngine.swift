@@ -44,6 +44,10 @@ final class SessionEngine: @unchecked Sendable {
     private let limits: TLSLimits
 
     private(set) var status: TransportLayerStatus = .establishing
+    /// Set by the verification callback (PeerVerification): why the peer's chain was refused, when
+    /// the evaluator or the pins refused it, and the failure an evaluator overrode.
+    var trustRejection: TLSError?
+    var trustOverride: TLSTrustOverride?
     private var handshakeBytesReceived = 0
     private var earlyPlaintext: [UInt8] = []
     private var finishRequested = false
@@ -90,7 +94,16 @@ final class SessionEngine: @unchecked Sendable {
         isClient = context.role == .client
         self.expectedName = expectedName
         limits = context.limits
+        // For the verification callback, which OpenSSL gives the `SSL`, not the session. The
+        // session owns the `SSL`, so the address outlives every call that can use it.
+        guard SSL_set_ex_data(ssl, Self.exDataIndex, Unmanaged.passUnretained(self).toOpaque()) == 1 else {
+            throw .tls(TLSError(.handshakeFailed, reason: "cannot create a TLS session: " + OpenSSLErrorQueue.drainDescription()))
+        }
     }
+
+    /// The index of the `SSL` ex-data that holds the session: 0, the application's (as
+    /// `SSL_set_app_data`), since nothing else here uses a session's ex-data.
+    static let exDataIndex: Int32 = 0
 
     deinit {
         SSL_free(ssl)

@@ -23,8 +23,15 @@ final class SessionEngine: Sendable {
     var negotiatedApplicationProtocol: String? { nil }
     var negotiatedVersion: TLSVersion? { nil }
     var peerCertificateSubject: String? { nil }
+    var acceptedTrustOverride: TLSTrustOverride? { nil }
     var requestedServerName: String? { nil }
     var bufferedCiphertextCount: Int { 0 }
     var bufferedPlaintextCount: Int { 0 }
+}
+
+/// Digests need OpenSSL: without it there is no session to evaluate a certificate for, and an
+/// evaluator called by hand rejects (``TLSTrustEvaluator/pinnedCertificates(sha256:)``).
+enum CertificateDigest {
+    static func sha256(_ bytes: [UInt8]) -> [UInt8]? { nil }
 }
 #endif

@@ -25,7 +25,8 @@ public struct TLSError: Error, Sendable, Hashable, CustomStringConvertible {
         case notYetValid
         /// The chain is trusted, but no certificate in it has one of the pinned public keys.
         case pinMismatch
-        /// A certificate is malformed, revoked, used for the wrong purpose, or otherwise refused.
+        /// A certificate is malformed, revoked, used for the wrong purpose, or otherwise refused
+        /// (also: a trust evaluator of yours rejected the chain, its reason in ``TLSError/reason``).
         case invalidCertificate
         /// (Server) The client sent no certificate, and client certificates are required.
         case peerCertificateRequired

@@ -54,6 +54,23 @@ struct SessionPair {
                   server: try serverContext.makeServerSession(), split: split)
     }
 
+    /// A completed exchange between a client presenting `identity` (none: no certificate), at most
+    /// `clientMaximum`, and a server that asks for client certificates as `policy` says and decides
+    /// on them with `evaluator`.
+    static func mutual(policy: ClientCertificatePolicy, presenting identity: TestIdentity?, clientMaximum: TLSVersion? = nil,
+                       evaluator: TLSTrustEvaluator? = nil) throws -> SessionPair {
+        var client = Configurations.client()
+        client.certificateChain = identity?.certificate
+        client.privateKey = identity?.key
+        client.maximumVersion = clientMaximum
+        var server = Configurations.server()
+        server.clientCertificates = policy
+        server.trustEvaluator = evaluator
+        var pair = try SessionPair(client: client, server: server)
+        pair.run()
+        return pair
+    }
+
     /// Moves bytes both ways until neither side has any to send. Returns the number of rounds.
     @discardableResult
     mutating func run() -> Int {

@@ -30,6 +30,21 @@ final class TemporaryDirectory {
         rmdir(path)
     }
 
+    /// The text of the file at `path`, and its permission bits.
+    static func contents(of path: String) throws -> (text: String, mode: mode_t) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw ToolTestError("open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw ToolTestError("fstat \(path) failed") }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let count = buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }), count > 0 {
+            bytes += buffer[..<count]
+        }
+        return (String(decoding: bytes, as: UTF8.self), info.st_mode & 0o777)
+    }
+
     /// Writes `bytes` to a file `name` in the directory; its path.
     func write(_ name: String, _ bytes: [UInt8]) throws -> String {
         let file = path + "/" + name
