@@ -26,26 +26,24 @@ extension WebSocket {
     }
 
     /// Queues a binary message; see ``send(text:)``.
+    @inlinable  // specialized where it is called: the bytes are reached without witness tables
     public func send(binary: some Collection<UInt8>) throws(WebSocketError) {
-        // Contiguous bytes (an array, a lent view) go to a path that is not generic: the generic one,
-        // compiled unspecialized for callers in other modules, reaches the bytes through witness
-        // tables on every send.
+        // Contiguous bytes (an array, a lent view) are sent as they lie; anything else is gathered
+        // into an array first.
         if let result = binary.withContiguousStorageIfAvailable({ bytes in
             Result { () throws(WebSocketError) in try send(binaryBytes: UnsafeRawBufferPointer(bytes)) }
         }) {
             return try result.get()
         }
-        if loop.inLoop {
-            try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
-                try connection.send(binary: binary)
-            }
-        } else {
-            try submit(.message(.binary(Array(binary))))
+        let result = Array(binary).withUnsafeBytes { bytes in
+            Result { () throws(WebSocketError) in try send(binaryBytes: bytes) }
         }
+        try result.get()
     }
 
     /// ``send(binary:)`` of contiguous bytes.
-    private func send(binaryBytes bytes: UnsafeRawBufferPointer) throws(WebSocketError) {
+    @usableFromInline
+    func send(binaryBytes bytes: UnsafeRawBufferPointer) throws(WebSocketError) {
         if loop.inLoop {
             try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
                 try connection.send(binary: bytes)

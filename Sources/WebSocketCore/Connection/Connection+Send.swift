@@ -308,6 +308,26 @@ extension Connection {
                             payload: UnsafeRawBufferPointer, to output: inout [UInt8]) {
         let header = FrameHeader(fin: fin, reservedBits: reservedBits, opcodeValue: opcode.rawValue, maskingKey: key,
                                  payloadLength: UInt64(payload.count))
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            // One pass into the array's spare capacity: header, payload, mask. Appending the header
+            // byte by byte and then the payload checked the array's uniqueness and capacity each time
+            // (about 80 instructions a frame).
+            let headerSize = header.encodedSize
+            let total = headerSize + payload.count
+            output.append(addingCapacity: total) { span in
+                span.withUnsafeMutableBufferPointer { buffer, count in
+                    let frame = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[..<total])
+                    header.store(into: frame)
+                    let body = UnsafeMutableRawBufferPointer(rebasing: frame[headerSize...])
+                    if let source = payload.baseAddress, let target = body.baseAddress {
+                        target.copyMemory(from: source, byteCount: payload.count)
+                    }
+                    if let key { key.apply(to: body, offset: 0) }
+                    count = total
+                }
+            }
+            return
+        }
         header.write(into: &output)
         let start = output.count
         output.append(contentsOf: payload)

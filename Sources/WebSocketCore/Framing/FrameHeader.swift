@@ -77,6 +77,32 @@ struct FrameHeader: Sendable, Hashable {
         }
     }
 
+    /// How many bytes ``write(into:)`` writes: the shortest length form, and the key if any.
+    var encodedSize: Int {
+        (payloadLength < 126 ? 2 : payloadLength <= UInt64(UInt16.max) ? 4 : 10) + (maskingKey == nil ? 0 : 4)
+    }
+
+    /// Stores the header into the first ``encodedSize`` bytes of `buffer`: the bytes ``write(into:)``
+    /// appends (a test holds them equal), for a frame written in one pass.
+    func store(into buffer: UnsafeMutableRawBufferPointer) {
+        buffer[0] = (fin ? 0x80 : 0) | (reservedBits & 0x70) | (opcodeValue & 0x0F)
+        let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
+        let keyOffset: Int
+        if payloadLength < 126 {
+            buffer[1] = maskBit | UInt8(truncatingIfNeeded: payloadLength)
+            keyOffset = 2
+        } else if payloadLength <= UInt64(UInt16.max) {
+            buffer[1] = maskBit | 126
+            buffer.storeBytes(of: UInt16(truncatingIfNeeded: payloadLength).bigEndian, toByteOffset: 2, as: UInt16.self)
+            keyOffset = 4
+        } else {
+            buffer[1] = maskBit | 127
+            buffer.storeBytes(of: payloadLength.bigEndian, toByteOffset: 2, as: UInt64.self)
+            keyOffset = 10
+        }
+        maskingKey?.store(into: buffer, at: keyOffset)
+    }
+
     /// Appends the header to `output`, with the shortest length form (RFC 6455 §5.2: "the minimal
     /// number of bytes MUST be used to encode the length").
     func write(into output: inout [UInt8]) {

@@ -41,6 +41,11 @@ struct MaskingKey: Sendable, Hashable {
         output.append(byte(3))
     }
 
+    /// Stores the key bytes in wire order at `offset` of `buffer` (which must hold 4 bytes there).
+    func store(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) {
+        buffer.storeBytes(of: packed.littleEndian, toByteOffset: offset, as: UInt32.self)
+    }
+
     /// Key byte `index % 4`.
     @inline(__always)
     private func byte(_ index: Int) -> UInt8 {

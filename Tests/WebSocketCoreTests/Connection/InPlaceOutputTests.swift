@@ -18,6 +18,22 @@ struct InPlaceOutputTests {
         }
     }
 
+    @Test("Any header stored in one pass is the header write(into:) appends", arguments: [0, 1, 125, 126, 127, 65_535, 65_536, 1 << 20])
+    func storedHeaderBytes(count: Int) {
+        for key in [nil, MaskingKey(0x12, 0x34, 0x56, 0x78)] as [MaskingKey?] {
+            for (fin, bits, opcode) in [(true, 0 as UInt8, 0x1 as UInt8), (false, 0x40, 0x2), (true, 0x70, 0x0), (true, 0, 0x9)] {
+                let header = FrameHeader(fin: fin, reservedBits: bits, opcodeValue: opcode, maskingKey: key, payloadLength: UInt64(count))
+                var appended: [UInt8] = []
+                header.write(into: &appended)
+                var stored = [UInt8](repeating: 0xEE, count: header.encodedSize + 3)
+                stored.withUnsafeMutableBytes { header.store(into: $0) }
+                #expect(header.encodedSize == appended.count)
+                #expect(Array(stored[..<header.encodedSize]) == appended)
+                #expect(stored[header.encodedSize...].allSatisfy { $0 == 0xEE })
+            }
+        }
+    }
+
     /// The reply the tests give each lent message: an echo, a part as binary, a part as text, nothing.
     static func reply(_ view: Connection.EventView) -> Connection.LentReply {
         switch view {
