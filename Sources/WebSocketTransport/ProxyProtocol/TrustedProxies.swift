@@ -2,12 +2,27 @@
 // Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 // SPDX-License-Identifier: Apache-2.0
 
+import WebSocketCore
+
 /// The proxies and load balancers whose word on a client's address a server takes: what a PROXY protocol
 /// header or a `Forwarded` element says counts only when the node that sent it is one of these.
 ///
 /// ```swift
 /// let trusted = try TrustedProxies(["10.0.0.0/8", "192.168.1.7", "::1", "fd00::/8", "unix"])
 /// trusted.contains(peer)      // the socket's peer: may it speak for the client?
+/// ```
+///
+/// The client's address from `Forwarded`, behind trusted proxies:
+///
+/// ```swift
+/// func clientAddress(_ request: Connection.HandshakeRequest, peer: SocketAddress) -> String? {
+///     guard trusted.contains(peer) else { return peer.host }      // not behind a proxy we trust
+///     for element in request.forwarded.reversed() {
+///         guard let node = element.for else { return nil }        // malformed, or no `for`: unknown
+///         guard trusted.contains(node) else { return node.description }
+///     }
+///     return nil                                                  // only trusted proxies: unknown
+/// }
 /// ```
 ///
 /// The entries:
@@ -79,6 +94,22 @@ public struct TrustedProxies: Sendable, Hashable, CustomStringConvertible {
         if address.family == .unix { return includesUnixSockets }
         guard let ip = address.ipAddress else { return false }
         return ranges.contains { $0.contains(ip) }
+    }
+
+    /// Whether `address`, the text of an IPv4 or IPv6 address (an `X-Forwarded-For` entry), is a trusted
+    /// proxy; `false` for anything else, a port or brackets included.
+    public func contains(address text: some StringProtocol) -> Bool {
+        guard let ip = IPAddressLiteral(strict: text) else { return false }
+        return ranges.contains { $0.contains(ip) }
+    }
+
+    /// Whether the node of a `Forwarded` element (its `for` or `by`) is a trusted proxy: only an IPv4 or
+    /// IPv6 address can be, whatever its port; `unknown` and obfuscated names never are.
+    public func contains(_ node: Connection.ForwardedNode) -> Bool {
+        switch node.name {
+        case .ipv4(let text), .ipv6(let text): return contains(address: text)
+        case .unknown, .obfuscated: return false
+        }
     }
 
     /// The entries, as given, without surrounding spaces.

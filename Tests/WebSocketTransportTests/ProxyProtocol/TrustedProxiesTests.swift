@@ -64,6 +64,38 @@ struct TrustedProxiesTests {
         }
     }
 
+    @Test("Address text (an X-Forwarded-For entry) and Forwarded nodes: only addresses can be trusted")
+    func textAndNodes() {
+        #expect(Self.trusted.contains(address: "10.1.2.3"))
+        #expect(Self.trusted.contains(address: "::ffff:10.1.2.3"))
+        #expect(Self.trusted.contains(address: "::1"[...]))
+        for text in ["10.1.2.3:80", "[::1]", "010.1.2.3", "unknown", "", "10.1.2.3 "] {
+            #expect(!Self.trusted.contains(address: text), "\(text)")
+        }
+        typealias Node = Connection.ForwardedNode
+        #expect(Self.trusted.contains(Node(name: .ipv4("10.0.0.9"), port: .number(443))))
+        #expect(Self.trusted.contains(Node(name: .ipv6("fd00::9"), port: .obfuscated("_p"))))
+        #expect(!Self.trusted.contains(Node(name: .ipv4("11.0.0.9"))))
+        #expect(!Self.trusted.contains(Node(name: .unknown)))
+        #expect(!Self.trusted.contains(Node(name: .obfuscated("_10.0.0.1"))))
+    }
+
+    @Test("Walking Forwarded back through trusted proxies finds the client; a spoofed element before it is ignored")
+    func walkBack() {
+        // The client 203.0.113.9 sent its own (spoofed) element; the two proxies each appended theirs.
+        let elements = Connection.ForwardedElement.parseList(["for=198.51.100.66, for=203.0.113.9", "for=10.0.0.2"])
+        let peer = PP.address("10.0.0.3", 5000)
+        func client() -> Connection.ForwardedNode? {
+            guard Self.trusted.contains(peer) else { return nil }
+            for element in elements.reversed() {
+                guard let node = element.for else { return nil }
+                guard Self.trusted.contains(node) else { return node }
+            }
+            return nil
+        }
+        #expect(client() == Connection.ForwardedNode(name: .ipv4("203.0.113.9")))
+    }
+
     @Test("The description lists the entries; the error's names the entry")
     func descriptions() throws {
         #expect(Self.trusted.description == "10.0.0.0/8, 192.168.1.7, ::1, fd00::/8, 172.16.0.0/12")
