@@ -27,6 +27,7 @@ let fuzzTargets = [
     "tls-server",         // a TLS server session: arbitrary bytes, or a real client's altered on the way
     "tls-client",         // a TLS client session: arbitrary bytes, or a real server's altered on the way
     "proxy-response",     // the proxy tunnels' reply parsers: HTTP CONNECT and SOCKS5, at any split
+    "proxy-protocol",     // the PROXY protocol header (v1, v2) a load balancer sends, and Forwarded fields
 ]
 
 let package = Package(

@@ -25,7 +25,8 @@ set -euo pipefail
 FUZZ_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$FUZZ_DIR")"
 # Keep in step with `fuzzTargets` in Fuzz/Package.swift.
-TARGETS=(frame-server frame-client http-request http-response connection-server connection-client deflate tls-server tls-client proxy-response)
+TARGETS=(frame-server frame-client http-request http-response connection-server connection-client deflate tls-server tls-client proxy-response
+         proxy-protocol)
 WORK="${WEBSOCKET_FUZZ_WORK:-${TMPDIR:-/tmp}/swift-websocket-fuzz}"
 CONFIG="${WEBSOCKET_FUZZ_CONFIG:-release}"
 MAX_LEN="${WEBSOCKET_FUZZ_MAX_LEN:-8192}"
@@ -85,9 +86,11 @@ build() {
 run_target() {
     local target="$1" seconds="$2"
     local corpus="$WORK/corpus/$target" artifacts="$WORK/artifacts/$target/" log="$WORK/logs/$target.log"
-    # The TLS targets have a dictionary of their own (record headers, handshake types, extensions).
+    # The TLS targets have a dictionary of their own (record headers, handshake types, extensions), and
+    # so does proxy-protocol: NAME.dict for the targets named NAME-…, or the target's own TARGET.dict.
     local dict="$FUZZ_DIR/websocket.dict"
     [ -f "$FUZZ_DIR/${target%%-*}.dict" ] && dict="$FUZZ_DIR/${target%%-*}.dict"
+    [ -f "$FUZZ_DIR/$target.dict" ] && dict="$FUZZ_DIR/$target.dict"
     mkdir -p "$corpus" "$artifacts" "$WORK/logs"
     cp -n "$FUZZ_DIR/Corpus/$target/"* "$corpus/" 2>/dev/null || true
     echo "== $target for ${seconds}s (corpus $corpus, log $log)" >&2

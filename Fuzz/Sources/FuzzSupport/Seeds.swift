@@ -41,6 +41,7 @@ public enum Seeds {
         case "tls-server": return TLSSeeds.server
         case "tls-client": return TLSSeeds.client
         case "proxy-response": return ProxySeeds.all
+        case "proxy-protocol": return ProxyProtocolSeeds.all
         default: return []
         }
     }

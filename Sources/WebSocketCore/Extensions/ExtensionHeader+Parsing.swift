@@ -132,29 +132,8 @@ private struct ExtensionListParser {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    /// RFC 9110 §5.6.4: `quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE`, returning the
-    /// unescaped content.
     private mutating func parseQuotedString() -> String? {
-        guard peek() == UInt8(ascii: "\"") else { return nil }
-        index += 1
-        var content: [UInt8] = []
-        while let c = peek() {
-            index += 1
-            switch c {
-            case UInt8(ascii: "\""):
-                return String(decoding: content, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                // `quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text )`
-                guard let escaped = peek(), HTTPHeadWriter.isFieldValueByte(escaped) else { return nil }
-                index += 1
-                content.append(escaped)
-            default:
-                // `qdtext = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text`
-                guard HTTPHeadWriter.isFieldValueByte(c) else { return nil }
-                content.append(c)
-            }
-        }
-        return nil  // unterminated
+        HTTPTokens.quotedString(bytes, at: &index).map { String(decoding: $0, as: UTF8.self) }
     }
 
     private mutating func skipOWS() {

@@ -82,6 +82,34 @@ package enum HTTPTokens {
         listElements(values).contains { $0.asciiCaseInsensitiveEquals(token) }
     }
 
+    /// RFC 9110 §5.6.4: `quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE`, read from `bytes`
+    /// at `index`, which must hold the opening DQUOTE. Returns the content with its escapes removed
+    /// and leaves `index` after the closing DQUOTE; `nil` (with `index` anywhere) when the string is not
+    /// closed or holds a byte that a field value may not (a control character).
+    static func quotedString(_ bytes: [UInt8], at index: inout Int) -> [UInt8]? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        index += 1
+        var content: [UInt8] = []
+        while index < bytes.count {
+            let c = bytes[index]
+            index += 1
+            switch c {
+            case UInt8(ascii: "\""):
+                return content
+            case UInt8(ascii: "\\"):
+                // `quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text )`
+                guard index < bytes.count, HTTPHeadWriter.isFieldValueByte(bytes[index]) else { return nil }
+                content.append(bytes[index])
+                index += 1
+            default:
+                // `qdtext = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text`
+                guard HTTPHeadWriter.isFieldValueByte(c) else { return nil }
+                content.append(c)
+            }
+        }
+        return nil  // unterminated
+    }
+
     /// Trims OWS from a substring.
     static func trimmingOWS(_ s: Substring) -> Substring {
         var lower = s.utf8.startIndex

@@ -5,8 +5,9 @@
 /// Byte-level RFC 3986 syntax for ``WebSocketURL``: character classes, user info, host and port, and
 /// the resource (percent-encoding itself is ``PercentEncoding``).
 /// It works on UTF-8 bytes and cuts only at ASCII bytes, so every slice it turns back into a `String` is
-/// valid UTF-8.
-enum URISyntax {
+/// valid UTF-8. The address checks are `package`: the transport reads PROXY protocol lines and trusted
+/// proxy ranges with the same grammar.
+package enum URISyntax {
     // MARK: Character classes (RFC 3986 §2)
 
     /// Space, tab, LF, FF and CR: what ``WebSocketURL/init(parsing:)`` trims from both ends.
@@ -192,7 +193,7 @@ enum URISyntax {
     }
 
     /// RFC 3986 §3.2.2 `IPv4address`: four `dec-octet`s 0-255 in decimal, without leading zeros.
-    static func isDottedQuad(_ text: ArraySlice<UInt8>) -> Bool {
+    package static func isDottedQuad(_ text: ArraySlice<UInt8>) -> Bool {
         let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 4 else { return false }
         for part in parts {
@@ -236,7 +237,7 @@ enum URISyntax {
     /// RFC 4291 §2.2 text form, as RFC 3986 §3.2.2 `IPv6address` spells it: eight groups of 1-4 hex digits
     /// separated by colons, the last two of which may be a dotted quad; or fewer groups around exactly one
     /// `::`, which stands for at least one group of zeros.
-    static func isIPv6Address(_ address: ArraySlice<UInt8>) -> Bool {
+    package static func isIPv6Address(_ address: ArraySlice<UInt8>) -> Bool {
         let a = Array(address)
         var doubleColon: Int?
         var k = 0

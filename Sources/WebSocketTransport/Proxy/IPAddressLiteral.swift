@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import WebSocketCore
 
 /// A numeric IPv4 or IPv6 address, in network byte order: 4 or 16 bytes. What a SOCKS5 request sends
 /// for ATYP 1 and 4, and what `no_proxy` ranges are matched against.
@@ -28,6 +29,16 @@ struct IPAddressLiteral: Sendable, Hashable {
             guard inet_pton(AF_INET, text, &address) == 1 else { return nil }
             bytes = withUnsafeBytes(of: &address) { Array($0) }
         }
+    }
+
+    /// Parses only RFC 3986 §3.2.2's `IPv4address` (four decimal octets, no leading zeros: `010` is no
+    /// octal 8) and `IPv6address` (no zone, no brackets), checked by the core's grammar before the C
+    /// library converts them, so that what is accepted does not depend on the platform's `inet_pton`
+    /// (nor on a NUL byte, which would end its C string early); `nil` for anything else.
+    init?(strict text: some StringProtocol) {
+        let bytes = Array(text.utf8)[...]
+        guard URISyntax.isDottedQuad(bytes) || URISyntax.isIPv6Address(bytes) else { return nil }
+        self.init(String(text))
     }
 
     init(bytes: [UInt8]) {

@@ -21,7 +21,7 @@ struct NoProxyRule: Sendable, Hashable {
         case all
         /// A name and every name under it, lower-case, without leading or trailing dots.
         case domain(String)
-        case range(IPAddressLiteral, prefixLength: Int)
+        case range(IPAddressRange)
     }
 
     let hosts: Hosts
@@ -66,11 +66,11 @@ struct NoProxyRule: Sendable, Hashable {
             guard let address = IPAddressLiteral(String(text[..<slash])),
                   let bits = Int(text[text.index(after: slash)...]), bits >= 0, bits <= 8 * address.bytes.count
             else { return nil }
-            hosts = .range(address, prefixLength: bits)
+            hosts = .range(IPAddressRange(network: address, prefixLength: bits))
             return
         }
         if let address = IPAddressLiteral(String(text)) {
-            hosts = .range(address, prefixLength: 8 * address.bytes.count)
+            hosts = .range(IPAddressRange(address))
             return
         }
         guard !bracketed else { return nil }
@@ -92,12 +92,9 @@ struct NoProxyRule: Sendable, Hashable {
         case .domain(let domain):
             guard address == nil else { return false }
             return host == domain || host.hasSuffix("." + domain)
-        case .range(let network, let prefixLength):
+        case .range(let range):
             guard let address else { return false }
-            // An IPv4-mapped IPv6 address is the IPv4 address it maps (RFC 4291 §2.5.5.2), for both.
-            let unmapped = network.unmapped
-            let bits = unmapped.bytes.count < network.bytes.count ? max(0, prefixLength - 96) : prefixLength
-            return address.unmapped.isIn(unmapped, prefixLength: bits)
+            return range.contains(address)
         }
     }
 }

@@ -37,6 +37,11 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
         bytes = Array(UnsafeRawBufferPointer(start: address, count: Int(length)))
     }
 
+    /// An address from its `sockaddr` bytes, as built by the other initializers.
+    init(sockaddrBytes: [UInt8]) {
+        bytes = sockaddrBytes
+    }
+
     /// The address of a Unix domain socket at `path`.
     ///
     /// - Throws: ``Errno/nameTooLong`` when the path does not fit `sun_path` (107 bytes on Linux,
