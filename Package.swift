@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "WebSocketTLS", targets: ["WebSocketTLS"]),
         .executable(name: "websocket", targets: ["websocket"]),
         .executable(name: "websocket-bench", targets: ["websocket-bench"]),
+        .executable(name: "websocket-echo-server", targets: ["websocket-echo-server"]),
     ],
     targets: [
         // The sans-I/O engine: the Swift standard library only (no Foundation, no Dispatch).
@@ -56,8 +57,13 @@ let package = Package(
         .target(name: "WebSocketPOSIX", dependencies: ["WebSocketTransport"]),
         .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "WebSocketAsync"]),
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketAsync", "WebSocketTLS",
-                                                                  "TLSTestSupport"],
+                                                                  "TLSTestSupport", "EchoServerSupport"],
                           path: "Benchmarks/websocket-bench"),
+        // The echo servers the benchmark scripts drive (Benchmarks/servers), shared by websocket-bench
+        // and websocket-echo-server, which links no TLS.
+        .target(name: "EchoServerSupport", dependencies: ["WebSocketCore", "WebSocketPOSIX", "WebSocketAsync"],
+                path: "Benchmarks/EchoServerSupport"),
+        .executableTarget(name: "websocket-echo-server", dependencies: ["EchoServerSupport"], path: "Benchmarks/echo-server"),
         // Test support: counts the calling thread's heap allocations (glibc), for allocation tests.
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         // Test support for both adapters: the fault-injecting syscall shim, raw peers, descriptor counts.

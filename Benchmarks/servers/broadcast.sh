@@ -96,7 +96,7 @@ start_server() {
     for _ in 1 2 3 4 5; do
         candidate=$((20000 + RANDOM % 9000))
         : >"$work/server.out"
-        "${pin_server[@]}" "$bench" serve-echo "$kind" --port "$candidate" >"$work/server.out" 2>"$work/server.err" &
+        "${pin_server[@]}" "$echo_server" serve-echo "$kind" --port "$candidate" >"$work/server.out" 2>"$work/server.err" &
         server_pid=$!
         for _ in $(seq 100); do
             if grep -q '^listening' "$work/server.out"; then port=$candidate; return 0; fi

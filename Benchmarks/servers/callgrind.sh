@@ -40,10 +40,10 @@ command -v callgrind_control >/dev/null || { echo "callgrind.sh: callgrind_contr
 track_processes
 build_tools "$root"
 # valgrind 3.19 cannot read Swift 6.3's DWARF 5: a copy stripped of debug info (the same code).
-cp "$bench" "$work/bench"
+cp "$echo_server" "$work/bench"
 strip --strip-debug "$work/bench"
 
-if (($# > 0)); then kinds=("$@"); else mapfile -t kinds < <(echo lws; "$bench" serve-echo --list); fi
+if (($# > 0)); then kinds=("$@"); else mapfile -t kinds < <(echo lws; "$echo_server" serve-echo --list); fi
 load_cpu=()
 if command -v taskset >/dev/null 2>&1 && (($(nproc) >= 2)); then load_cpu=(taskset -c 1); fi
 port=$((24000 + RANDOM % 4000))

@@ -69,7 +69,7 @@ start_server() {  # NAME: sets server_pid and port
         if [[ $name == lws ]]; then
             "${pin_server[@]}" "$lws_echo" "$port" >"$out" 2>"$work/server.err" &
         else
-            "${pin_server[@]}" "$bench" serve-echo "$name" --port "$port" >"$out" 2>"$work/server.err" &
+            "${pin_server[@]}" "$echo_server" serve-echo "$name" --port "$port" >"$out" 2>"$work/server.err" &
         fi
         server_pid=$!
         for _ in $(seq 100); do

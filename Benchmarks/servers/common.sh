@@ -50,7 +50,7 @@ _cleanup_processes() {
 }
 
 # build_tools ROOT: builds lws-echo and wsload (build.sh) and websocket-bench (release); sets bin (the
-# C programs' directory, where the raw figures go too), wsload, lws_echo and bench.
+# C programs' directory, where the raw figures go too), wsload, lws_echo, bench and echo_server.
 build_tools() {
     local root=$1
     echo "building lws-echo and wsload..." >&2
@@ -63,9 +63,12 @@ build_tools() {
     if [[ ${WEBSOCKET_STATIC_STDLIB:-} == 1 ]]; then
         build+=(--static-swift-stdlib --scratch-path "$root/.build/static-stdlib")
     fi
-    echo "building websocket-bench (release${WEBSOCKET_STATIC_STDLIB:+, static stdlib})..." >&2
-    (cd "$root" && "${build[@]}" --product websocket-bench >&2)
+    echo "building websocket-bench and websocket-echo-server (release${WEBSOCKET_STATIC_STDLIB:+, static stdlib})..." >&2
+    (cd "$root" && "${build[@]}" --product websocket-bench >&2 && "${build[@]}" --product websocket-echo-server >&2)
     bench="$(cd "$root" && "${build[@]}" --show-bin-path)/websocket-bench"
+    # The echo servers run from the binary that links no TLS (no OpenSSL mapped, as a server built
+    # without wss, and as the uWebSockets anchor is built); `serve-echo` is the same in both.
+    echo_server="$(cd "$root" && "${build[@]}" --show-bin-path)/websocket-echo-server"
 }
 
 # uws_anchor SCRIPT: for the optional `uws` kind (uWebSockets, issue 28; docs/performance.md,

@@ -54,9 +54,9 @@ build_tools "$root"
 if (($# > 0)); then
     kinds=("$@")
 else
-    mapfile -t kinds < <("$bench" serve-echo --list)
+    mapfile -t kinds < <("$echo_server" serve-echo --list)
 fi
-known="$("$bench" serve-echo --list)"
+known="$("$echo_server" serve-echo --list)"
 for kind in "${kinds[@]}"; do
     if [[ $kind == uws ]]; then continue; fi
     if ! grep -qx -- "$kind" <<<"$known"; then
@@ -95,7 +95,7 @@ start_server() {  # NAME: sets server_pid and port
         elif [[ $name == uws ]]; then
             "${pin_server[@]}" "$uws_echo" "$port" >"$out" 2>"$work/server.err" &
         else
-            "${pin_server[@]}" "$bench" serve-echo "$name" --port "$port" >"$out" 2>"$work/server.err" &
+            "${pin_server[@]}" "$echo_server" serve-echo "$name" --port "$port" >"$out" 2>"$work/server.err" &
         fi
         server_pid=$!
         for _ in $(seq 100); do

@@ -98,11 +98,11 @@ if [[ $kind == lws ]]; then
 else
     (cd "$root" && swift build -c release --product websocket-bench >&2)
     bench="$(cd "$root" && swift build -c release --show-bin-path)/websocket-bench"
-    if ! "$bench" serve-echo --list | grep -qx -- "$kind"; then
-        echo "idle-connections.sh: unknown kind $kind (lws, or one of: $("$bench" serve-echo --list | tr '\n' ' '))" >&2
+    if ! "$echo_server" serve-echo --list | grep -qx -- "$kind"; then
+        echo "idle-connections.sh: unknown kind $kind (lws, or one of: $("$echo_server" serve-echo --list | tr '\n' ' '))" >&2
         exit 2
     fi
-    server_command=("$bench" serve-echo "$kind" --port)
+    server_command=("$echo_server" serve-echo "$kind" --port)
 fi
 pin_server=()
 pin_load=()

@@ -2,6 +2,8 @@
 // Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 // SPDX-License-Identifier: Apache-2.0
 
+import EchoServerSupport
+
 /// Echo over loopback: our WebSocket client and server (WebSocketPOSIX, blocking sockets, one thread
 /// per connection) against the same traffic over plain TCP in the same process. The baseline moves
 /// the same bytes per round trip as the WebSocket frames do (payload plus frame headers and mask), so

@@ -2,6 +2,8 @@
 // Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 // SPDX-License-Identifier: Apache-2.0
 
+import EchoServerSupport
+
 /// Timing helpers: best of several runs, each long enough to swamp the clock's resolution.
 enum Measure {
     /// Runs `body` (which does `work` units per call) repeatedly and returns the best rate in units per

@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 #if canImport(Glibc)
+import EchoServerSupport
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

@@ -2,6 +2,7 @@
 // Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 // SPDX-License-Identifier: Apache-2.0
 
+import EchoServerSupport
 import WebSocketCore
 import WebSocketPOSIX
 

@@ -21,7 +21,7 @@ import WebSocketPOSIX
 ///
 /// To add a kind: a case here (its raw value is the KIND on the command line, and `--list`, which
 /// compare.sh reads for its default kinds, prints it), and its branch in ``EchoServers/start(_:port:)``.
-enum EchoServerKind: String, CaseIterable, Sendable {
+package enum EchoServerKind: String, CaseIterable, Sendable {
     /// `BlockingWebSocketServer` (WebSocketPOSIX): blocking sockets, one thread per connection.
     case blocking
     /// `WebSocketServer` (WebSocketAsync), handlers on the loop: events on the connection's loop.
@@ -35,21 +35,21 @@ enum EchoServerKind: String, CaseIterable, Sendable {
 }
 
 /// One of our servers, started: the port it listens on, and how to stop it.
-struct StartedEchoServer: Sendable {
-    let port: UInt16
+package struct StartedEchoServer: Sendable {
+    package let port: UInt16
     /// Stops accepting (and, where the server does, closes the open connections); may block until
     /// the server's own threads have ended.
-    let stop: @Sendable () -> Void
+    package let stop: @Sendable () -> Void
 }
 
-enum EchoServers {
+package enum EchoServers {
     /// The `listen` backlog of every kind (the kernel caps it at `somaxconn`, 4096 here), so that
     /// bursts of thousands of clients wait in the kernel rather than being refused.
     static let backlog: Int32 = 4096
 
     /// Starts `kind` on 127.0.0.1:`port` (0: any free port), echoing every text and binary message,
     /// with the default `Configuration` and `TransportOptions` (no extensions, `TCP_NODELAY` on).
-    static func start(_ kind: EchoServerKind, port: UInt16) throws(WebSocketError) -> StartedEchoServer {
+    package static func start(_ kind: EchoServerKind, port: UInt16) throws(WebSocketError) -> StartedEchoServer {
         switch kind {
         case .blocking:
             let server = try BlockingWebSocketServer(host: "127.0.0.1", port: port, backlog: backlog)
@@ -177,12 +177,12 @@ enum EchoServers {
     }
 
     /// `serve-echo KIND [--port P]`, or `serve-echo --list`.
-    static func main(_ arguments: [String]) -> Never {
+    package static func main(_ arguments: [String]) -> Never {
         if arguments == ["--list"] {
             for kind in EchoServerKind.allCases { print(kind.rawValue) }
             exit(0)
         }
-        let usage = "usage: websocket-bench serve-echo KIND [--port P]  (KIND: "
+        let usage = "usage: \(CommandLine.arguments.first ?? "websocket-bench") serve-echo KIND [--port P]  (KIND: "
             + EchoServerKind.allCases.map(\.rawValue).joined(separator: ", ") + "), or serve-echo --list"
         guard let name = arguments.first else { usageError(usage) }
         guard let kind = EchoServerKind(rawValue: name) else { usageError("unknown kind \(name); \(usage)") }

@@ -12,14 +12,14 @@ import Darwin
 ///
 /// `@unchecked Sendable`: the only state is the `pthread_t` handle, set in `init` and never changed;
 /// ``join()`` is called once, by the creator.
-final class JoinableThread: @unchecked Sendable {
+package final class JoinableThread: @unchecked Sendable {
     #if canImport(Glibc)
     private var thread = pthread_t()
     #else
     private var thread: pthread_t? = nil
     #endif
 
-    init(_ body: @escaping @Sendable () -> Void) {
+    package init(_ body: @escaping @Sendable () -> Void) {
         final class Box {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -41,7 +41,7 @@ final class JoinableThread: @unchecked Sendable {
     }
 
     /// Waits for the thread to end.
-    func join() {
+    package func join() {
         #if canImport(Glibc)
         pthread_join(thread, nil)
         #else
@@ -51,7 +51,7 @@ final class JoinableThread: @unchecked Sendable {
 }
 
 /// Sleeps the calling thread for `seconds`.
-func sleep(seconds: Double) {
+package func sleep(seconds: Double) {
     var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
@@ -59,7 +59,7 @@ func sleep(seconds: Double) {
 
 /// Raises the soft limit on open descriptors to at least `count` (up to the hard limit): the
 /// many-connection workloads hold about six descriptors per connection (two sockets, two self-pipes).
-func raiseDescriptorLimit(to count: Int) {
+package func raiseDescriptorLimit(to count: Int) {
     var limit = rlimit()
     #if canImport(Glibc)
     let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
@@ -72,7 +72,7 @@ func raiseDescriptorLimit(to count: Int) {
 }
 
 /// Writes why the benchmark cannot go on to standard error, and exits with status 1.
-func fail(_ message: String) -> Never {
+package func fail(_ message: String) -> Never {
     let line = Array("websocket-bench: \(message)\n".utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     exit(1)
