@@ -25,6 +25,8 @@ final class ServerCore: @unchecked Sendable {
 
     let configuration: Connection.Configuration
     let options: TransportOptions
+    /// ``options`` once, shared by every socket of the server.
+    let sharedOptions: OutOfLine<TransportOptions>
     /// The user's decision on each request; `nil`: accept without a subprotocol (on the loop, with
     /// no hop to a handler face's queue).
     let decide: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)?
@@ -62,6 +64,7 @@ final class ServerCore: @unchecked Sendable {
         case .queueHandler, .async: true
         }
         settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: holds)
+        sharedOptions = OutOfLine(options)
     }
 
     // MARK: Accepting (on a loop)
@@ -103,7 +106,7 @@ final class ServerCore: @unchecked Sendable {
             let pipeline = try ConnectionPipeline.server(configuration: configuration, transport: options)
             webSocket = WebSocket(loop: loop, server: self, socket: socket,
                                   session: SocketSession(accepted: pipeline, settings: settings),
-                                  consumer: .pending, options: options, system: system)
+                                  consumer: .pending, options: sharedOptions, system: system)
             try loop.register(webSocket, descriptor: socket.descriptor, interest: .readable)
         } catch {
             socket.close()

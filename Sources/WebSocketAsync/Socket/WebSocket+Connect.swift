@@ -88,7 +88,7 @@ extension WebSocket {
         let chosen: EventLoop
         if let loop { chosen = loop } else { chosen = try EventLoops.nextForClient() }
         let socket = WebSocket(loop: chosen, server: nil, socket: nil, session: session,
-                               consumer: consumer, options: options, system: system)
+                               consumer: consumer, options: OutOfLine(options), system: system)
         // The async face's messages need the socket: `.pending` stands for them until it exists.
         if case .pending = consumer { socket.consumer = socket.attachBatches() }
         socket.loop.execute { socket.startResolving() }

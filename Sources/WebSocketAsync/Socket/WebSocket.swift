@@ -58,7 +58,10 @@ public final class WebSocket: @unchecked Sendable {
     let loop: EventLoop
     /// The server that accepted it; `nil` for a client.
     let server: ServerCore?
-    let options: TransportOptions
+    /// The transport options, behind one reference that a server's sockets share (240 bytes inline
+    /// in every socket otherwise).
+    let sharedOptions: OutOfLine<TransportOptions>
+    var options: TransportOptions { sharedOptions.value }
     let system: SystemCalls
     /// The buffered amount at which sends are refused: the core's ``WebSocketCore/Connection/Limits/maxBufferedOutput``.
     public let highWaterMark: Int
@@ -160,7 +163,7 @@ public final class WebSocket: @unchecked Sendable {
     let outboxWaiting: UnsafeMutablePointer<Int>
 
     init(loop: EventLoop, server: ServerCore?, socket: Socket?, session: SocketSession, consumer: Consumer,
-         options: TransportOptions, system: SystemCalls) {
+         options: OutOfLine<TransportOptions>, system: SystemCalls) {
         self.loop = loop
         self.server = server
         self.socket = socket
@@ -168,7 +171,7 @@ public final class WebSocket: @unchecked Sendable {
         self.consumer = consumer
         if case .queueHandler(let queue, let handler) = consumer { queueFace = (queue, handler) }
         handsOver = consumer.handsOver
-        self.options = options
+        self.sharedOptions = options
         self.system = system
         shared = Locked(Shared(connected: socket))
         highWaterMark = session.settings.highWaterMark

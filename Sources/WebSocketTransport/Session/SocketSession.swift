@@ -92,7 +92,10 @@ package struct SocketSession: Sendable {
     package internal(set) var stage: Stage
     package var settings: Settings
     /// (Client) Where the socket connects (the endpoint or its proxy), for ``Phase/resolving``.
-    package internal(set) var target: ClientPlan.SocketTarget?
+    package internal(set) var target: ClientPlan.SocketTarget? {
+        get { rare?.value.target }
+        set { updateRare { $0.target = newValue } }
+    }
     /// Payload bytes handed to the consumer and not yet taken.
     package internal(set) var heldBytes = 0
     /// Messages handed to the consumer and not yet taken.
@@ -106,7 +109,10 @@ package struct SocketSession: Sendable {
     var writeStalledSince: Connection.Instant?
     /// A send was refused, or the buffer reached the high-water mark: report the drain.
     var awaitingDrain = false
-    var handshakeFailure: Connection.HandshakeFailure?
+    var handshakeFailure: Connection.HandshakeFailure? {
+        get { rare?.value.handshakeFailure }
+        set { updateRare { $0.handshakeFailure = newValue } }
+    }
     /// The connection's state may have changed since ``takeStateChange()`` last said so: an event
     /// that changes it was pulled, or a close was queued.
     var stateMayHaveChanged = false
@@ -118,10 +124,23 @@ package struct SocketSession: Sendable {
     /// Set once: what comes after the first reason changes nothing.
     var abandonment: WebSocketError?
     /// (Client) The redirects followed so far, and the request and endpoint of the current hop.
-    var redirects: RedirectChain?
-    var hop: (request: Connection.ClientOptions, endpoint: WebSocketEndpoint)?
+    var redirects: RedirectChain? {
+        get { rare?.value.redirects }
+        set { updateRare { $0.redirects = newValue } }
+    }
+    var hop: (request: Connection.ClientOptions, endpoint: WebSocketEndpoint)? {
+        get { rare?.value.hop }
+        set { updateRare { $0.hop = newValue } }
+    }
     /// (Client) The options each hop's pipeline is made with.
-    var clientTransport: TransportOptions?
+    var clientTransport: TransportOptions? {
+        get { rare?.value.clientTransport }
+        set { updateRare { $0.clientTransport = newValue } }
+    }
+    /// What a client's session needs to connect and follow redirects, and a failed handshake: about
+    /// 800 bytes that a server's open connection never uses, kept out of line (8 bytes inline) so
+    /// that each of its sessions is that much smaller.
+    private var rare: OutOfLine<RareState>? = nil
     /// Actions made by the session itself (resumptions, the drain, the last event), before the
     /// connection's events.
     var actions: [SessionAction] = []
@@ -135,6 +154,22 @@ package struct SocketSession: Sendable {
     var closeWaiters: [SessionCompletion<Connection.CloseStatus>] = []
     /// (Client) Who waits for the opening.
     var openWaiters: [SessionCompletion<Void>] = []
+
+    /// The state ``rare`` holds.
+    struct RareState {
+        var target: ClientPlan.SocketTarget?
+        var handshakeFailure: Connection.HandshakeFailure?
+        var redirects: RedirectChain?
+        var hop: (request: Connection.ClientOptions, endpoint: WebSocketEndpoint)?
+        var clientTransport: TransportOptions?
+    }
+
+    /// Changes the out-of-line state, making it on first use.
+    private mutating func updateRare(_ change: (inout RareState) -> Void) {
+        var state = rare?.value ?? RareState()
+        change(&state)
+        if rare == nil { rare = OutOfLine(state) } else { rare?.value = state }
+    }
 
     /// A server connection's session over `pipeline`, its socket accepted: the opening handshake
     /// runs. Report the time before anything else, so that the handshake timer starts now.
