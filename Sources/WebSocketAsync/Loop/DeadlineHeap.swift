@@ -6,12 +6,37 @@ import WebSocketTransport
 
 /// The loop's timers: a binary min-heap of (deadline, token).
 ///
-/// Entries are never removed early. A connection whose deadline moves later leaves its entry, which
-/// fires early and harmlessly (the connection finds nothing due and schedules again); one whose
-/// deadline moves earlier adds an entry. So each connection has a bounded number of entries, and no
-/// operation needs to find one.
+/// Entries are not removed one by one. A connection whose deadline moves later leaves its entry,
+/// which fires early and harmlessly (the connection finds nothing due and schedules again); one whose
+/// deadline moves earlier adds an entry. So each live connection has a bounded number of entries,
+/// and no operation needs to find one. A closed connection's entries would wait for their deadlines
+/// (a handshake timeout, seconds away), so that a server closing thousands of connections a second
+/// held hundreds of thousands of them: ``removeStale(isLive:)`` drops them all at once, which the loop
+/// does when entries outnumber its sockets several times over.
 struct DeadlineHeap {
     private var entries: [(deadline: Connection.Instant, token: UInt64)] = []
+
+    /// How many entries there are.
+    var count: Int { entries.count }
+
+    /// Keeps only the entries whose token `isLive` (a socket still registered, a listener), and
+    /// rebuilds the heap from them in linear time; the storage shrinks to what is left.
+    mutating func removeStale(isLive: (UInt64) -> Bool) {
+        var kept: [(deadline: Connection.Instant, token: UInt64)] = []
+        kept.reserveCapacity(entries.count / 2)
+        var index = 0
+        while index < entries.count {
+            if isLive(entries[index].token) { kept.append(entries[index]) }
+            index += 1
+        }
+        entries = kept
+        // Floyd's heap construction: sift down every parent, the last one first.
+        var parent = entries.count / 2 - 1
+        while parent >= 0 {
+            siftDown(from: parent)
+            parent -= 1
+        }
+    }
 
     // Indexed, not `first`: a debug build reads `first` through a generic accessor that allocates,
     // and the loop reads this every turn (the allocation test runs in a debug build).
@@ -35,7 +60,13 @@ struct DeadlineHeap {
         let last = entries.removeLast()
         guard !entries.isEmpty else { return first.token }
         entries[0] = last
-        var parent = 0
+        siftDown(from: 0)
+        return first.token
+    }
+
+    /// Moves the entry at `start` down until neither child is earlier.
+    private mutating func siftDown(from start: Int) {
+        var parent = start
         while true {
             let left = 2 * parent + 1
             guard left < entries.count else { break }
@@ -45,6 +76,5 @@ struct DeadlineHeap {
             entries.swapAt(parent, smaller)
             parent = smaller
         }
-        return first.token
     }
 }

@@ -76,6 +76,8 @@ final class EventLoop: @unchecked Sendable {
     /// Sockets by slot, with each slot's generation.
     @exclusivity(unchecked) private var sockets: [WebSocket?] = []
     @exclusivity(unchecked) private var generations: [UInt32] = []
+    /// See ``schedule(_:at:)``.
+    private var staleTimersMark = EventLoop.minimumStaleTimersMark
     private var freeSlots: [Int] = []
     /// Each server's live sockets on this loop (a server's broadcast and stop walk only its own),
     /// unordered; each socket knows its index (`WebSocket.indexInServer`).
@@ -93,7 +95,7 @@ final class EventLoop: @unchecked Sendable {
     /// The work taken from `remote`, swapped with it under the lock for the same reason.
     @exclusivity(unchecked) private var incoming: [Work] = []
     @exclusivity(unchecked) private var again: [WebSocket] = []
-    @exclusivity(unchecked) private var timers = DeadlineHeap()
+    @exclusivity(unchecked) private(set) var timers = DeadlineHeap()
     /// (Queue face) The sockets whose mailbox drain starts this turn, by queue: handed to each queue
     /// in one block at the end of the readiness round and of the turn.
     @exclusivity(unchecked) private var drainsToStart: [(queue: DispatchQueue, sockets: [(WebSocket, WebSocket.EventHandler)])] = []
@@ -255,7 +257,16 @@ final class EventLoop: @unchecked Sendable {
     /// Calls `socket.timerFired()` at `deadline` or soon after (or not, if the socket has gone).
     func schedule(_ socket: WebSocket, at deadline: Connection.Instant) {
         timers.push(deadline, token: socket.token)
+        // Closed sockets' entries are dropped once they outnumber the live sockets' by far: each
+        // pass is linear, and comes only after as many pushes again, so it costs O(1) per push.
+        if timers.count > staleTimersMark {
+            timers.removeStale { token in token >= Token.firstSpecial || self.socket(for: token) != nil }
+            staleTimersMark = max(Self.minimumStaleTimersMark, 4 * timers.count)
+        }
     }
+
+    /// Timer entries beyond which ``schedule(_:at:)`` drops those of closed sockets.
+    static let minimumStaleTimersMark = 1024
 
     // MARK: Listeners
 

@@ -1,0 +1,64 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+import TransportTestSupport
+@testable import WebSocketAsync
+import WebSocketCore
+import WebSocketTransport
+
+@Suite("The loop's timers")
+struct DeadlineHeapTests {
+    @Test("Stale entries dropped at once: the rest still pop earliest first", arguments: [0, 1, 2, 3, 100, 1_000] as [Int])
+    func removeStale(count: Int) {
+        var heap = DeadlineHeap()
+        var rng = Connection.SeededGenerator(seed: UInt64(count) + 7)
+        var expected: [(UInt64, UInt64)] = []
+        for token in 0..<UInt64(count) {
+            let at = UInt64.random(in: 0..<1_000_000, using: &rng)
+            heap.push(Connection.Instant(nanosecondsSinceOrigin: at), token: token)
+            if token % 3 != 0 { expected.append((at, token)) }
+        }
+        heap.removeStale { $0 % 3 != 0 }
+        #expect(heap.count == expected.count)
+        var popped: [UInt64] = []
+        var tokens: Set<UInt64> = []
+        while let token = heap.popDue(now: Connection.Instant(nanosecondsSinceOrigin: UInt64.max)) {
+            tokens.insert(token)
+            popped.append(expected.first { $0.1 == token }?.0 ?? UInt64.max)
+        }
+        #expect(popped == popped.sorted())
+        #expect(tokens == Set(expected.map(\.1)))
+    }
+
+    @Test("A server closing connections by the thousand keeps a bounded timer heap, not one entry per connection it ever had")
+    func closedConnectionsLeaveNoTimers() async throws {
+        // A loop of this test's own, so that its timers are this server's alone.
+        let loop = try EventLoop(index: 91, backend: ReadinessBackend.selected)
+        let server = try WebSocketServer(addresses: Socket.listenAddresses(host: "127.0.0.1", port: 0), unixSocketPath: nil, backlog: 128,
+                                         configuration: testConfiguration(), options: testOptions(), loops: 1, handshake: nil,
+                                         face: .loopHandler({ _, _ in }), eventLoops: [loop])
+        defer { server.stop() }
+        let cycles = 3_000
+        let outcome: String? = await blocking {
+            do {
+                for _ in 0..<cycles {
+                    var client = try LendingFaceTests.RawClient(port: server.port)
+                    try client.connection.close()
+                    client.socket.write(client.connection.takeOutput())
+                    client.socket.close()
+                }
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(outcome == nil)
+        #expect(await blocking { server.waitUntilIdle(timeout: Harness.patience) })
+        let entries = await withCheckedContinuation { continuation in loop.execute { continuation.resume(returning: loop.timers.count) } }
+        // Each connection scheduled its handshake timeout (seconds away) at least once: without the
+        // compaction, at least `cycles` entries.
+        #expect(entries <= 2 * EventLoop.minimumStaleTimersMark, "\(entries) timer entries after \(cycles) connections")
+    }
+}
