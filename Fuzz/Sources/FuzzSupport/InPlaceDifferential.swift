@@ -63,14 +63,7 @@ enum InPlaceDifferential {
                     calls += 1
                     var left = allowance(seed, calls)
                     let writer: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Int = { pieces in
-                        var taken = 0
-                        for piece in pieces where left > 0 {
-                            let n = min(left, piece.count)
-                            outcome.output += UnsafeRawBufferPointer(rebasing: piece[..<n])
-                            left -= n
-                            taken += n
-                        }
-                        return taken
+                        takePieces(pieces, left: &left, into: &outcome.output)
                     }
                     var threw = false
                     do throws(Connection.UsageError) {
@@ -83,13 +76,7 @@ enum InPlaceDifferential {
                         outcome.events.append("threw \(error)")
                         threw = true
                     }
-                    if !inPlace {
-                        while left > 0, connection.pendingOutputCount > 0 {
-                            let before = connection.pendingOutputCount
-                            connection.withPendingOutputPieces(upTo: 32, writer)
-                            if connection.pendingOutputCount == before { break }
-                        }
-                    }
+                    if !inPlace { take(left, of: &connection, into: &outcome) }
                     if !threw { break }
                     lent = UnsafeMutableRawBufferPointer(rebasing: bytes[bytes.count...])
                 }
@@ -167,21 +154,24 @@ enum InPlaceDifferential {
         return outcome
     }
 
+    /// What a writer with `left` bytes of allowance takes of `pieces`, in order, into `output`.
+    static func takePieces(_ pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>, left: inout Int, into output: inout [UInt8]) -> Int {
+        var taken = 0
+        for piece in pieces where left > 0 {
+            let n = min(left, piece.count)
+            output += UnsafeRawBufferPointer(rebasing: piece[..<n])
+            left -= n
+            taken += n
+        }
+        return taken
+    }
+
     /// A writer's turn: up to `allowance` bytes of the pending output.
-    private static func take(_ allowance: Int, of connection: inout Connection, into outcome: inout Outcome) {
+    static func take(_ allowance: Int, of connection: inout Connection, into outcome: inout Outcome) {
         var left = allowance
         while left > 0, connection.pendingOutputCount > 0 {
             let before = connection.pendingOutputCount
-            connection.withPendingOutputPieces(upTo: 32) { pieces in
-                var taken = 0
-                for piece in pieces where left > 0 {
-                    let n = min(left, piece.count)
-                    outcome.output += UnsafeRawBufferPointer(rebasing: piece[..<n])
-                    left -= n
-                    taken += n
-                }
-                return taken
-            }
+            connection.withPendingOutputPieces(upTo: 32) { pieces in takePieces(pieces, left: &left, into: &outcome.output) }
             if connection.pendingOutputCount == before { break }
         }
     }

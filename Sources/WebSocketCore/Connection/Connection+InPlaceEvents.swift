@@ -43,9 +43,7 @@ extension Connection {
             case .failed:
                 continue   // the failure's events are queued: the next pull hands them out
             case .none:
-                let count = inboxPortion(of: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-                receive(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
-                offset += count
+                copyInboxPortion(of: bytes, at: &offset)
             }
         }
     }

@@ -124,9 +124,7 @@ extension Connection {
             case .failed:
                 continue   // the failure's events are queued: the next pull hands them out
             case .none:
-                let count = inboxPortion(of: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-                receive(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
-                offset += count
+                copyInboxPortion(of: bytes, at: &offset)
             }
         }
     }
@@ -184,6 +182,15 @@ extension Connection {
             return .failed
         }
         return .message(kind, frame)
+    }
+
+    /// Copies into the inbox what cannot be read in place at `offset` of `bytes` (``inboxPortion(of:)``),
+    /// and moves `offset` past it.
+    @inline(__always)
+    mutating func copyInboxPortion(of bytes: UnsafeMutableRawBufferPointer, at offset: inout Int) {
+        let count = inboxPortion(of: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+        receive(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
+        offset += count
     }
 
     /// How much of `rest` to copy into the inbox: the rest of the frame being read (or of a header

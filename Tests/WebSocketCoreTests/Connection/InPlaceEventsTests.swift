@@ -17,11 +17,8 @@ struct InPlaceEventsTests {
         var server = try Connection(role: .server, configuration: configuration)
         var events: [Connection.Event] = []
         var output: [UInt8] = []
-        var i = 0
-        var k = 0
-        while i < input.count {
-            let n = min(max(1, chunks[k % chunks.count]), input.count - i)
-            var buffer = Array(input[i..<(i + n)])
+        for piece in PropertyTests.pieces(of: input, chunks: chunks) {
+            var buffer = Array(piece)
             try buffer.withUnsafeMutableBytes { bytes in
                 var offset = 0
                 while let view = server.nextEvent(readingInPlace: bytes, from: &offset) {
@@ -41,8 +38,6 @@ struct InPlaceEventsTests {
                 #expect(offset == bytes.count)
                 bytes.initializeMemory(as: UInt8.self, repeating: 0xEE)
             }
-            i += n
-            k += 1
             output += server.takeOutput()
         }
         server.receiveEOF()
@@ -57,13 +52,8 @@ struct InPlaceEventsTests {
         var server = try Connection(role: .server, configuration: configuration)
         var events: [Connection.Event] = []
         var output: [UInt8] = []
-        var i = 0
-        var k = 0
-        while i < input.count {
-            let n = min(max(1, chunks[k % chunks.count]), input.count - i)
-            server.receive(input[i..<(i + n)])
-            i += n
-            k += 1
+        for piece in PropertyTests.pieces(of: input, chunks: chunks) {
+            server.receive(piece)
             while let event = server.nextEvent() {
                 events.append(event)
                 switch event {

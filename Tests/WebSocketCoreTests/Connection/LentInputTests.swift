@@ -25,11 +25,8 @@ struct LentInputTests {
         var server = try Connection(role: .server, configuration: configuration)
         var events: [Connection.Event] = []
         var output: [UInt8] = []
-        var i = 0
-        var k = 0
-        while i < input.count {
-            let n = min(max(1, chunks[k % chunks.count]), input.count - i)
-            var buffer = Array(input[i..<(i + n)])
+        for piece in PropertyTests.pieces(of: input, chunks: chunks) {
+            var buffer = Array(piece)
             var requested = false
             buffer.withUnsafeMutableBytes { bytes in
                 server.receive(lending: bytes) { view in
@@ -39,8 +36,6 @@ struct LentInputTests {
                 }
                 bytes.initializeMemory(as: UInt8.self, repeating: 0xEE)
             }
-            i += n
-            k += 1
             if requested {
                 try server.accept()
                 events += drain(&server)

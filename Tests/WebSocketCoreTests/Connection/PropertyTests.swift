@@ -128,19 +128,29 @@ struct PropertyTests {
 
     /// Feeds `input` to a server in `chunks` (copied in by receive(_:)), pulling every event after
     /// each; accepts the handshake. The events and everything written.
+    /// `input` cut into pieces of the sizes `chunks` gives in turn (at least 1 byte each; the last
+    /// piece may be shorter).
+    static func pieces(of input: [UInt8], chunks: [Int]) -> [ArraySlice<UInt8>] {
+        var pieces: [ArraySlice<UInt8>] = []
+        var i = 0
+        var k = 0
+        while i < input.count {
+            let n = min(max(1, chunks[k % chunks.count]), input.count - i)
+            pieces.append(input[i..<(i + n)])
+            i += n
+            k += 1
+        }
+        return pieces
+    }
+
     static func run(_ input: [UInt8], chunks: [Int], configuration: Connection.Configuration = Connection.Configuration())
         throws -> (events: [Connection.Event], output: [UInt8])
     {
         var server = try Connection(role: .server, configuration: configuration)
         var events: [Connection.Event] = []
         var output: [UInt8] = []
-        var i = 0
-        var k = 0
-        while i < input.count {
-            let n = min(max(1, chunks[k % chunks.count]), input.count - i)
-            server.receive(input[i..<(i + n)])
-            i += n
-            k += 1
+        for piece in pieces(of: input, chunks: chunks) {
+            server.receive(piece)
             while let event = server.nextEvent() {
                 events.append(event)
                 if case .handshakeRequest = event { try server.accept() }
