@@ -70,11 +70,7 @@ import TLSTestSupport
     }
 
     @Test func aReloadEndsEveryTicketIssuedBefore() throws {
-        let cache = TLSSessionCache(capacity: 16)
-        var client = Configurations.client()
-        client.sessionCache = cache
-        let clientContext = try TLSContext(client)
-        let server = try TLSContext(Configurations.server())
+        let clientContext = try ResumptionTests.client(), server = try ResumptionTests.server()
         _ = try ResumptionTests.connect(clientContext, server)
         #expect(try ResumptionTests.connect(clientContext, server).client.isResumed)
         try server.reload(server.configuration)
@@ -85,13 +81,9 @@ import TLSTestSupport
     }
 
     @Test func aClientReloadDropsItsCachedSessions() throws {
-        let cache = TLSSessionCache(capacity: 16)
-        var client = Configurations.client()
-        client.sessionCache = cache
-        let clientContext = try TLSContext(client)
-        let server = try TLSContext(Configurations.server())
+        let clientContext = try ResumptionTests.client(), server = try ResumptionTests.server()
         _ = try ResumptionTests.connect(clientContext, server)
-        try clientContext.reload(client)
+        try clientContext.reload(clientContext.configuration)
         #expect(try !ResumptionTests.connect(clientContext, server).client.isResumed)
     }
 

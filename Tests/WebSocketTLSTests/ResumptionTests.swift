@@ -166,6 +166,18 @@ import TLSTestSupport
         #expect(resumed.server.peerCertificateSubject == "CN=test-client")
     }
 
+    @Test func aSessionUnderAnAdditionalCertificateIsResumedUnderIt() throws {
+        let client = try Self.client(), server = try Self.server {
+            $0.additionalCertificates = [TLSServerCertificate(certificateChain: TestPKI.shared.alternative.certificate,
+                                                              privateKey: TestPKI.shared.alternative.key)]
+        }
+        _ = try Self.connect(client, server, serverName: "alpha.example.test")
+        let resumed = try Self.connect(client, server, serverName: "alpha.example.test")
+        #expect(resumed.client.isResumed && resumed.server.isResumed)
+        #expect(resumed.client.peerCertificateSubject == "CN=sni-alternative")
+        #expect(resumed.server.requestedServerName == "alpha.example.test")
+    }
+
     @Test func settingsOfTheOtherRoleAndBadLifetimesAreRefused() throws {
         var server = Configurations.server()
         server.sessionCache = TLSSessionCache()

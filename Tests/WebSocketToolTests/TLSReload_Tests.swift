@@ -14,13 +14,22 @@ import TLSTestSupport
 /// pairs choose a certificate by the client's server name.
 @Suite("TLS: serve reloads on SIGHUP, repeated --tls-cert")
 struct TLSReloadTests {
+    /// `serve --echo` with a `--tls-cert`/`--tls-key` pair per identity, written as `NAME.pem` and
+    /// `NAME-key.pem`.
+    static func serve(_ identities: [(name: String, identity: TestIdentity)], in files: TLSTests.Files) throws -> ServeProcess {
+        var arguments = ["--echo"]
+        for (name, identity) in identities {
+            arguments += ["--tls-cert", try files.directory.write(name + ".pem", identity.certificatePEM),
+                          "--tls-key", try files.directory.write(name + "-key.pem", identity.keyPEM)]
+        }
+        return try ServeProcess(arguments, secure: true)
+    }
+
     @Test("SIGHUP: new connections get the new certificate; a bad one is reported and the old one stays")
     func reload() throws {
         let pki = TestPKI.shared
         let files = try TLSTests.Files()
-        let certificate = try files.directory.write("live.pem", pki.server.certificatePEM)
-        let key = try files.directory.write("live-key.pem", pki.server.keyPEM)
-        let serve = try ServeProcess(["--echo", "--tls-cert", certificate, "--tls-key", key], secure: true)
+        let serve = try Self.serve([("live", pki.server)], in: files)
         let before = try runTool(["connect", serve.url(), "--cacert", files.caCertificate], input: "before\n")
         #expect(before.status == 0, "\(before.transcript)\n\(serve.tool.transcript)")
 
@@ -51,11 +60,8 @@ struct TLSReloadTests {
     func serverNames() throws {
         let pki = TestPKI.shared
         let files = try TLSTests.Files()
-        let alternative = try files.directory.write("alternative.pem", pki.alternative.certificatePEM)
-        let alternativeKey = try files.directory.write("alternative-key.pem", pki.alternative.keyPEM)
         // The first (the default) is not valid for localhost; the second is.
-        let serve = try ServeProcess(["--echo", "--tls-cert", alternative, "--tls-key", alternativeKey,
-                                      "--tls-cert", files.serverCertificate, "--tls-key", files.serverKey], secure: true)
+        let serve = try Self.serve([("alternative", pki.alternative), ("localhost", pki.server)], in: files)
         let named = try runTool(["connect", "wss://localhost:\(serve.port)/", "--cacert", files.caCertificate], input: "named\n")
         #expect(named.status == 0, "\(named.transcript)\n\(serve.tool.transcript)")
         #expect(named.stdoutLines == ["named"])
