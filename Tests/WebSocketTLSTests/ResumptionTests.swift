@@ -154,6 +154,27 @@ import TLSTestSupport
         #expect(cache.count == 0)
     }
 
+    @Test(arguments: [TLSVersion.v1_2, .v1_3])
+    func aClientCertificateAcceptedByAnOverrideIsNotResumed(version: TLSVersion) throws {
+        let cache = TLSSessionCache(capacity: 16)
+        let client = try Self.client(cache: cache, version: version) {
+            $0.certificateChain = TestPKI.shared.clientFromOtherCA.certificate
+            $0.privateKey = TestPKI.shared.clientFromOtherCA.key
+        }
+        let server = try Self.server(.tls13AndTLS12(lifetime: .seconds(600))) {
+            $0.clientCertificates = .required(trustRoots: .only([TestPKI.shared.ca.certificate]))
+            $0.trustEvaluator = TLSTrustEvaluator { _ in .acceptOverridingFailure(reason: "a known intruder") }
+        }
+        let first = try Self.connect(client, server)
+        #expect(first.server.trustOverride?.reason == "a known intruder")
+        // TLS 1.3: no ticket. TLS 1.2 settles on a ticket at the ClientHello, before the
+        // certificate: one is sent, marked, and refused when offered.
+        #expect(cache.count == (version == .v1_2 ? 1 : 0))
+        let second = try Self.connect(client, server)
+        #expect(!second.server.isResumed)
+        #expect(second.server.trustOverride?.reason == "a known intruder")
+    }
+
     @Test func aServerVerifyingClientsResumesTheirIdentity() throws {
         let client = try Self.client {
             $0.certificateChain = TestPKI.shared.client.certificate

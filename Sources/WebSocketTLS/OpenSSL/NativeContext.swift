@@ -217,6 +217,9 @@ final class NativeContext: @unchecked Sendable {
             // One ticket is all a client uses per connection (the default, 2, costs bytes and work).
             _ = SSL_CTX_set_num_tickets(context, 1)
             _ = SSL_CTX_set_timeout(context, Int(lifetime.components.seconds))
+            guard SSL_CTX_set_session_ticket_cb(context, markTicket, checkTicket, nil) == 1 else {
+                throw .tlsConfiguration("cannot set the session ticket callbacks")
+            }
         }
     }
 

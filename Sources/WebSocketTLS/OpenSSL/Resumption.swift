@@ -12,6 +12,12 @@ internal import COpenSSL
 // name verified and the port. A new client session takes the one under its own key before its
 // ClientHello is written (SSL_set_session). OpenSSL checks the rest: a session of another version,
 // or one the server refuses, makes a full handshake.
+//
+// Server tickets are OpenSSL's (stateless, encrypted with the SSL_CTX's own key). The ticket
+// callbacks add one thing: a ticket of a session whose client certificate was accepted by a trust
+// evaluator's override carries a mark, and a marked ticket is never used (a full handshake asks the
+// evaluator again). In TLS 1.3 such a session gets no ticket at all; in TLS 1.2 whether a ticket is
+// sent is settled at the ClientHello, before the certificate is seen.
 
 /// A resumable `SSL_SESSION`, holding one reference to it.
 ///
@@ -41,12 +47,53 @@ extension SessionEngine {
         if SSL_set_session(sslPointer, cached.pointer) != 1 { OpenSSLErrorQueue.clear() }
     }
 
+    /// (Server) No ticket for this session: a client certificate accepted by overriding its
+    /// verification was this handshake's decision, and a resumption would trust it again unseen
+    /// (and without ``TLSSession/trustOverride`` to say so). The tickets of TLS 1.3 go after the
+    /// handshake and of TLS 1.2 with the server's last flight, both after the client's certificate.
+    func issueNoTicket() {
+        _ = SSL_set_num_tickets(sslPointer, 0)
+    }
+
     /// Whether the handshake resumed a session (no certificate was sent nor verified).
     var isResumed: Bool {
         switch status {
         case .established, .ended: return SSL_session_reused(sslPointer) == 1
         case .establishing, .failed: return false
         }
+    }
+}
+
+/// The mark of a ticket whose session was accepted by overriding a failed verification.
+private let overriddenMark: [UInt8] = Array("trust-override".utf8)
+
+/// OpenSSL's ticket generation callback (`SSL_CTX_set_session_ticket_cb`): marks the ticket of a
+/// session accepted by an override. 1: go on.
+let markTicket: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32 = { ssl, _ in
+    guard let ssl, let pointer = SSL_get_ex_data(ssl, SessionEngine.exDataIndex),
+          Unmanaged<SessionEngine>.fromOpaque(pointer).takeUnretainedValue().trustOverride != nil,
+          let session = SSL_get_session(ssl)
+    else { return 1 }
+    return overriddenMark.withUnsafeBytes { SSL_SESSION_set1_ticket_appdata(session, $0.baseAddress, $0.count) }
+}
+
+/// OpenSSL's ticket decryption callback: what OpenSSL does without one (use what decrypted, renew
+/// what it says to, a full handshake for the rest), except that a marked ticket is not used.
+let checkTicket: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafePointer<UInt8>?, Int, Int32, UnsafeMutableRawPointer?) -> Int32 = {
+    _, session, _, _, status, _ in
+    switch status {
+    case SSL_TICKET_SUCCESS, SSL_TICKET_SUCCESS_RENEW:
+        var data: UnsafeMutableRawPointer? = nil
+        var length = 0
+        if let session, SSL_SESSION_get0_ticket_appdata(session, &data, &length) == 1, let data,
+           UnsafeRawBufferPointer(start: data, count: length).elementsEqual(overriddenMark) {
+            return SSL_TICKET_RETURN_IGNORE_RENEW
+        }
+        return status == SSL_TICKET_SUCCESS ? SSL_TICKET_RETURN_USE : SSL_TICKET_RETURN_USE_RENEW
+    case SSL_TICKET_EMPTY, SSL_TICKET_NO_DECRYPT, SSL_TICKET_NONE:
+        return SSL_TICKET_RETURN_IGNORE_RENEW
+    default:
+        return SSL_TICKET_RETURN_ABORT
     }
 }
 
