@@ -20,7 +20,8 @@ extension Workloads {
     static var tls: [Workload] {
         [tlsEcho(name: "tls-echo-256B", size: 256),
          tlsEcho(name: "tls-echo-64KiB", size: 64 << 10),
-         tlsHandshakes()]
+         tlsHandshakes(),
+         tlsResumption()]
     }
 
     static func tlsEcho(name: String, size: Int) -> Workload {
@@ -58,6 +59,34 @@ extension Workloads {
     }
 }
 
+extension Workloads {
+    /// `wss://` connection cycles whose TLS handshakes resume the previous connection's session (a
+    /// client with a ``TLSSessionCache``, the server's default TLS 1.3 tickets) against bare full TLS
+    /// handshakes, with the same cycles without resumption measured in the same run for scale.
+    static func tlsResumption() -> Workload {
+        Workload(name: "tls-resumption", run: {
+            let resumed = WebSocketEcho(size: 1, tls: true, clientTLS: BenchTLS.resumingClient)
+            let full = WebSocketEcho(size: 1, tls: true)
+            let bare = RawTLSEcho(requestSize: 1, replySize: 1)
+            var rates = (resumed: 0.0, full: 0.0, bare: 0.0)
+            for _ in 0..<2 {
+                rates.resumed = max(rates.resumed, Measure.rate(work: 1, runs: 3, seconds: 0.5) { resumed.close(resumed.connect()) })
+                rates.full = max(rates.full, Measure.rate(work: 1, runs: 3, seconds: 0.5) { full.close(full.connect()) })
+                rates.bare = max(rates.bare, Measure.rate(work: 1, runs: 3, seconds: 0.5) { bare.close(bare.connect()) })
+            }
+            // Every resumed connection took the cached session and stored its own: one is left.
+            guard BenchTLS.resumingCache.count == 1 else { fail("tls-resumption: no session was cached") }
+            resumed.stop()
+            full.stop()
+            bare.stop()
+            report("tls-resumption",
+                   ours: "\(Int(rates.resumed.rounded())) resumed wss connections/s (\(Int(rates.full.rounded())) without resumption)",
+                   baselineName: "full TLS handshakes", theirs: "\(Int(rates.bare.rounded())) handshakes/s",
+                   ratio: rates.resumed / rates.bare)
+        }, frames: nil)
+    }
+}
+
 /// The contexts of the TLS workloads: a server with the test PKI's `localhost` certificate, a client
 /// that trusts only the test CA.
 enum BenchTLS {
@@ -67,6 +96,20 @@ enum BenchTLS {
             return try TLSContext(.server(certificateChain: pki.server.certificate, privateKey: pki.server.key))
         } catch {
             fail("TLS server context: \(error)")
+        }
+    }()
+
+    /// The session cache of ``resumingClient``.
+    static let resumingCache = TLSSessionCache(capacity: 16)
+
+    /// ``client`` with a session cache: every connection after the first resumes.
+    static let resumingClient: TLSContext = {
+        var configuration = client.configuration
+        configuration.sessionCache = resumingCache
+        do throws(WebSocketError) {
+            return try TLSContext(configuration)
+        } catch {
+            fail("TLS client context: \(error)")
         }
     }()
 

@@ -16,8 +16,10 @@ final class WebSocketEcho: EchoSystem {
     let payload: [UInt8]
     let clientOptions: TransportOptions
 
-    /// - Parameter tls: `wss://`, with the TLS workloads' contexts (``BenchTLS``).
-    init(size: Int, tls: Bool = false) {
+    /// - Parameters:
+    ///   - tls: `wss://`, with the TLS workloads' contexts (``BenchTLS``).
+    ///   - clientTLS: the client's context instead of ``BenchTLS/client`` (one that resumes sessions).
+    init(size: Int, tls: Bool = false, clientTLS: (any TLSLayerFactory)? = nil) {
         do throws(WebSocketError) {
             var serverOptions = TransportOptions()
             if tls { serverOptions.tls = BenchTLS.server }
@@ -29,7 +31,7 @@ final class WebSocketEcho: EchoSystem {
         payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         var options = TransportOptions()
         options.receiveTimeout = .seconds(10)  // a lost echo ends the benchmark instead of hanging it
-        if tls { options.tls = BenchTLS.client }
+        if tls { options.tls = clientTLS ?? BenchTLS.client }
         clientOptions = options
         let server = self.server
         serving = JoinableThread {

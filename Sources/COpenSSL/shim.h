@@ -14,6 +14,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/rand.h>
 #include <openssl/sha.h>
 #include <openssl/ssl.h>
 #include <openssl/tls1.h>
@@ -43,9 +44,22 @@ static inline int shim_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *certificate) 
     return (int)SSL_CTX_add1_chain_cert(ctx, certificate);
 }
 
+/// Server name indication: `callback` chooses a context for the client's name, given `argument`.
+static inline long shim_SSL_CTX_set_tlsext_servername_callback(SSL_CTX *ctx, int (*callback)(SSL *, int *, void *)) {
+    return SSL_CTX_set_tlsext_servername_callback(ctx, callback);
+}
+
+static inline long shim_SSL_CTX_set_tlsext_servername_arg(SSL_CTX *ctx, void *argument) {
+    return SSL_CTX_set_tlsext_servername_arg(ctx, argument);
+}
+
+static inline int shim_SSL_TLSEXT_ERR_OK(void) { return SSL_TLSEXT_ERR_OK; }
+static inline int shim_SSL_TLSEXT_ERR_ALERT_FATAL(void) { return SSL_TLSEXT_ERR_ALERT_FATAL; }
+
 static inline uint64_t shim_SSL_OP_NO_RENEGOTIATION(void) { return SSL_OP_NO_RENEGOTIATION; }
 static inline uint64_t shim_SSL_OP_NO_COMPRESSION(void) { return SSL_OP_NO_COMPRESSION; }
 static inline uint64_t shim_SSL_OP_CIPHER_SERVER_PREFERENCE(void) { return SSL_OP_CIPHER_SERVER_PREFERENCE; }
+static inline uint64_t shim_SSL_OP_NO_TICKET(void) { return SSL_OP_NO_TICKET; }
 
 // MARK: SSL
 

@@ -11,13 +11,14 @@ import Dispatch
 import WebSocketCore
 import WebSocketAsync
 import WebSocketTransport
+import WebSocketTLS
 
 /// `websocket serve`: a server that prints every message, or echoes it, runs a command per
 /// connection, broadcasts standard input; until SIGINT or SIGTERM, which close every connection
-/// with 1001.
+/// with 1001. SIGHUP reloads the TLS certificates.
 enum ServeCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> Never {
-        let signals = StopSignals.block()   // first, while this is the only thread
+        let signals = StopSignals.block(hangUp: true)   // first, while this is the only thread
         let settings = try ServeSettings(parsing: arguments)
         if settings.command != nil { signal(SIGPIPE, SIG_IGN) }   // a command that stops reading is not fatal
         let connections = OpenConnections(limit: settings.maxConnections)
@@ -59,7 +60,13 @@ enum ServeCommand {
             DispatchQueue.global().async { @Sendable in broadcastStandardInput(to: server, binary: settings.binary) }
         }
 
-        let number = signals.wait()
+        var number = signals.wait()
+        // SIGHUP reloads the certificates of a wss:// server; without TLS it stops, as it did
+        // before it was taken (but closing the connections first).
+        while number == SIGHUP, let context = settings.options.tls as? TLSContext {
+            TLSOptions.reload(context)
+            number = signals.wait()
+        }
         printError("stopping (signal \(number))")
         server.stop(closing: .goingAway)
         // The clients' answers, within the close timeout and the linger after it.

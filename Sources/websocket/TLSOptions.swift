@@ -78,22 +78,41 @@ enum TLSOptions {
         return .file(path)
     }
 
-    /// The server context, when `--tls-cert` and `--tls-key` are given.
+    /// The server context, when `--tls-cert` and `--tls-key` are given: the first pair is the
+    /// default certificate, each further pair is chosen by the names its certificate is valid for
+    /// (SNI).
     static func server(_ parsed: Arguments) throws(UsageError) -> TLSContext? {
-        switch (parsed.value("--tls-cert"), parsed.value("--tls-key")) {
-        case (nil, nil):
+        let certificates = parsed.values("--tls-cert"), keys = parsed.values("--tls-key")
+        guard certificates.count == keys.count else {
+            throw UsageError(message: "--tls-cert and --tls-key go together, one --tls-key after each --tls-cert")
+        }
+        guard let certificate = certificates.first, let key = keys.first else {
             for option in ["--client-ca", "--keylog"] where parsed.value(option) != nil {
                 throw UsageError(message: "\(option) needs --tls-cert and --tls-key")
             }
             return nil
-        case (let certificate?, let key?):
-            var configuration = TLSConfiguration.server(certificateChain: .file(certificate), privateKey: .file(key))
-            let authorities = parsed.values("--client-ca")
-            if !authorities.isEmpty { configuration.clientCertificates = .required(trustRoots: .only(authorities.map(PEMSource.file))) }
-            configuration.unsafeKeyLog = keyLog(parsed)
-            return try context(configuration)
-        default:
-            throw UsageError(message: "--tls-cert and --tls-key go together")
+        }
+        var configuration = TLSConfiguration.server(certificateChain: .file(certificate), privateKey: .file(key))
+        configuration.additionalCertificates = zip(certificates, keys).dropFirst().map { certificate, key in
+            TLSServerCertificate(certificateChain: .file(certificate), privateKey: .file(key))
+        }
+        let authorities = parsed.values("--client-ca")
+        if !authorities.isEmpty { configuration.clientCertificates = .required(trustRoots: .only(authorities.map(PEMSource.file))) }
+        configuration.unsafeKeyLog = keyLog(parsed)
+        return try context(configuration)
+    }
+
+    /// Reads the certificates and keys again (SIGHUP), for the connections accepted from now on,
+    /// and says on standard error what happened: on failure the certificates loaded before stay.
+    static func reload(_ context: TLSContext) {
+        let configuration = context.configuration
+        let files = ([configuration.certificateChain].compactMap { $0 } + configuration.additionalCertificates.map(\.certificateChain))
+            .map { "\($0)" }.joined(separator: ", ")
+        do throws(WebSocketError) {
+            try context.reload(configuration)
+            printError("SIGHUP: reloaded the TLS certificates (\(files)) for new connections")
+        } catch {
+            printError("websocket: SIGHUP: cannot reload the TLS certificates: \(error); the certificates loaded before stay in use")
         }
     }
 

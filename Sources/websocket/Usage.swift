@@ -125,7 +125,9 @@ enum Help {
           --jsonl                print one JSON object per event instead, as connect does, each with
                                  the client's "peer"; --raw-output prints messages as their bytes
           --tls-cert FILE --tls-key FILE
-                                 serve wss:// (PEM: the chain, leaf first, and its key)
+                                 serve wss:// (PEM: the chain, leaf first, and its key); repeat the
+                                 pair for more certificates, each chosen by the names it is valid
+                                 for (SNI), the first for other names; SIGHUP reads them again
           --client-ca FILE       require a client certificate issued by this CA
           --keylog FILE          UNSAFE, for debugging: append every connection's TLS secrets to FILE
                                  (as connect --keylog)

@@ -48,6 +48,9 @@ package struct TestPKI: Sendable {
     package var viaIntermediate: TestIdentity
     /// `w*.example.test` (a partial wildcard) and `*.wild.test`.
     package var wildcards: TestIdentity
+    /// `alpha.example.test` and `*.beta.example.test` (`CN=sni-alternative`), issued by ``ca``: a
+    /// server's second certificate, chosen by name.
+    package var alternative: TestIdentity
     /// An address written as a DNS name (`DNS:127.0.0.1`), which is not an IP address entry.
     package var addressAsName: TestIdentity
     /// A client certificate (`CN=test-client`, clientAuth) issued by ``ca``, and one by ``otherCA``.
@@ -93,6 +96,8 @@ package struct TestPKI: Sendable {
                                       issuer: intermediateCA).identity
         wildcards = Issued.make(commonName: "wildcards", names: "DNS:w*.example.test,DNS:*.wild.test", usage: "serverAuth",
                                 issuer: ca).identity
+        alternative = Issued.make(commonName: "sni-alternative", names: "DNS:alpha.example.test,DNS:*.beta.example.test",
+                                  usage: "serverAuth", issuer: ca).identity
         addressAsName = Issued.make(commonName: "127.0.0.1", names: "DNS:127.0.0.1", usage: "serverAuth", issuer: ca).identity
         client = Issued.make(commonName: "test-client", usage: "clientAuth", issuer: ca).identity
         clientFromOtherCA = Issued.make(commonName: "intruder", usage: "clientAuth", issuer: other).identity

@@ -40,6 +40,17 @@ enum TLSFuzzContexts {
         }
     }
 
+    /// The cache of the resuming clients, emptied before each input that uses it.
+    static let sessionCache = TLSSessionCache(capacity: 4)
+
+    /// The resumption and server name mode (script flags 0x08 and 0x10): a client with
+    /// ``sessionCache``, TLS 1.2 at most with `tls12`.
+    static func resumingClient(tls12: Bool) -> TLSContext { tls12 ? resumingClient12 : resumingClient13 }
+
+    /// The same mode's server: the `localhost` certificate, and `alt.fuzz.test`'s for clients that
+    /// ask for that name; TLS 1.2 at most with `tls12`.
+    static func namedServer(tls12: Bool) -> TLSContext { tls12 ? namedServer12 : namedServer13 }
+
     private static let pki = TLSFuzzPKI.shared
 
     private static var caRoots: TLSTrustRoots { .only([.bytes(pki.ca.certificate)]) }
@@ -91,6 +102,27 @@ enum TLSFuzzContexts {
         return isServer ? server(tight: tight, mutual: variant, trust: trust, keyLog: keyLog)
             : client(tight: tight, pinned: variant, trust: trust, keyLog: keyLog)
     }
+    private static let resumingClient13 = resuming(tls12: false)
+    private static let resumingClient12 = resuming(tls12: true)
+    private static let namedServer13 = named(tls12: false)
+    private static let namedServer12 = named(tls12: true)
+
+    private static func resuming(tls12: Bool) -> TLSContext {
+        var configuration = TLSConfiguration.client()
+        configuration.trustRoots = caRoots
+        configuration.sessionCache = sessionCache
+        if tls12 { configuration.maximumVersion = .v1_2 }
+        return make(configuration)
+    }
+
+    private static func named(tls12: Bool) -> TLSContext {
+        var configuration = TLSConfiguration.server(certificateChain: .bytes(pki.server.certificate), privateKey: .bytes(pki.server.key))
+        configuration.additionalCertificates = [TLSServerCertificate(certificateChain: .bytes(pki.alternative.certificate),
+                                                                     privateKey: .bytes(pki.alternative.key))]
+        if tls12 { configuration.maximumVersion = .v1_2 }
+        return make(configuration)
+    }
+
     private static let peerClient = client(tight: false, pinned: false)
     private static let peerClient12 = client(tight: false, pinned: false, maximum12: true)
     private static let peerClientWithCertificate = client(tight: false, pinned: false, certificate: true)

@@ -7,7 +7,8 @@ import WebSocketCore
 import WebSocketTLS
 
 /// The TLS targets' certificates, made once per process with OpenSSL's C API: a CA, a `localhost`
-/// server certificate and a client certificate it issued, as PEM.
+/// server certificate, a second server certificate (`alt.fuzz.test`, chosen by server name) and a
+/// client certificate it issued, as PEM.
 struct TLSFuzzPKI: Sendable {
     struct Identity: Sendable {
         var certificate: [UInt8]
@@ -16,6 +17,7 @@ struct TLSFuzzPKI: Sendable {
 
     var ca: Identity
     var server: Identity
+    var alternative: Identity
     var client: Identity
     /// The CA's public-key pin (`sha256/BASE64`), for the pinning client.
     var caPin: String
@@ -32,11 +34,14 @@ struct TLSFuzzPKI: Sendable {
         let (serverCertificate, serverKey) = Self.issue(commonName: "localhost", names: "DNS:localhost,IP:127.0.0.1",
                                                         authority: false, issuer: (caCertificate, caKey))
         server = Self.export(serverCertificate, serverKey)
+        let (alternativeCertificate, alternativeKey) = Self.issue(commonName: "alternative", names: "DNS:alt.fuzz.test",
+                                                                  authority: false, issuer: (caCertificate, caKey))
+        alternative = Self.export(alternativeCertificate, alternativeKey)
         let (clientCertificate, clientKey) = Self.issue(commonName: "fuzz-client", names: nil, authority: false,
                                                         issuer: (caCertificate, caKey))
         client = Self.export(clientCertificate, clientKey)
-        for pointer in [caCertificate, serverCertificate, clientCertificate] { X509_free(pointer) }
-        for pointer in [caKey, serverKey, clientKey] { EVP_PKEY_free(pointer) }
+        for pointer in [caCertificate, serverCertificate, alternativeCertificate, clientCertificate] { X509_free(pointer) }
+        for pointer in [caKey, serverKey, alternativeKey, clientKey] { EVP_PKEY_free(pointer) }
     }
 
     private static func issue(commonName: String, names: String?, authority: Bool,

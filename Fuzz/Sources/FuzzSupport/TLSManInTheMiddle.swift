@@ -14,6 +14,12 @@ struct ManInTheMiddle {
     let peerFinishes: Bool
     let ownFinishes: Bool
     let peerTLS12: Bool
+    /// The resumption and server name mode: whether a session is resumed, and the name asked for.
+    let resumes: Bool
+    let asksOtherName: Bool
+    /// The flags take effect without the trust byte only.
+    var namedMode: Bool { options.trust == nil && (resumes || asksOtherName) }
+    var serverName: String { namedMode && asksOtherName ? "alt.fuzz.test" : "localhost" }
     /// The operations, by offset in the peer's original stream.
     private var flips: [Int: UInt8] = [:]
     private var insertions: [Int: [UInt8]] = [:]
@@ -28,6 +34,8 @@ struct ManInTheMiddle {
         peerFinishes = flags & 0x01 != 0
         ownFinishes = flags & 0x02 != 0
         peerTLS12 = flags & 0x04 != 0
+        resumes = flags & 0x08 != 0
+        asksOtherName = flags & 0x10 != 0
         while input.remainingCount >= 4 {
             let kind = input.byte()
             let offset = Int(input.uint16())
@@ -42,7 +50,11 @@ struct ManInTheMiddle {
     }
 
     func run() {
-        var own = options.makeSession()
+        if namedMode {
+            TLSFuzzContexts.sessionCache.removeAll()
+            if resumes { prime() }
+        }
+        var own = makeOwn()
         // The early bytes are sent before finishSending(), so they count either way.
         var ownSent: [UInt8] = options.sendsEarly ? TLSTarget.pattern(1_024, seed: 0xE0) : []
         var ownFinished = options.finishesFirst
@@ -108,6 +120,62 @@ struct ManInTheMiddle {
                         + "peer \(peer.status), read \(peer.read.count) of \(ownSent.count)")
         if options.trust != nil { checkTrustAndKeyLogs(own: own, peer: peer) }
         if !altered { checkUnaltered(own: own, peer: peer, ownSent: ownSent, peerSent: peerSent) }
+        if namedMode {
+            if !altered { checkResumptionAndName(own: own, peer: peer) }
+            // Nothing an input stored outlives it.
+            TLSFuzzContexts.sessionCache.removeAll()
+        }
+    }
+
+    /// The contexts of the resumption and server name mode: the session under test's, the peer's.
+    private var namedContexts: (own: TLSContext, peer: TLSContext) {
+        options.server ? (TLSFuzzContexts.namedServer(tls12: false), TLSFuzzContexts.resumingClient(tls12: peerTLS12))
+            : (TLSFuzzContexts.resumingClient(tls12: false), TLSFuzzContexts.namedServer(tls12: peerTLS12))
+    }
+
+    private func makeOwn() -> TLSObserved {
+        namedMode ? options.makeSession(context: namedContexts.own, serverName: serverName) : options.makeSession()
+    }
+
+    /// A clean handshake between two sessions of the mode's contexts, whose client reads the
+    /// server's ticket into the cache.
+    private func prime() {
+        let (ownContext, peerContext) = namedContexts
+        let clientContext = options.server ? peerContext : ownContext
+        let serverContext = options.server ? ownContext : peerContext
+        do throws(WebSocketError) {
+            var client = TLSObserved(try clientContext.makeClientSession(serverName: serverName), who: "priming client", isServer: false,
+                                     hasPins: false, limits: TLSLimits(), readSize: 16 << 10)
+            var server = TLSObserved(try serverContext.makeServerSession(), who: "priming server", isServer: true,
+                                     hasPins: false, limits: TLSLimits(), readSize: 16 << 10)
+            for _ in 0..<50 {
+                let fromClient = client.takeOutput(), fromServer = server.takeOutput()
+                if fromClient.isEmpty, fromServer.isEmpty { break }
+                if !fromClient.isEmpty { server.receive(fromClient[...]) }
+                if !fromServer.isEmpty { client.receive(fromServer[...]) }
+            }
+            guard client.status == .established, server.status == .established else {
+                fuzzFailure("the priming handshake failed: client \(client.status), server \(server.status)")
+            }
+        } catch {
+            fuzzFailure("cannot make the priming sessions: \(error)")
+        }
+    }
+
+    /// Nothing was altered, in the resumption and server name mode: both resumed exactly when a
+    /// TLS 1.3 session was cached, and the client verified the name it asked for.
+    private func checkResumptionAndName(own: TLSObserved, peer: TLSObserved) {
+        guard Self.canSend(own.status), Self.canSend(peer.status) else { return }
+        let expected = resumes && !peerTLS12
+        if own.session.isResumed != expected || peer.session.isResumed != expected {
+            fuzzFailure("\(options.who), nothing altered: resumed \(own.session.isResumed), its peer \(peer.session.isResumed); "
+                            + "expected \(expected)")
+        }
+        let client = options.server ? peer.session : own.session
+        let subject = serverName == "localhost" ? "CN=localhost" : "CN=alternative"
+        if client.peerCertificateSubject != subject {
+            fuzzFailure("the client asked for \(serverName) and verified \(client.peerCertificateSubject ?? "nothing")")
+        }
     }
 
     /// With the trust byte: a server past its handshake asked its evaluator about the certificate
@@ -142,10 +210,11 @@ struct ManInTheMiddle {
     }
 
     private func makePeer() -> TLSObserved {
-        let context = TLSFuzzContexts.peer(ofServer: options.server, withCertificate: options.peerPresentsCertificate, tls12: peerTLS12)
+        let context = namedMode ? namedContexts.peer
+            : TLSFuzzContexts.peer(ofServer: options.server, withCertificate: options.peerPresentsCertificate, tls12: peerTLS12)
         let session: TLSSession
         do throws(WebSocketError) {
-            session = options.server ? try context.makeClientSession(serverName: "localhost") : try context.makeServerSession()
+            session = options.server ? try context.makeClientSession(serverName: serverName) : try context.makeServerSession()
         } catch {
             fuzzFailure("cannot make the peer: \(error)")
         }

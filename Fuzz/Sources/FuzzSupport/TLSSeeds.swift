@@ -96,6 +96,14 @@ enum TLSSeeds {
         ("mitm-trust-variant", script(0x80, trust: 0x01, flags: 0x03)),
         ("mitm-trust-flip-in-handshake", script(trust: 0x01, operations: [(0, 100, 0x01)])),
         ("mitm-trust-flip-tls12-certificate", script(trust: 0x01, flags: 0x04, operations: [(0, 700, 0x01)])),
+        ("mitm-resumed", script(flags: 0x08)),
+        ("mitm-resumed-both-close", script(peer: 4, own: 4, flags: 0x0B)),
+        ("mitm-resumed-tls12", script(flags: 0x0C)),
+        ("mitm-other-name", script(flags: 0x10)),
+        ("mitm-resumed-other-name", script(flags: 0x18)),
+        ("mitm-resumed-flip-in-handshake", script(flags: 0x08, operations: [(0, 100, 0x01)])),
+        ("mitm-resumed-truncate-in-handshake", script(flags: 0x08, operations: [(3, 150, 0)])),
+        ("mitm-other-name-flip-certificate", script(flags: 0x10, operations: [(0, 700, 0x01)])),
     ]
 
     static var server: [(String, [UInt8])] {

@@ -38,7 +38,8 @@
 /// **Man-in-the-middle mode** runs a real peer (a client for `tls-server`, a server for
 /// `tls-client`): the script is the peer's message length (× 64 bytes), the session under test's
 /// message length (× 64), flags (0x01 the peer sends close_notify after its message, 0x02 the session
-/// under test does, 0x04 the peer speaks TLS 1.2 at most), then 4-byte operations on the peer's byte
+/// under test does, 0x04 the peer speaks TLS 1.2 at most, 0x08 resumption, 0x10 the other server
+/// name), then 4-byte operations on the peer's byte
 /// stream at an offset (`kind`, offset high, offset low, `value`): kind % 4 = 0 XOR the byte with
 /// `value`, 1 insert `value % 32` bytes before it, 2 delete `value % 64 + 1` bytes, 3 end the stream
 /// there. Invariants, beyond ``TLSObserved``'s: what each side reads is a prefix of what the other
@@ -47,6 +48,14 @@
 /// a tight limit), everything sent is read, and the session ends as the peer ended it; with the
 /// trust byte, it fails with `.invalidCertificate` if and only if the evaluator rejects, and once
 /// both sides are past the handshake they have logged the same key log lines.
+///
+/// **Resumption and server names** (flags 0x08 and 0x10, without the trust byte, which they
+/// override with the limits and the variant): the client has a session cache and the server a second
+/// certificate, for `alt.fuzz.test`, which 0x10 makes the client ask for and verify. With 0x08, a
+/// clean handshake between two other sessions of the same contexts comes first, leaving a session
+/// in the cache, which the altered exchange offers. When nothing was altered, both sides must
+/// have resumed exactly when 0x08 is set and the peer speaks TLS 1.3 (TLS 1.2 tickets are off by
+/// default), and the client verified the certificate of the name it asked for.
 public enum TLSTarget {
     /// Makes the certificates and every context at start-up: made during an input, they would
     /// outlive it, and libFuzzer would take them for a leak.
@@ -55,6 +64,8 @@ public enum TLSTarget {
             let (a, b, c, d) = (flags & 1 != 0, flags & 2 != 0, flags & 4 != 0, flags & 8 != 0)
             _ = TLSFuzzContexts.underTest(server: a, tight: b, variant: c, trust: d)
             _ = TLSFuzzContexts.peer(ofServer: a, withCertificate: b, tls12: c)
+            _ = TLSFuzzContexts.resumingClient(tls12: a)
+            _ = TLSFuzzContexts.namedServer(tls12: a)
         }
         _ = TLSFuzzPKI.shared.caCertificateDER
     }
@@ -116,19 +127,21 @@ public enum TLSTarget {
         var who: String { server ? "server" : "client" }
         var limits: TLSLimits { tight ? TLSFuzzContexts.tightLimits : TLSLimits() }
 
-        /// A new session under test.
-        func makeSession() -> TLSObserved {
-            let context = TLSFuzzContexts.underTest(server: server, tight: tight, variant: variant, trust: trust != nil)
+        /// A new session under test; of `context` (the resumption and server name mode's), for
+        /// `serverName`, when given.
+        func makeSession(context special: TLSContext? = nil, serverName: String = "localhost") -> TLSObserved {
+            let context = special ?? TLSFuzzContexts.underTest(server: server, tight: tight, variant: variant, trust: trust != nil)
             TLSFuzzRecorder.shared.reset(decision: trust ?? 0)
             let session: TLSSession
             do throws(WebSocketError) {
-                session = server ? try context.makeServerSession() : try context.makeClientSession(serverName: "localhost")
+                session = server ? try context.makeServerSession() : try context.makeClientSession(serverName: serverName)
             } catch {
                 fuzzFailure("cannot make a session: \(error)")
             }
             let expectations = trust.map { _ in TLSTrustExpectations(isServer: server, hasPins: !server && variant) }
-            var observed = TLSObserved(session, who: who, isServer: server, hasPins: !server && variant, limits: limits,
-                                       readSize: readSize, trust: expectations)
+            let hasPins = special == nil && !server && variant
+            var observed = TLSObserved(session, who: who, isServer: server, hasPins: hasPins,
+                                       limits: special == nil ? limits : TLSLimits(), readSize: readSize, trust: expectations)
             if sendsEarly { observed.send(TLSTarget.pattern(1_024, seed: 0xE0)) }
             if finishesFirst { observed.finishSending() }
             return observed

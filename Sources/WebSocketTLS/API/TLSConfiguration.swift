@@ -80,6 +80,31 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// The private key of ``certificateChain``'s leaf; it must match the leaf's public key.
     public var privateKey: PEMSource?
 
+    /// (Server) More certificates, chosen by the name the client asks for (SNI, RFC 6066 §3): a
+    /// client that asks for a name one of them serves gets it; a client that sends no name, or a
+    /// name none of them serves, gets ``certificateChain``, the default. Default none.
+    ///
+    /// Names are compared without regard to case; names valid for the default certificate and an
+    /// additional one go to the first that names them exactly, then to the first whose wildcard
+    /// (`*.example.com`) covers them, the default first. Everything else (versions, client
+    /// certificates, tickets, the key log) is the configuration's, for every certificate: a session
+    /// resumed under one name may be resumed under another, so they must not differ in whom they
+    /// trust. See ``TLSServerCertificate``.
+    public var additionalCertificates: [TLSServerCertificate] = []
+
+    /// (Server) Whether the server issues session tickets, which let a client resume a session
+    /// with a shorter handshake. Default ``TLSSessionTickets/tls13(lifetime:)`` of 2 hours: TLS 1.3
+    /// tickets only, whose resumptions keep forward secrecy. See ``TLSSessionTickets``.
+    public var sessionTickets: TLSSessionTickets = .tls13(lifetime: .seconds(7_200))
+
+    /// (Client) Where sessions are kept for resumption: a session the server gave a ticket for is
+    /// resumed by the next ``TLSContext/makeClientSession(serverName:port:)`` for the same name and
+    /// port of the same context. Default none: every connection makes a full handshake.
+    ///
+    /// A cache compares by identity, and may be shared by several contexts: a session is only
+    /// offered again by the context that made it. See ``TLSSessionCache``.
+    public var sessionCache: TLSSessionCache? = nil
+
     /// (Server) Whether clients must present a certificate, and whom it must chain to. Default
     /// ``ClientCertificatePolicy/none``.
     public var clientCertificates: ClientCertificatePolicy = .none

@@ -88,6 +88,13 @@ public struct TLSSession: TransportLayer {
     /// `nil` when it sent none (as when it connected to an IP address).
     public var requestedServerName: String? { engine.requestedServerName }
 
+    /// Whether the handshake resumed an earlier session (a client's ``TLSConfiguration/sessionCache``,
+    /// a server's ``TLSConfiguration/sessionTickets``), once established: no certificate was sent
+    /// or verified, the peer proved it holds the earlier session's secret. ``peerCertificateSubject``
+    /// is the earlier session's peer's; ``trustOverride`` is always `nil` (a session accepted by an
+    /// override is never resumed).
+    public var isResumed: Bool { engine.isResumed }
+
     /// Received bytes not yet decrypted (for memory checks in tests and fuzzing).
     @_spi(Testing) public var bufferedCiphertextCount: Int { engine.bufferedCiphertextCount }
 

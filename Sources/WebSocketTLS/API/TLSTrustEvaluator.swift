@@ -108,7 +108,7 @@ public struct TLSPeerTrust: Sendable, Hashable {
     /// nothing to do with the leaf). Never empty when a session asks.
     public var certificateChain: [[UInt8]]
     /// (Client) The host name or IP address the server was verified as (what
-    /// ``TLSContext/makeClientSession(serverName:)`` was given); `nil` on a server.
+    /// ``TLSContext/makeClientSession(serverName:port:)`` was given); `nil` on a server.
     public var serverName: String?
     /// The verdict of the verification the configuration asks for (trust roots, validity period,
     /// name), without the evaluator and before the pins.

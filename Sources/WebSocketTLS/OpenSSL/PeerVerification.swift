@@ -76,7 +76,10 @@ extension SessionEngine {
                 // The store keeps the failure's code: OpenSSL fails as it would have.
                 if failure != nil { return false }
             case .acceptOverridingFailure(let reason):
-                if let failure { trustOverride = TLSTrustOverride(failure: failure, reason: reason) }
+                if let failure {
+                    trustOverride = TLSTrustOverride(failure: failure, reason: reason)
+                    if !isClient { issueNoTicket() }
+                }
             case .reject(let reason):
                 var text = "rejected by the trust evaluator: " + reason
                 if let failure {

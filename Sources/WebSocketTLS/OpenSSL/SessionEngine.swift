@@ -48,16 +48,27 @@ final class SessionEngine: @unchecked Sendable {
     /// the evaluator or the pins refused it, and the failure an evaluator overrode.
     var trustRejection: TLSError?
     var trustOverride: TLSTrustOverride?
+    /// (Client, with a session cache) Where this session's resumable sessions are stored.
+    var cacheKey: TLSSessionCache.Key?
     private var handshakeBytesReceived = 0
     private var earlyPlaintext: [UInt8] = []
     private var finishRequested = false
     private var inputEnded = false
 
-    /// A client session verifying the server as `serverName`; its ClientHello is ready at once.
-    static func client(_ context: NativeContext, serverName: String) throws(WebSocketError) -> SessionEngine {
+    /// A client session verifying the server as `serverName` (at `port`, for the session cache);
+    /// its ClientHello is ready at once, offering a cached session when there is one.
+    static func client(_ context: NativeContext, serverName: String, port: UInt16?) throws(WebSocketError) -> SessionEngine {
         let name = try ServerName(validating: serverName)
         let engine = try SessionEngine(context: context, expectedName: serverName)
         try engine.configureClient(name)
+        if context.sessionCache != nil {
+            let host = switch name {
+            case .dns(let host): host.lowercased()
+            case .ipAddress(let address): address
+            }
+            engine.cacheKey = TLSSessionCache.Key(context: context.identity, serverName: host, port: port)
+            engine.offerCachedSession()
+        }
         engine.call { $0.advanceHandshake() }
         return engine
     }
@@ -346,6 +357,8 @@ final class SessionEngine: @unchecked Sendable {
     var verifyResult: Int { SSL_get_verify_result(ssl) }
 
     var verifiesPeer: Bool { context.verifiesPeer }
+
+    var contextCache: TLSSessionCache? { context.sessionCache }
 
     var sslPointer: OpaquePointer { ssl }
 }

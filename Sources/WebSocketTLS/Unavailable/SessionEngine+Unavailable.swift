@@ -25,6 +25,7 @@ final class SessionEngine: Sendable {
     var peerCertificateSubject: String? { nil }
     var acceptedTrustOverride: TLSTrustOverride? { nil }
     var requestedServerName: String? { nil }
+    var isResumed: Bool { false }
     var bufferedCiphertextCount: Int { 0 }
     var bufferedPlaintextCount: Int { 0 }
 }
@@ -33,5 +34,12 @@ final class SessionEngine: Sendable {
 /// evaluator called by hand rejects (``TLSTrustEvaluator/pinnedCertificates(sha256:)``).
 enum CertificateDigest {
     static func sha256(_ bytes: [UInt8]) -> [UInt8]? { nil }
+}
+#endif
+
+#if !canImport(COpenSSL)
+/// Without OpenSSL no session is ever stored.
+final class CachedSession: Sendable {
+    var isSingleUse: Bool { true }
 }
 #endif
