@@ -6,7 +6,8 @@
 # TLS interop with a third-party WebSocket implementation, both directions, over real sockets:
 # Python `websockets` with the `ssl` module (installed into a venv by this script) as a wss server
 # against `websocket connect`, and as a client against `websocket serve --tls-cert`. Also: an
-# untrusted server, pins that match and that do not, and mutual TLS. Certificates are made here
+# untrusted server, pins that match and that do not, mutual TLS, certificates chosen by server name
+# (SNI) and session resumption. Certificates are made here
 # (Scripts/interop/make-certs.sh, the openssl command), at run time.
 #
 # usage: Scripts/interop-tls.sh        env: INTEROP_VENV (default /tmp/websocket-interop-venv)
@@ -118,4 +119,22 @@ printf 'ok\n\377\n' | "$BIN" connect "wss://localhost:$port/" --cacert "$PKI/ca.
 status=$?
 [ "$status" = 2 ] && grep -q "not valid UTF-8" "$WORK/c10d.err" || { cat "$WORK/c10d.err"; fail "invalid UTF-8 gave $status"; }
 echo "interop: the tool against websockets: end-of-input wait x5, 100,000 binary bytes unchanged, --jsonl, invalid UTF-8 refused"
+# 11. SNI: our server holds two certificates; Python asks for each name and verifies what it gets
+# (the default for localhost, the second for sni.interop.test), an echo over each.
+"$BIN" serve --echo --port 0 --tls-cert "$PKI/server.pem" --tls-key "$PKI/server.key" \
+  --tls-cert "$PKI/sni.pem" --tls-key "$PKI/sni.key" >"$WORK/s11.out" 2>"$WORK/s11.err" &
+PIDS+=($!)
+for _ in $(seq 200); do grep -q "listening on" "$WORK/s11.err" && break; sleep 0.1; done
+url=$(sed -n 's/^listening on //p' "$WORK/s11.err" | head -1)
+port11=${url#wss://127.0.0.1:}; port11=${port11%/}
+out=$("$PY" "$ROOT/Scripts/interop/peer.py" sni-client "$port11" "$PKI/ca.pem" sni.interop.test) || fail "SNI: sni.interop.test"
+case "$out" in *"CN=sni.interop.test"*) ;; *) fail "SNI: asked for sni.interop.test, $out";; esac
+out=$("$PY" "$ROOT/Scripts/interop/peer.py" sni-client "$port11" "$PKI/ca.pem" localhost) || fail "SNI: localhost"
+case "$out" in *"CN=localhost"*) ;; *) fail "SNI: asked for localhost, $out";; esac
+echo "interop: SNI, Python's client gets the certificate of the name it asks for (two names, one server)"
+
+# 12. Resumption: Python's client offers the session of its first connection to our server (its
+# default TLS 1.3 tickets) and the second handshake resumes it.
+"$PY" "$ROOT/Scripts/interop/peer.py" resume-client "$port11" "$PKI/ca.pem" || fail "resumption against our server"
+echo "interop: resumption, Python's second connection to our server resumed the first one's session"
 echo "interop: all checks passed"

@@ -5,7 +5,8 @@
 
 # Makes a throw-away PKI for the interop checks in DIR: a CA (ca.pem), a leaf for localhost, 127.0.0.1
 # and ::1 signed by it (server.pem, server.key), a client certificate (client.pem, client.key), and a
-# second CA with a localhost leaf (other.pem, other.key) that the first CA does not vouch for. Keys are
+# second CA with a localhost leaf (other.pem, other.key) that the first CA does not vouch for, and a
+# leaf for sni.interop.test only (sni.pem, sni.key), served beside the first by server name. Keys are
 # made here, at test time, and never leave DIR.
 set -euo pipefail
 DIR="$1"
@@ -30,6 +31,7 @@ leaf() {  # name subject issuer san usage
 
 ca ca "interop test CA"
 leaf server localhost ca "DNS:localhost,IP:127.0.0.1,IP:::1" serverAuth
+leaf sni sni.interop.test ca "DNS:sni.interop.test" serverAuth
 leaf client interop-client ca "DNS:interop-client" clientAuth
 ca otherca "another interop CA"
 leaf other localhost otherca "DNS:localhost,IP:127.0.0.1" serverAuth

@@ -15,6 +15,13 @@
                                                    (in front of tinyproxy, an https:// proxy)
     peer.py client URL CAFILE [CERT KEY]           connects, sends text and binary messages, checks
                                                    the echoes and the clean close; exits 0 if all held
+    peer.py sni-client PORT CAFILE NAME            connects to 127.0.0.1:PORT asking for NAME (SNI),
+                                                   verifies the certificate for NAME, checks an echo;
+                                                   prints the certificate's subject
+    peer.py resume-client PORT CAFILE              connects twice to 127.0.0.1:PORT as localhost, an
+                                                   echo each time, offering the first connection's
+                                                   session the second time; exits 0 only if the second
+                                                   handshake resumed it
 """
 import os
 import ssl
@@ -134,6 +141,56 @@ def run_client(url, cafile, cert=None, key=None):
     return 0
 
 
+def echo_over(tls_socket, host, port):
+    """One echo over an established TLS socket, then a clean close: the WebSocket layer runs on the
+    socket as it is (`sock=`), so that the TLS session stays the caller's to inspect. Returns the TLS
+    session as it was after the echo (a TLS 1.3 ticket comes after the handshake, read with the echo),
+    before the close."""
+    with connect(f"ws://{host}:{port}/", sock=tls_socket, open_timeout=20, close_timeout=10) as websocket:
+        websocket.send("over this session")
+        if websocket.recv(timeout=20) != "over this session":
+            raise RuntimeError("echo mismatch")
+        session = tls_socket.session
+        websocket.close()
+    if websocket.close_code != 1000:
+        raise RuntimeError(f"closed with {websocket.close_code}")
+    return session
+
+
+def tls_connection(context, port, name, session=None):
+    import socket
+    raw = socket.create_connection(("127.0.0.1", int(port)), timeout=20)
+    return context.wrap_socket(raw, server_hostname=name, session=session)
+
+
+def run_sni_client(port, cafile, name):
+    context = ssl.create_default_context(cafile=cafile)
+    tls = tls_connection(context, port, name)
+    subject = dict(item[0] for item in tls.getpeercert()["subject"])
+    names = [value for kind, value in tls.getpeercert().get("subjectAltName", ()) if kind == "DNS"]
+    echo_over(tls, name, port)
+    print(f"interop sni: asked for {name}, got CN={subject.get('commonName')} {names}")
+    return 0
+
+
+def run_resume_client(port, cafile):
+    context = ssl.create_default_context(cafile=cafile)
+    first = tls_connection(context, port, "localhost")
+    session = echo_over(first, "localhost", port)
+    if session is None or not session.has_ticket:
+        print("interop resume: the first connection got no session ticket", file=sys.stderr)
+        return 1
+    second = tls_connection(context, port, "localhost", session=session)
+    resumed = second.session_reused
+    version = second.version()
+    echo_over(second, "localhost", port)
+    if not resumed:
+        print(f"interop resume: the second handshake ({version}) did not resume", file=sys.stderr)
+        return 1
+    print(f"interop resume: the second handshake ({version}) resumed the first one's session")
+    return 0
+
+
 if __name__ == "__main__":
     mode, *rest = sys.argv[1:]
     if mode == "server":
@@ -146,5 +203,9 @@ if __name__ == "__main__":
         run_tls_front(*rest)
     elif mode == "client":
         sys.exit(run_client(*rest))
+    elif mode == "sni-client":
+        sys.exit(run_sni_client(*rest))
+    elif mode == "resume-client":
+        sys.exit(run_resume_client(*rest))
     else:
         sys.exit(f"unknown mode {mode}")
