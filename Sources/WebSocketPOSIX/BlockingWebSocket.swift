@@ -46,14 +46,24 @@ public final class BlockingWebSocket: Sendable {
     /// The address of this end of the socket.
     public let localAddress: SocketAddress?
 
-    /// The address of the peer (for a Unix socket client, the server's path).
+    /// The address of the peer (for a Unix socket client, the server's path): behind a load balancer,
+    /// the balancer's; see ``clientAddress``.
     public let remoteAddress: SocketAddress?
+
+    /// (A server's connection) The PROXY protocol header it began with
+    /// (``WebSocketTransport/TransportOptions/proxyProtocol``), if one was read.
+    public let proxyHeader: ProxyProtocolHeader?
+
+    /// The client's address: the PROXY protocol header's source when a trusted proxy sent one with an
+    /// address, otherwise ``remoteAddress``.
+    public var clientAddress: SocketAddress? { proxyHeader?.source ?? remoteAddress }
 
     init(driver: ConnectionDriver, handshake: Connection.HandshakeResult) {
         self.driver = driver
         self.handshake = handshake
         localAddress = driver.socket.localAddress
         remoteAddress = driver.socket.peerAddress
+        proxyHeader = driver.shared.withLock { $0.session.proxied }
     }
 
     /// The subprotocol the handshake chose, if any.

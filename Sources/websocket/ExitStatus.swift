@@ -47,7 +47,7 @@ enum ExitStatus: Int32 {
             self = .connectFailed
         case .handshakeFailed, .tls, .redirectRefused, .tooManyRedirects:
             self = .handshakeFailed
-        case .timedOut, .transport, .bufferFull:
+        case .timedOut, .transport, .bufferFull, .proxyProtocol:
             self = .abnormalClosure
         case .closed(let status):
             self = ExitStatus(status)

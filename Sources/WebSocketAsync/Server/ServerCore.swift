@@ -104,8 +104,9 @@ final class ServerCore: @unchecked Sendable {
         do {
             // Only a TLS layer can fail to be made, and the server checked that it can be.
             let pipeline = try ConnectionPipeline.server(configuration: configuration, transport: options)
-            webSocket = WebSocket(loop: loop, server: self, socket: socket,
-                                  session: SocketSession(accepted: pipeline, settings: settings),
+            var session = SocketSession(accepted: pipeline, settings: settings)
+            if options.proxyProtocol != nil { session.expectProxyHeader(from: socket.peerAddress, options: options) }
+            webSocket = WebSocket(loop: loop, server: self, socket: socket, session: session,
                                   consumer: .pending, options: sharedOptions, system: system)
             try loop.register(webSocket, descriptor: socket.descriptor, interest: .readable)
         } catch {

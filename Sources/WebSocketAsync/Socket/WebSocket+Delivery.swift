@@ -98,9 +98,11 @@ extension WebSocket {
     /// The connection opened: what other threads read is published, and a server's face takes the
     /// socket.
     private func opened(_ result: Connection.HandshakeResult) {
+        let proxied = peek { $0.proxied }
         shared.withLock { shared in
             shared.handshake = result
             shared.state = .open
+            shared.proxyHeader = proxied
         }
         publishedState = .open
         if let server, case .pending = consumer { consumer = server.opened(self) }

@@ -118,6 +118,7 @@ public final class WebSocket: @unchecked Sendable {
     struct Shared {
         var state = Connection.State.connecting
         var handshake: Connection.HandshakeResult? = nil
+        var proxyHeader: ProxyProtocolHeader? = nil
         var ending: Ending? = nil
         var transportFailure: WebSocketError? = nil
         var remoteAddress: SocketAddress?? = nil
@@ -197,6 +198,14 @@ public final class WebSocket: @unchecked Sendable {
     /// What the opening handshake agreed on (subprotocol, extensions, the peer's headers, the
     /// resource), once open.
     public var handshake: Connection.HandshakeResult? { shared.withLock { $0.handshake } }
+
+    /// (A server's connection) The PROXY protocol header it began with
+    /// (``WebSocketTransport/TransportOptions/proxyProtocol``), if one was read; known once open.
+    public var proxyHeader: ProxyProtocolHeader? { shared.withLock { $0.proxyHeader } }
+
+    /// The client's address: the PROXY protocol header's source when a trusted proxy sent one with an
+    /// address, otherwise ``remoteAddress`` (behind a load balancer, the balancer's).
+    public var clientAddress: SocketAddress? { proxyHeader?.source ?? remoteAddress }
 
     /// The subprotocol agreed in the opening handshake, if any.
     public var subprotocol: String? { handshake?.subprotocol }

@@ -66,6 +66,17 @@ public struct TransportOptions: Sendable {
     public var maxRedirects = 10
     /// (Client) What a proxy tunnel's setup may hold (the proxy's reply head, bytes sent meanwhile).
     public var proxyLimits = ProxyLimits()
+    /// (A server) Whose PROXY protocol header (HAProxy's, versions 1 and 2) a server reads: `nil`, the
+    /// default, reads none, and a connection's address is its socket's. With trusted proxies set, a
+    /// connection from one of them must begin with a header, whose client address the socket then
+    /// reports (``WebSocketTransport/ProxyProtocolHeader``); a connection from any other peer is
+    /// read as a direct client, and ended if it begins with a PROXY header anyway (a client may not
+    /// say where it comes from). A missing, malformed or oversized header ends the connection before
+    /// any WebSocket byte is read (``WebSocketError/proxyProtocol(_:)``). See docs/guide-deployment.md.
+    public var proxyProtocol: TrustedProxies? = nil
+    /// (A server) The largest PROXY protocol header read (version 2; version 1's line is 107 bytes at
+    /// most). Default 4 KiB.
+    public var maxProxyHeaderBytes = 4096
 
     /// The defaults above.
     public init() {}

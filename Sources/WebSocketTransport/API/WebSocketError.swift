@@ -55,6 +55,10 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A proxy could not be used: its URL, the tunnel's setup, or the proxy's answer
     /// (``ProxyError/code`` says which).
     case proxy(ProxyError)
+    /// (A server) The connection's PROXY protocol header (``TransportOptions/proxyProtocol``) was
+    /// missing, malformed or too large, or came from a peer not trusted to send one: the connection
+    /// was closed before any WebSocket byte was read.
+    case proxyProtocol(ProxyProtocolError)
     /// The opening handshake failed: the server refused it (``WebSocketCore/Connection/HandshakeFailure/rejected(_:)`` carries
     /// the status, headers and body), answered invalidly, did not answer within
     /// ``WebSocketCore/Connection/Timeouts/handshake``, or closed the connection.
@@ -113,6 +117,8 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible {
             return error.description
         case .proxy(let error):
             return error.description
+        case .proxyProtocol(let error):
+            return "PROXY protocol: \(error.description)"
         case .handshakeFailed(let failure):
             return failure.description
         case .redirectRefused(let redirect, let reason):

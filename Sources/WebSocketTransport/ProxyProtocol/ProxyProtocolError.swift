@@ -15,7 +15,7 @@ public struct ProxyProtocolError: Error, Sendable, Hashable, CustomStringConvert
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         fileprivate enum Value: Sendable, Hashable {
             case notProxyProtocol, headerTooLarge, invalidLine, unsupportedVersion, unsupportedCommand
-            case unsupportedFamily, invalidLength, invalidTLV, checksumMismatch
+            case unsupportedFamily, invalidLength, invalidTLV, checksumMismatch, untrustedSource
         }
 
         fileprivate let value: Value
@@ -51,6 +51,11 @@ public struct ProxyProtocolError: Error, Sendable, Hashable, CustomStringConvert
         /// receiver "MUST treat the TCP connection providing the header as invalid".
         public static let checksumMismatch = Code(value: .checksumMismatch)
 
+        /// (A server) The connection began with a PROXY header (its first byte, `P` or version 2's
+        /// `\r`) but its peer is not one of ``TransportOptions/proxyProtocol``'s trusted proxies: a
+        /// client may not say where it comes from.
+        public static let untrustedSource = Code(value: .untrustedSource)
+
         /// A short name, e.g. `checksumMismatch`.
         public var description: String {
             switch value {
@@ -63,6 +68,7 @@ public struct ProxyProtocolError: Error, Sendable, Hashable, CustomStringConvert
             case .invalidLength: return "invalidLength"
             case .invalidTLV: return "invalidTLV"
             case .checksumMismatch: return "checksumMismatch"
+            case .untrustedSource: return "untrustedSource"
             }
         }
     }

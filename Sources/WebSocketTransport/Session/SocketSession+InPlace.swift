@@ -21,7 +21,7 @@ extension SocketSession {
     /// connection (a TLS layer's decoded bytes are its own), and the opening handshake under way or done.
     package var readsInPlace: Bool {
         switch stage {
-        case .handshaking, .open: return !pipeline.hasLayers
+        case .handshaking, .open: return !pipeline.hasLayers && !awaitsProxyHeader
         case .resolving, .connecting, .finished: return false
         }
     }

@@ -104,6 +104,10 @@ package struct SocketSession: Sendable {
     package internal(set) var inputEnded = false
     /// What the opening handshake agreed, once open.
     package internal(set) var handshake: Connection.HandshakeResult?
+    /// (A server) Where the connection is with its PROXY protocol header.
+    package internal(set) var proxyHeader = ProxyHeaderState.notExpected
+    /// (A server) The PROXY protocol header the connection began with, once read.
+    package internal(set) var proxied: ProxyProtocolHeader?
     /// Output waits for the peer since this instant (the last write that made progress, or the first
     /// that could not).
     var writeStalledSince: Connection.Instant?
@@ -224,6 +228,10 @@ package struct SocketSession: Sendable {
 
     /// Takes bytes read from the socket.
     package mutating func received(_ bytes: UnsafeRawBufferPointer) {
+        if awaitsProxyHeader {
+            receivedBeforeProxyHeader(bytes)
+            return
+        }
         pipeline.receive(bytes)
     }
 
