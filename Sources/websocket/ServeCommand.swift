@@ -151,8 +151,9 @@ enum ServeCommand {
         try? socket.sendClose(code: .internalError, reason: "the command is not reading")
     }
 
+    /// The client's address (behind a trusted proxy, the one its PROXY header gives).
     private static func peer(_ socket: WebSocket) -> String {
-        socket.remoteAddress.map { "\($0)" } ?? "peer"
+        socket.clientAddress.map { "\($0)" } ?? "peer"
     }
 
     /// `ws://127.0.0.1:9001/`, `wss://[::1]:9001/`, `ws+unix:///path:/`.

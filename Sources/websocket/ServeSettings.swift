@@ -7,9 +7,10 @@ import WebSocketTransport
 
 /// Everything `websocket serve` was asked to do, checked.
 struct ServeSettings: Sendable {
-    static let flags: Set<String> = SharedOptions.flags.union(["--echo", "--broadcast", "--binary", "--raw-output", "--jsonl"])
+    static let flags: Set<String> = SharedOptions.flags.union(["--echo", "--broadcast", "--binary", "--raw-output", "--jsonl",
+                                                               "--proxy-protocol"])
     static let options: Set<String> = SharedOptions.options.union(TLSOptions.serverOptions).union([
-        "--host", "--port", "--unix", "--exec", "--max-connections", "--origin",
+        "--host", "--port", "--unix", "--exec", "--max-connections", "--origin", "--trust-proxy",
     ])
 
     var host: String
@@ -47,6 +48,7 @@ struct ServeSettings: Sendable {
         }
         options = TransportOptions()
         options.tls = try TLSOptions.server(parsed)
+        options.proxyProtocol = try Self.proxyProtocol(parsed)
         origins = parsed.values("--origin").map { $0.lowercased() }
         maxConnections = try parsed.count("--max-connections", minimum: 1)
         echo = parsed.has("--echo")
@@ -62,5 +64,22 @@ struct ServeSettings: Sendable {
         case (false, false): output = MessageOutput(format: .lines)
         }
         options.receivesControlFrames = output.wantsControlFrames
+    }
+
+    /// `--proxy-protocol` with its `--trust-proxy ADDR[/BITS]` (repeatable, required with it).
+    private static func proxyProtocol(_ parsed: Arguments) throws(UsageError) -> TrustedProxies? {
+        let entries = parsed.values("--trust-proxy")
+        guard parsed.has("--proxy-protocol") else {
+            if !entries.isEmpty { throw UsageError(message: "--trust-proxy applies to --proxy-protocol") }
+            return nil
+        }
+        guard !entries.isEmpty else {
+            throw UsageError(message: "--proxy-protocol needs --trust-proxy ADDR[/BITS]: the load balancers whose PROXY headers are believed")
+        }
+        do throws(TrustedProxies.InvalidEntry) {
+            return try TrustedProxies(entries)
+        } catch {
+            throw UsageError(message: "--trust-proxy: \(error)")
+        }
     }
 }

@@ -122,6 +122,10 @@ enum Help {
           --max-connections N    answer further opening handshakes with 503 while N are open
           --origin ORIGIN        accept only handshakes with this Origin (repeat for more); others get
                                  403
+          --proxy-protocol       read a PROXY protocol header (v1 or v2) from the load balancers
+                                 named by --trust-proxy ADDR[/BITS] (repeat; required): their
+                                 connections must begin with one, which gives the client's address;
+                                 a header from any other peer ends its connection
           --jsonl                print one JSON object per event instead, as connect does, each with
                                  the client's "peer"; --raw-output prints messages as their bytes
           --tls-cert FILE --tls-key FILE
