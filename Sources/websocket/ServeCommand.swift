@@ -67,12 +67,12 @@ enum ServeCommand {
             TLSOptions.reload(context)
             number = signals.wait()
         }
-        printError("stopping (signal \(number))")
-        server.stop(closing: .goingAway)
-        // The clients' answers, within the close timeout and the linger after it.
+        printError("stopping (signal \(number)): draining with \(settings.stopCode.rawValue)")
+        // The clients' answers, within --drain-timeout, or the close timeout and the linger after it.
         let configuration = settings.configuration
-        _ = server.waitUntilIdle(timeout: (configuration.timeouts.close ?? .seconds(5)) + (configuration.timeouts.linger ?? .zero))
-        printError("stopped")
+        let timeout = settings.drainTimeout ?? (configuration.timeouts.close ?? .seconds(5)) + (configuration.timeouts.linger ?? .zero)
+        let report = server.drain(code: settings.stopCode, timeout: timeout)
+        printError("stopped: \(report.closedCleanly) closed cleanly, \(report.closedUncleanly) lost, \(report.aborted) aborted at the deadline")
         exitProcess(0)
     }
 

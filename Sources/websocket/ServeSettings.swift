@@ -8,9 +8,9 @@ import WebSocketTransport
 /// Everything `websocket serve` was asked to do, checked.
 struct ServeSettings: Sendable {
     static let flags: Set<String> = SharedOptions.flags.union(["--echo", "--broadcast", "--binary", "--raw-output", "--jsonl",
-                                                               "--proxy-protocol"])
+                                                               "--proxy-protocol", "--restart-code"])
     static let options: Set<String> = SharedOptions.options.union(TLSOptions.serverOptions).union([
-        "--host", "--port", "--unix", "--exec", "--max-connections", "--origin", "--trust-proxy",
+        "--host", "--port", "--unix", "--exec", "--max-connections", "--origin", "--trust-proxy", "--drain-timeout",
     ])
 
     var host: String
@@ -22,6 +22,11 @@ struct ServeSettings: Sendable {
     /// The Origins accepted, lowercased (RFC 6454 serializes them so); empty: any.
     var origins: [String]
     var maxConnections: Int?
+    /// How long SIGTERM or SIGINT waits for the connections' closing handshakes (`--drain-timeout`);
+    /// `nil`: the close timeout and the linger.
+    var drainTimeout: Duration?
+    /// The code the connections are closed with on SIGTERM: 1012 with `--restart-code`, else 1001.
+    var stopCode: Connection.CloseCode
     var echo: Bool
     var broadcast: Bool
     /// `--exec`: the command run for each connection.
@@ -51,6 +56,8 @@ struct ServeSettings: Sendable {
         options.proxyProtocol = try Self.proxyProtocol(parsed)
         origins = parsed.values("--origin").map { $0.lowercased() }
         maxConnections = try parsed.count("--max-connections", minimum: 1)
+        drainTimeout = try parsed.seconds("--drain-timeout")
+        stopCode = parsed.has("--restart-code") ? .serviceRestart : .goingAway
         echo = parsed.has("--echo")
         broadcast = parsed.has("--broadcast")
         command = parsed.value("--exec")

@@ -122,6 +122,11 @@ enum Help {
           --max-connections N    answer further opening handshakes with 503 while N are open
           --origin ORIGIN        accept only handshakes with this Origin (repeat for more); others get
                                  403
+          --drain-timeout S      on SIGTERM or SIGINT, wait at most S seconds for the connections'
+                                 closing handshakes (default: the close timeout and the linger); new
+                                 opening handshakes get 503 meanwhile; the rest are then aborted
+          --restart-code         close the connections with 1012 (service restart: reconnect at
+                                 once) instead of 1001 on SIGTERM
           --proxy-protocol       read a PROXY protocol header (v1 or v2) from the load balancers
                                  named by --trust-proxy ADDR[/BITS] (repeat; required): their
                                  connections must begin with one, which gives the client's address;

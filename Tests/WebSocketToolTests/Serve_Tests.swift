@@ -129,6 +129,23 @@ struct ServeTests {
         #expect(serve.tool.waitForExit() == 0, "\(serve.tool.transcript)")
     }
 
+    @Test("serve --restart-code --drain-timeout: SIGTERM closes with 1012 and reports how the connections ended")
+    func drainReport() throws {
+        let serve = try ServeProcess(["--echo", "--restart-code", "--drain-timeout", "30"])
+        let clients = try (0..<3).map { _ in try serve.connect() }
+        for client in clients {
+            try client.send(text: "up")
+            #expect(try client.receive() == .text("up"))
+        }
+        serve.tool.signal(SIGTERM)
+        for client in clients {
+            while try client.receive() != nil {}
+            #expect(client.closeStatus?.code == .serviceRestart, "\(String(describing: client.closeStatus))")
+        }
+        #expect(serve.tool.waitForExit() == 0, "\(serve.tool.transcript)")
+        #expect(serve.tool.stderr.text.contains("stopped: 3 closed cleanly, 0 lost, 0 aborted at the deadline"), "\(serve.tool.transcript)")
+    }
+
     @Test("serve --raw-output: messages printed as their bytes, each followed by a newline")
     func rawOutput() throws {
         let serve = try ServeProcess(["--raw-output"])

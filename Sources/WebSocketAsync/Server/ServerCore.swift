@@ -46,6 +46,9 @@ final class ServerCore: @unchecked Sendable {
         var closing: Connection.CloseFrame? = nil
         /// Where the next connection goes, when one loop accepts for all.
         var nextLoop = 0
+        /// Open connections that ended, by how: the closing handshake completed, or not.
+        var endedCleanly = 0
+        var endedUncleanly = 0
     }
     private let counts = Locked(Counts())
 
@@ -111,7 +114,7 @@ final class ServerCore: @unchecked Sendable {
             try loop.register(webSocket, descriptor: socket.descriptor, interest: .readable)
         } catch {
             socket.close()
-            ended(wasOpen: false)
+            ended(wasOpen: false, cleanly: false)
             return
         }
         webSocket.interest = .readable
@@ -155,14 +158,26 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// A connection's socket closed.
-    func ended(wasOpen: Bool) {
+    func ended(wasOpen: Bool, cleanly: Bool) {
         if !wasOpen, case .async(let queue) = face { queue.released() }
         counts.withLock { counts in
             counts.live -= 1
-            if wasOpen { counts.open -= 1 }
+            if wasOpen {
+                counts.open -= 1
+                if cleanly { counts.endedCleanly += 1 } else { counts.endedUncleanly += 1 }
+            }
         }
         counts.broadcast()
     }
+
+    /// Open connections ended so far, cleanly and not; connections accepted and not yet ended.
+    var endings: (cleanly: Int, uncleanly: Int, live: Int) {
+        counts.withLock { ($0.endedCleanly, $0.endedUncleanly, $0.live) }
+    }
+
+    /// Whether the server stopped with a close code: opening handshakes that come now are answered
+    /// 503, with `Retry-After`, rather than opened only to be closed.
+    var isDraining: Bool { counts.withLock { $0.closing != nil } }
 
     // MARK: The server's side
 

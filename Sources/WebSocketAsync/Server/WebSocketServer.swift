@@ -274,6 +274,36 @@ public final class WebSocketServer: Sendable {
         }
     }
 
+    /// How a ``drain(code:reason:timeout:)`` ended: every connection open when it began (or opening),
+    /// counted once.
+    public struct DrainReport: Sendable, Hashable {
+        /// Connections whose closing handshake completed before the deadline.
+        public var closedCleanly: Int
+        /// Connections that ended otherwise before the deadline (the peer vanished: 1006).
+        public var closedUncleanly: Int
+        /// Connections still there at the deadline, closed then without waiting further.
+        public var aborted: Int
+    }
+
+    /// Shuts the server down without losing a message it accepted: stops accepting, answers opening
+    /// handshakes that arrive meanwhile with 503 and `Retry-After: 1`, starts the closing handshake of
+    /// every open connection with `code` (1001 "going away" by default; 1012 "service restart" tells
+    /// clients to reconnect at once, to another instance), waits up to `timeout` for them to end, then
+    /// closes the rest at once, and says how many ended each way. Blocks the calling thread (not from
+    /// a task or a handler).
+    public func drain(code: Connection.CloseCode = .goingAway, reason: String = "", timeout: Duration) -> DrainReport {
+        let before = core.endings
+        stop(closing: code, reason: reason)
+        let idle = waitUntilIdle(timeout: timeout)
+        let atDeadline = core.endings
+        if !idle {
+            core.forEachSocket { socket in socket.abortNow() }
+            _ = waitUntilIdle(timeout: .seconds(10))
+        }
+        return DrainReport(closedCleanly: atDeadline.cleanly - before.cleanly,
+                           closedUncleanly: atDeadline.uncleanly - before.uncleanly, aborted: idle ? 0 : atDeadline.live)
+    }
+
     /// Waits (blocking the calling thread: not from a task or a handler) until every connection
     /// accepted is closed (those still opening too), or `timeout` passes. Returns whether none is
     /// left.

@@ -113,6 +113,10 @@ extension WebSocket {
     /// request is accepted here, with no hop to the queue.
     private func decide(_ request: Connection.HandshakeRequest) {
         guard let server else { return }
+        if server.isDraining {
+            peek { $0.respond(to: .reject(status: 503, headers: ["Retry-After": "1"], body: Array("the server is shutting down\n".utf8))) }
+            return
+        }
         guard let decide = server.decide else {
             peek { $0.respond(to: .accept()) }
             return

@@ -265,9 +265,16 @@ extension WebSocket {
             act()
             if case .batches(let batches) = consumer { batches.finish(ending.messagesError) }
             consumer = .finished
-            server?.ended(wasOpen: wasOpen)
+            server?.ended(wasOpen: wasOpen, cleanly: ending.closedCleanly)
             for observer in observers { observer(ending) }
         }
+    }
+
+    /// (On the loop) Closes the socket now, whatever it was doing (a drain's deadline passed): the
+    /// connection ends as lost (1006).
+    func abortNow() {
+        guard !peek({ $0.isFinished }) else { return }
+        closeSocket()
     }
 
     /// Stops watching and closes the current descriptor, if any.

@@ -11,6 +11,12 @@ package enum Ending: Sendable, Hashable {
     /// It never opened.
     case failed(WebSocketError)
 
+    /// Whether the connection had opened and its closing handshake completed.
+    package var closedCleanly: Bool {
+        if case .closed(let status) = self { return status.wasClean }
+        return false
+    }
+
     /// The consumer's last event.
     package var event: WebSocketEvent {
         switch self {
