@@ -137,4 +137,18 @@ echo "interop: SNI, Python's client gets the certificate of the name it asks for
 # default TLS 1.3 tickets) and the second handshake resumes it.
 "$PY" "$ROOT/Scripts/interop/peer.py" resume-client "$port11" "$PKI/ca.pem" || fail "resumption against our server"
 echo "interop: resumption, Python's second connection to our server resumed the first one's session"
+# 13. The key log: our server's (--keylog) holds every line Python's own key log (OpenSSL's NSS
+# format, written by Python's ssl module) has for the same connection, secret for secret.
+"$BIN" serve --echo --port 0 --tls-cert "$PKI/server.pem" --tls-key "$PKI/server.key" --keylog "$WORK/server.keys" \
+  >"$WORK/s13.out" 2>"$WORK/s13.err" &
+PIDS+=($!)
+for _ in $(seq 200); do grep -q "listening on" "$WORK/s13.err" && break; sleep 0.1; done
+url=$(sed -n 's/^listening on //p' "$WORK/s13.err" | head -1)
+port13=${url#wss://127.0.0.1:}; port13=${port13%/}
+"$PY" "$ROOT/Scripts/interop/peer.py" keylog-client "$port13" "$PKI/ca.pem" "$WORK/python.keys" >/dev/null || fail "key log client"
+grep -v '^#' "$WORK/python.keys" | grep -c . >"$WORK/keylines" || true
+[ "$(cat "$WORK/keylines")" -ge 5 ] || fail "Python's key log has $(cat "$WORK/keylines") lines"
+missing=$(grep -v '^#' "$WORK/python.keys" | grep -v -x -F -f "$WORK/server.keys" || true)
+[ -z "$missing" ] || fail "lines of Python's key log missing from ours: $missing"
+echo "interop: the key log, every line Python's ssl wrote for the connection is in ours ($(cat "$WORK/keylines") lines)"
 echo "interop: all checks passed"

@@ -18,6 +18,8 @@
     peer.py sni-client PORT CAFILE NAME            connects to 127.0.0.1:PORT asking for NAME (SNI),
                                                    verifies the certificate for NAME, checks an echo;
                                                    prints the certificate's subject
+    peer.py keylog-client PORT CAFILE KEYLOG       one echo as sni-client does for localhost, with
+                                                   Python's own key log (OpenSSL's format) in KEYLOG
     peer.py resume-client PORT CAFILE              connects twice to 127.0.0.1:PORT as localhost, an
                                                    echo each time, offering the first connection's
                                                    session the second time; exits 0 only if the second
@@ -173,6 +175,14 @@ def run_sni_client(port, cafile, name):
     return 0
 
 
+def run_keylog_client(port, cafile, keylog):
+    context = ssl.create_default_context(cafile=cafile)
+    context.keylog_filename = keylog
+    echo_over(tls_connection(context, port, "localhost"), "localhost", port)
+    print("interop keylog: one connection, its secrets in " + keylog)
+    return 0
+
+
 def run_resume_client(port, cafile):
     context = ssl.create_default_context(cafile=cafile)
     first = tls_connection(context, port, "localhost")
@@ -205,6 +215,8 @@ if __name__ == "__main__":
         sys.exit(run_client(*rest))
     elif mode == "sni-client":
         sys.exit(run_sni_client(*rest))
+    elif mode == "keylog-client":
+        sys.exit(run_keylog_client(*rest))
     elif mode == "resume-client":
         sys.exit(run_resume_client(*rest))
     else:
