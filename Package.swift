@@ -57,7 +57,8 @@ let package = Package(
         .target(name: "WebSocketPOSIX", dependencies: ["WebSocketTransport"]),
         // A Redis backplane's sans-I/O parts: the RESP2/RESP3 codec, redis:// URLs, the subscriber's
         // commands and handshake. The standard library only, like the core.
-        .target(name: "WebSocketRedis", dependencies: ["WebSocketCore", "WebSocketTransport"]),
+        // The sockets to come will add WebSocketTransport.
+        .target(name: "WebSocketRedis", dependencies: ["WebSocketCore"]),
         .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "WebSocketAsync"]),
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketAsync", "WebSocketTLS",
                                                                   "TLSTestSupport"],

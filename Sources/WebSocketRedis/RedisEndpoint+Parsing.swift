@@ -8,8 +8,9 @@ extension RedisEndpoint {
     /// Parses a Redis URL in the forms redis-py, Jedis, ioredis and node-redis accept:
     ///
     /// - `redis://[[user]:password@]host[:port][/db]` and `rediss://…` (TLS): a host name, IPv4
-    ///   address or bracketed IPv6 address (`[::1]`); the port 1 to 65535, by default 6379; the
-    ///   database a decimal number, by default 0.
+    ///   address or bracketed IPv6 address (`[::1]`, `[fe80::1%25eth0]`), read as in a `ws://` URL
+    ///   (a name is lowercased); the port 1 to 65535, by default 6379; the database a decimal number,
+    ///   by default 0.
     /// - `unix://[[user]:password@]/path/to/socket[?db=n]`: an absolute path, percent-decoded, of at
     ///   most 107 bytes (a Unix socket address's limit on Linux).
     ///
@@ -84,36 +85,16 @@ extension RedisEndpoint {
             database = number
         }
 
+        // The core's reading of a ws:// URL's host and port (RFC 3986 §3.2.2, §3.2.3): a name or IPv4
+        // address, normalized, or an IPv6 address in brackets with an optional RFC 6874 zone.
         let host: String
-        var portText: ArraySlice<UInt8>?
-        if authority.first == UInt8(ascii: "[") {
-            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { throw fail("unclosed [ in the host") }
-            let inside = authority[(authority.startIndex + 1)..<close]
-            guard URISyntax.isIPv6Address(inside) else { throw fail("the host in brackets is not an IPv6 address") }
-            host = String(decoding: inside, as: UTF8.self)
-            let tail = authority[(close + 1)...]
-            if let first = tail.first {
-                guard first == UInt8(ascii: ":") else { throw fail("unexpected characters after ]") }
-                portText = tail.dropFirst()
-            }
-        } else {
-            let colon = authority.firstIndex(of: UInt8(ascii: ":"))
-            let name = authority[..<(colon ?? authority.endIndex)]
-            if let colon { portText = authority[(colon + 1)...] }
-            guard !name.isEmpty else { throw fail("no host") }
-            guard name.allSatisfy(Self.isHostNameByte) else {
-                throw fail("the host may hold letters, digits, '-', '.' and '_' (an IPv6 address goes in brackets)")
-            }
-            host = String(decoding: name, as: UTF8.self)
+        let port: UInt16?
+        do throws(WebSocketURLError) {
+            (host, port) = try URISyntax.parseHostPort(authority)
+        } catch {
+            throw fail("\(error)")
         }
-        var port = Self.defaultPort
-        if let portText, !portText.isEmpty {
-            guard let value = RESPDecoder.decimal(portText, atMost: 65535), value > 0 else {
-                throw fail("the port must be a number from 1 to 65535")
-            }
-            port = UInt16(truncatingIfNeeded: value)
-        }
-        self.init(address: .tcp(host: host, port: port), usesTLS: scheme == "rediss", credentials: credentials,
+        self.init(address: .tcp(host: host, port: port ?? Self.defaultPort), usesTLS: scheme == "rediss", credentials: credentials,
                   database: database)
     }
 
@@ -163,17 +144,6 @@ extension RedisEndpoint {
         let user = try percentDecode(info[..<colon], what: "user name")
         let password = try percentDecode(info[(colon + 1)...], what: "password")
         return RedisCredentials(user: user.isEmpty ? nil : user, password: password)
-    }
-
-    /// RFC 3986 §3.2.2 reg-name, narrowed to what DNS and hosts files use.
-    private static func isHostNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
-            return true
-        default:
-            return false
-        }
     }
 
     /// Percent-decodes (RFC 3986 §2.1) as UTF-8.

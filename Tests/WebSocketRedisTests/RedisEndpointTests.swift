@@ -19,6 +19,10 @@ struct RedisEndpointTests {
                 == E(address: .tcp(host: "cache.example", port: 6380), usesTLS: true, database: 15))
         #expect(try E(parsing: "redis://[::1]:7000/1") == E(address: .tcp(host: "::1", port: 7000), database: 1))
         #expect(try E(parsing: "redis://[2001:db8::5]") == E(address: .tcp(host: "2001:db8::5", port: 6379)))
+        #expect(try E(parsing: "redis://Cache.EXAMPLE") == E(address: .tcp(host: "cache.example", port: 6379)))
+        let zoned = try E(parsing: "redis://[fe80::1%25eth0]:7001")
+        #expect(zoned == E(address: .tcp(host: "fe80::1%25eth0", port: 7001)))
+        #expect(zoned.description == "redis://[fe80::1%25eth0]:7001/0")
         #expect(try E(parsing: "redis://host?db=3") == E(address: .tcp(host: "host", port: 6379), database: 3))
         #expect(try E(parsing: "unix:///run/redis/redis.sock?db=2") == E(address: .unix(path: "/run/redis/redis.sock"), database: 2))
         #expect(try E(parsing: "unix:///tmp/my%20redis.sock") == E(address: .unix(path: "/tmp/my redis.sock")))
@@ -59,7 +63,8 @@ struct RedisEndpointTests {
 
     static let invalid = [
         "", "localhost:6379", "http://host", "redis://", "redis://:6379", "redis://host:0", "redis://host:65536",
-        "redis://host:12a", "redis://host/x", "redis://host/1/2", "redis://host/-1", "redis://host/99999999999",
+        "redis://host:12a", "redis://host:1:2", "redis://[fe80::1%eth0]", "redis://host/x", "redis://host/1/2",
+        "redis://host/-1", "redis://host/99999999999",
         "redis://host/2?db=2", "redis://host?db=1&db=2", "redis://host?timeout=5", "redis://host#frag",
         "redis://ho st", "redis://hóst", "redis://[::1", "redis://[::1]x", "redis://[not:v6]", "redis://[192.0.2.1]",
         "redis://user@host", "redis://%zz:p@host", "redis://u:%ff@host", "redis://h\u{0}",

@@ -101,7 +101,7 @@ package enum URISyntax {
 
     // MARK: Host and port (§3.2.2, §3.2.3)
 
-    static func parseHostPort(_ hostPort: ArraySlice<UInt8>) throws(WebSocketURLError) -> (String, UInt16?) {
+    package static func parseHostPort(_ hostPort: ArraySlice<UInt8>) throws(WebSocketURLError) -> (String, UInt16?) {
         let host: String
         var portText: ArraySlice<UInt8>?
         if hostPort.first == UInt8(ascii: "[") {
