@@ -232,6 +232,21 @@ struct RESPLimitsTests {
         #expect(R.error(R.bytes("|1\r\n+k\r\n+v\r\n*2\r\n$3\r\nabc\r\n$3\r\nabc\r\n"), limits: limits)?.code == .valueTooLarge)
     }
 
+    @Test("limits as large as Int allows: the largest lengths fail, nothing overflows")
+    func hugeLimits() {
+        var limits = RESPDecoder.Limits()
+        limits.maxBulkLength = .max
+        limits.maxElementCount = .max
+        limits.maxValueBytes = .max
+        limits.maxLineLength = .max
+        limits.maxDepth = -1
+        #expect(RESPDecoder(limits: limits).limits.maxDepth == 1)
+        #expect(R.error(R.bytes("$9223372036854775807\r\n"), limits: limits)?.code == .bulkTooLong)
+        #expect(R.error(R.bytes("%9223372036854775807\r\n"), limits: limits)?.code == .tooManyElements)
+        #expect(R.error(R.bytes("$2305843009213693951\r\n"), limits: limits)?.code == .valueTooLarge)
+        #expect(R.error(R.bytes("%2305843009213693951\r\n"), limits: limits) == nil)
+    }
+
     @Test("a huge announced aggregate costs nothing until its elements arrive")
     func noReservation() throws {
         var decoder = RESPDecoder()

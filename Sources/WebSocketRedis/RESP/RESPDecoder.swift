@@ -94,9 +94,15 @@ public struct RESPDecoder: Sendable {
     var valueBytes = 0
     var failure: RESPError?
 
-    /// A decoder with the given limits.
+    /// A decoder with the given limits. Limits set through the properties are brought into range here
+    /// as ``Limits/init(maxBulkLength:maxElementCount:maxDepth:maxLineLength:maxValueBytes:)`` does,
+    /// and none counts above `Int.max / 4`, so that no sum of an announced size and a header can
+    /// overflow however large a limit is chosen.
     public init(limits: Limits = Limits()) {
-        self.limits = limits
+        let ceiling = Int.max / 4
+        self.limits = Limits(maxBulkLength: min(limits.maxBulkLength, ceiling),
+                             maxElementCount: min(limits.maxElementCount, ceiling), maxDepth: limits.maxDepth,
+                             maxLineLength: min(limits.maxLineLength, ceiling), maxValueBytes: min(limits.maxValueBytes, ceiling))
     }
 
     /// Bytes fed and not yet part of a value given out, or of the aggregates being read (for tests
