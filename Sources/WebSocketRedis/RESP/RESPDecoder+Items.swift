@@ -64,7 +64,7 @@ extension RESPDecoder {
             return consume(to: lineEnd, .value(.double(value)))
         case UInt8(ascii: "("):
             guard Self.isBigNumber(buffer[content]) else {
-                throw fail(.invalidBigNumber, at: contentStart, "not an optional - and decimal digits")
+                throw fail(.invalidBigNumber, at: contentStart, "not an optional sign and decimal digits")
             }
             return consume(to: lineEnd, .value(.bigNumber(Array(buffer[content]))))
         case UInt8(ascii: "$"), UInt8(ascii: "!"), UInt8(ascii: "="):
@@ -190,9 +190,10 @@ extension RESPDecoder {
         return overflow ? nil : positive
     }
 
-    /// RESP3's double: `inf`, `-inf`, `nan`, or `[+|-]digits[.digits][(e|E)[+|-]digits]` with digits on
-    /// at least one side of the point (the grammar is checked here, so that the standard library's
-    /// parser sees no hexadecimal, `infinity` or other form it would also accept).
+    /// RESP3's double: `inf`, `-inf`, `nan`, or the specification's
+    /// `[+|-]<integral>[.<fractional>][<E|e>[sign]<exponent>]`, digits required in each part present
+    /// (the grammar is checked here, so that the standard library's parser sees no hexadecimal,
+    /// `infinity`, `.5` or other form it would also accept).
     static func double(_ text: ArraySlice<UInt8>) -> Double? {
         let string = String(decoding: text, as: UTF8.self)
         switch string {
@@ -208,12 +209,11 @@ extension RESPDecoder {
             return index - from
         }
         if index < text.endIndex, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") { index += 1 }
-        var mantissa = digits()
+        guard digits() > 0 else { return nil }
         if index < text.endIndex, text[index] == UInt8(ascii: ".") {
             index += 1
-            mantissa += digits()
+            guard digits() > 0 else { return nil }
         }
-        guard mantissa > 0 else { return nil }
         if index < text.endIndex, text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E") {
             index += 1
             if index < text.endIndex, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") { index += 1 }
@@ -223,8 +223,9 @@ extension RESPDecoder {
         return value.isNaN ? .nan : value
     }
 
+    /// The specification's `([+|-]<number>`.
     static func isBigNumber(_ text: ArraySlice<UInt8>) -> Bool {
-        let digits = text.first == UInt8(ascii: "-") ? text.dropFirst() : text
+        let digits = text.first == UInt8(ascii: "-") || text.first == UInt8(ascii: "+") ? text.dropFirst() : text
         return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 

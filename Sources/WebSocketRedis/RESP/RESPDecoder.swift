@@ -22,8 +22,9 @@
 ///
 /// CRLF is required exactly: a CR without an LF, or an LF alone, fails (the specification terminates
 /// every part with `\r\n`). Attributes (`|`) are read and skipped: the value they annotate comes out
-/// alone. After an error the decoder fails again on every call (a stream that went wrong once has no
-/// boundary to resume at), and holds nothing.
+/// alone. RESP3's streamed strings and aggregates (`$?`, `*?`: lengths not known in advance) are not
+/// supported: they fail as ``RESPError/Code/invalidLength``. After an error the decoder fails again on
+/// every call (a stream that went wrong once has no boundary to resume at), and holds nothing.
 ///
 /// Specification: <https://github.com/redis/redis-specifications/blob/master/protocol/RESP3.md>
 public struct RESPDecoder: Sendable {

@@ -49,7 +49,7 @@ public enum RESPEncoder {
     /// in RESP2's forms (`$-1`, `*-1`), a map's entries in order.
     ///
     /// - Precondition: a simple string or error holds no CR or LF, a verbatim string's format is 3
-    ///   bytes, and a big number is an optional `-` and digits (as every decoded value is): RESP has
+    ///   bytes, and a big number is an optional sign and digits (as every decoded value is): RESP has
     ///   no way to write anything else, and writing it anyway would let its bytes start values of their
     ///   own.
     public static func append(_ value: RESPValue, to output: inout [UInt8]) {
@@ -91,7 +91,7 @@ public enum RESPEncoder {
             }
             appendCRLF(to: &output)
         case .bigNumber(let digits):
-            precondition(RESPDecoder.isBigNumber(digits[...]), "a big number is an optional - and digits")
+            precondition(RESPDecoder.isBigNumber(digits[...]), "a big number is an optional sign and digits")
             appendLine(UInt8(ascii: "("), digits, to: &output)
         case .bulkError(let bytes):
             appendHeader(UInt8(ascii: "!"), bytes.count, to: &output)

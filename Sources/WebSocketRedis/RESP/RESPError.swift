@@ -41,12 +41,12 @@ public struct RESPError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let valueTooLarge = Code(value: .valueTooLarge)
         /// An integer that is not an optional sign and decimal digits, or outside the `Int64` range.
         public static let invalidInteger = Code(value: .invalidInteger)
-        /// A double that is neither a decimal number (with an optional exponent) nor `inf`, `-inf`,
-        /// `nan`.
+        /// A double that is neither a decimal number (integral digits, then optionally a point and
+        /// fractional digits, then optionally an exponent) nor `inf`, `-inf`, `nan`.
         public static let invalidDouble = Code(value: .invalidDouble)
         /// A boolean other than `t` or `f`.
         public static let invalidBoolean = Code(value: .invalidBoolean)
-        /// A big number that is not an optional `-` and decimal digits.
+        /// A big number that is not an optional sign and decimal digits.
         public static let invalidBigNumber = Code(value: .invalidBigNumber)
         /// A verbatim string shorter than its 4-byte `xxx:` prefix, or without the `:`.
         public static let invalidVerbatimString = Code(value: .invalidVerbatimString)

@@ -34,7 +34,7 @@ public indirect enum RESPValue: Sendable, Hashable {
     /// `,3.14`, `,inf`, `,-inf`, `,nan`: a RESP3 double.
     case double(Double)
     /// `(3492890328409238509324850943850943825024385`: an integer of any size, as its ASCII digits
-    /// with a leading `-` when negative.
+    /// with the sign as received (`-`, `+` or none).
     case bigNumber([UInt8])
     /// `!21 SYNTAX invalid syntax`: a RESP3 error reply that may hold any bytes.
     case bulkError([UInt8])
