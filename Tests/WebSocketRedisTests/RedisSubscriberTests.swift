@@ -120,6 +120,16 @@ struct RedisSubscriberHandshakeTests {
         #expect(handshake.state == .ready(protocolVersion: 2))
     }
 
+    @Test("HELLO answered with a RESP2 array: logged in, on RESP2, no AUTH")
+    func helloAsArray() throws {
+        var handshake = RedisSubscriberHandshake(endpoint: try RedisEndpoint(parsing: "redis://:pw@host"), channels: ["a"])
+        _ = handshake.start()
+        let reply = RESPValue.array([.bulkString(R.bytes("proto")), .integer(2)])
+        #expect(try handshake.receive(reply) == .send([.subscribe(channels: ["a"])]))
+        #expect(try handshake.receive(Self.confirm("a", 1, push: false)) == .ready)
+        #expect(handshake.state == .ready(protocolVersion: 2))
+    }
+
     @Test("NOPROTO and no credentials: straight to SUBSCRIBE on RESP2; usesHello false starts with AUTH")
     func noproto() throws {
         var handshake = RedisSubscriberHandshake(endpoint: RedisEndpoint(address: .tcp(host: "h", port: 1)), channels: ["a"])

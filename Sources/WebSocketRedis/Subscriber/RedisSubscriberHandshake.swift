@@ -118,8 +118,12 @@ public struct RedisSubscriberHandshake: Sendable, Hashable {
             throw error
         case .awaitingHello:
             switch reply {
-            case .map, .array(_?):
+            case .map:
                 return loggedIn(protocolVersion: 3, authenticated: true)
+            case .array(_?):
+                // HELLO's reply as a RESP2 array: the login worked, but whatever answered did not switch
+                // the connection to RESP3, so its replies are read as RESP2's.
+                return loggedIn(protocolVersion: 2, authenticated: true)
             default:
                 guard let message = reply.errorMessage else { throw unexpected(reply, "HELLO") }
                 // A server before Redis 6 does not know HELLO; one that does not speak RESP3 answers
