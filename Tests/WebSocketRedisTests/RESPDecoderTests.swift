@@ -255,6 +255,28 @@ struct RESPLimitsTests {
         #expect(R.error(R.bytes("%2305843009213693951\r\n"), limits: limits) == nil)
     }
 
+    @Test("a line that arrives one byte at a time is scanned once, not once per byte (quadratic work)")
+    func lineOneByteAtATime() throws {
+        let line = R.bytes("+" + String(repeating: "a", count: 60_000) + "\r\n")
+        func scanned(piece: Int) throws -> Int {
+            var decoder = RESPDecoder()
+            var start = 0
+            var values = 0
+            while start < line.count {
+                let end = min(start + piece, line.count)
+                decoder.feed(line[start..<end])
+                start = end
+                while try decoder.next() != nil { values += 1 }
+            }
+            #expect(values == 1)
+            return decoder.scannedByteCount
+        }
+        let whole = try scanned(piece: line.count)
+        #expect(whole == 60_000)
+        #expect(try scanned(piece: 1) == whole)
+        #expect(try scanned(piece: 7) == whole)
+    }
+
     @Test("a huge announced aggregate costs nothing until its elements arrive")
     func noReservation() throws {
         var decoder = RESPDecoder()

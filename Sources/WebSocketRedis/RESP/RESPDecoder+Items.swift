@@ -20,7 +20,9 @@ extension RESPDecoder {
             throw fail(.invalidType, at: start, "byte 0x\(String(type, radix: 16, uppercase: true)) starts no RESP type")
         }
         let contentStart = start + 1
-        var index = max(scanIndex, contentStart)
+        let resumeAt = max(scanIndex, contentStart)
+        var index = resumeAt
+        defer { scannedByteCount += index - resumeAt }
         while index < buffer.count {
             let byte = buffer[index]
             if byte == Self.cr { break }

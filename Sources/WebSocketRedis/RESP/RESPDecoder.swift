@@ -94,6 +94,9 @@ public struct RESPDecoder: Sendable {
     /// Bytes consumed for the top-level value being read.
     var valueBytes = 0
     var failure: RESPError?
+    /// Bytes looked at in search of a line's end (for tests: bytes fed one at a time must cost no more
+    /// than fed at once).
+    var scannedByteCount = 0
 
     /// A decoder with the given limits. Limits set through the properties are brought into range here
     /// as ``Limits/init(maxBulkLength:maxElementCount:maxDepth:maxLineLength:maxValueBytes:)`` does,
