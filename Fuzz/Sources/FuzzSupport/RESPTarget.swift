@@ -26,7 +26,9 @@
 /// for the value being read than `maxValueBytes`; an error's offset is a byte of the input. The input
 /// whole, at the split, byte by byte and in pieces of 1 to 64 bytes from the seed gives the same
 /// values (compared by their encoding), error and partial state. Every decoded value re-encodes to
-/// bytes that decode (default limits) to one value that encodes the same. In build mode with the
+/// bytes that decode (default limits) to one value that encodes the same. With the default limits,
+/// `RESPReference`, a recursive decoder written apart, reads the same values from the whole input and
+/// agrees on how it ends (cleanly, inside a value, or failed). In build mode with the
 /// default limits, the stream decodes to exactly the values built, attributes skipped. The Pub/Sub
 /// classifier and a handshake waiting for its subscriptions take every decoded value without trapping.
 public enum RESPTarget {
@@ -87,6 +89,13 @@ public enum RESPTarget {
 
         if let error = whole.error, error.offset < 0 || error.offset >= wire.count {
             fuzzFailure("error offset \(error.offset) outside the \(wire.count) bytes: \(error)")
+        }
+        if control & 0x03 == 0 {
+            let reference = RESPReference.decode(wire)
+            let end: RESPReference.End = whole.error != nil ? .failed : whole.partial ? .partial : .clean
+            guard reference.values.map(encode) == whole.values, reference.end == end else {
+                fuzzFailure("the reference decoder read \(reference.values.count) values, \(reference.end); the decoder \(whole)")
+            }
         }
         if let built, control & 0x03 == 0 {
             guard whole.error == nil, !whole.partial, whole.values == built else {
