@@ -30,9 +30,10 @@ extension RedisEndpoint {
         guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw fail("spaces, control characters or non-ASCII bytes")
         }
-        guard let separator = Self.find(Array("://".utf8), in: bytes[...]) else {
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) else {
             throw fail("no scheme: write redis://, rediss:// or unix://")
         }
+        let separator = colon
         let scheme = String(decoding: bytes[..<separator], as: UTF8.self).lowercased()
         guard scheme == "redis" || scheme == "rediss" || scheme == "unix" else {
             throw fail("unsupported scheme \(String(reflecting: scheme)): use redis, rediss or unix")
@@ -146,24 +147,12 @@ extension RedisEndpoint {
         return RedisCredentials(user: user.isEmpty ? nil : user, password: password)
     }
 
-    /// Percent-decodes (RFC 3986 §2.1) as UTF-8.
+    /// Percent-decodes (RFC 3986 §2.1) as UTF-8, as the core does a ws:// URL's user information.
     private static func percentDecode(_ text: ArraySlice<UInt8>, what: String) throws(RedisError) -> String {
-        guard let decoded = PercentEncoding.decode(text) else {
-            throw RedisError(.invalidURL, reason: "bad percent-encoding in the \(what)")
+        do throws(WebSocketURLError) {
+            return try URISyntax.percentDecodeUserInfo(text)
+        } catch {
+            throw RedisError(.invalidURL, reason: "the \(what): \(error)")
         }
-        guard PercentEncoding.isValidUTF8(decoded) else {
-            throw RedisError(.invalidURL, reason: "the \(what) is not UTF-8 once percent-decoded")
-        }
-        return String(decoding: decoded, as: UTF8.self)
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        var index = haystack.startIndex
-        while index + needle.count <= haystack.endIndex {
-            if haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 }

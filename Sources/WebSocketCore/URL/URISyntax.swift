@@ -87,7 +87,7 @@ package enum URISyntax {
         }
     }
 
-    static func percentDecodeUserInfo(_ text: ArraySlice<UInt8>) throws(WebSocketURLError) -> String {
+    package static func percentDecodeUserInfo(_ text: ArraySlice<UInt8>) throws(WebSocketURLError) -> String {
         guard let decoded = PercentEncoding.decode(text) else { throw .invalidPercentEncoding }
         guard isValidUTF8(decoded) else { throw .invalidUTF8 }
         return String(decoding: decoded, as: UTF8.self)
