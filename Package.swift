@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "WebSocketPOSIX", targets: ["WebSocketPOSIX"]),
         .library(name: "WebSocketAsync", targets: ["WebSocketAsync"]),
         .library(name: "WebSocketTLS", targets: ["WebSocketTLS"]),
+        .library(name: "WebSocketRedis", targets: ["WebSocketRedis"]),
         .executable(name: "websocket", targets: ["websocket"]),
         .executable(name: "websocket-bench", targets: ["websocket-bench"]),
         .executable(name: "websocket-echo-server", targets: ["websocket-echo-server"]),
@@ -55,6 +56,10 @@ let package = Package(
         .target(name: "WebSocketAsync", dependencies: ["WebSocketTransport", "CWebSocketSystem"]),
         // Blocking sockets (POSIX threads): moves bytes and time in and out of a Connection.
         .target(name: "WebSocketPOSIX", dependencies: ["WebSocketTransport"]),
+        // A Redis backplane's sans-I/O parts: the RESP2/RESP3 codec, redis:// URLs, the subscriber's
+        // commands and handshake. The standard library only, like the core.
+        // The sockets to come will add WebSocketTransport.
+        .target(name: "WebSocketRedis", dependencies: ["WebSocketCore"]),
         .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "WebSocketAsync"]),
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketAsync", "WebSocketTLS",
                                                                   "TLSTestSupport", "EchoServerSupport"],
@@ -73,6 +78,7 @@ let package = Package(
         .target(name: "SanitizerSuppressions", path: "Tests/SanitizerSuppressions"),
         .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore", "AllocationCounter"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "WebSocketCore", "TransportTestSupport"]),
+        .testTarget(name: "WebSocketRedisTests", dependencies: ["WebSocketRedis", "WebSocketCore"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
         // Test support: the test PKI (a CA, leaves, expired and foreign ones, client certificates),
         // made at test time with OpenSSL's C API.

@@ -28,6 +28,7 @@ let fuzzTargets = [
     "tls-client",         // a TLS client session: arbitrary bytes, or a real server's altered on the way
     "proxy-response",     // the proxy tunnels' reply parsers: HTTP CONNECT and SOCKS5, at any split
     "proxy-protocol",     // the PROXY protocol header (v1, v2) a load balancer sends, and Forwarded fields
+    "resp",               // the Redis protocol (RESP2, RESP3) decoder and encoder, the Pub/Sub classifier
 ]
 
 let package = Package(
@@ -46,6 +47,7 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: [.product(name: "WebSocketCore", package: rootIdentity),
                                                     .product(name: "WebSocketDeflate", package: rootIdentity),
                                                     .product(name: "WebSocketTLS", package: rootIdentity),
+                                                    .product(name: "WebSocketRedis", package: rootIdentity),
                                                     "CZlibReference", "CFuzzOpenSSL"],
                 swiftSettings: [.unsafeFlags(["-sanitize=address", "-sanitize-coverage=edge,inline-8bit-counters,pc-table"])]),
         // The system zlib for the harness's reference decoder (the library's own zlib module is not

@@ -26,7 +26,7 @@ FUZZ_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$FUZZ_DIR")"
 # Keep in step with `fuzzTargets` in Fuzz/Package.swift.
 TARGETS=(frame-server frame-client http-request http-response connection-server connection-client deflate tls-server tls-client proxy-response
-         proxy-protocol)
+         proxy-protocol resp)
 WORK="${WEBSOCKET_FUZZ_WORK:-${TMPDIR:-/tmp}/swift-websocket-fuzz}"
 CONFIG="${WEBSOCKET_FUZZ_CONFIG:-release}"
 MAX_LEN="${WEBSOCKET_FUZZ_MAX_LEN:-8192}"

@@ -24,7 +24,7 @@ OUT="${DOCS_OUT:-$ROOT/.build/docs}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/swift-websocket-docs.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 DOCC="$(command -v docc || echo "$(dirname "$(command -v swift)")/docc")"
-MODULES=(WebSocketCore WebSocketDeflate WebSocketTransport WebSocketTLS WebSocketPOSIX WebSocketAsync)
+MODULES=(WebSocketCore WebSocketDeflate WebSocketTransport WebSocketTLS WebSocketPOSIX WebSocketAsync WebSocketRedis)
 
 # Its exit status is not used: it also tries the test-discovery modules, which fail when the tests
 # have not been built in this configuration. The graphs of the library modules are checked instead,

@@ -42,6 +42,7 @@ public enum Seeds {
         case "tls-client": return TLSSeeds.client
         case "proxy-response": return ProxySeeds.all
         case "proxy-protocol": return ProxyProtocolSeeds.all
+        case "resp": return RESPSeeds.all
         default: return []
         }
     }

@@ -87,7 +87,7 @@ package enum URISyntax {
         }
     }
 
-    static func percentDecodeUserInfo(_ text: ArraySlice<UInt8>) throws(WebSocketURLError) -> String {
+    package static func percentDecodeUserInfo(_ text: ArraySlice<UInt8>) throws(WebSocketURLError) -> String {
         guard let decoded = PercentEncoding.decode(text) else { throw .invalidPercentEncoding }
         guard isValidUTF8(decoded) else { throw .invalidUTF8 }
         return String(decoding: decoded, as: UTF8.self)
@@ -101,7 +101,7 @@ package enum URISyntax {
 
     // MARK: Host and port (§3.2.2, §3.2.3)
 
-    static func parseHostPort(_ hostPort: ArraySlice<UInt8>) throws(WebSocketURLError) -> (String, UInt16?) {
+    package static func parseHostPort(_ hostPort: ArraySlice<UInt8>) throws(WebSocketURLError) -> (String, UInt16?) {
         let host: String
         var portText: ArraySlice<UInt8>?
         if hostPort.first == UInt8(ascii: "[") {
