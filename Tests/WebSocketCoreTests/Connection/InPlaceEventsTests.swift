@@ -72,21 +72,8 @@ struct InPlaceEventsTests {
 
     @Test("Any split, messages or fragments delivery: the same events and output as input copied in", arguments: [51, 52, 53] as [UInt64])
     func sameAsCopied(seed: UInt64) throws {
-        let input = try PropertyTests.recordedClientInput(seed: seed, maxBytes: 70_000)
-        var fragments = Connection.Configuration()
-        fragments.delivery = .fragments
-        var rng = Connection.SeededGenerator(seed: seed)
-        for configuration in [Connection.Configuration(), fragments] {
-            var splits: [[Int]] = [[input.count], [1], [7, 300, 2]]
-            splits += (0..<3).map { _ in (0..<40).map { _ in Int.random(in: 1...9000, using: &rng) } }
-            for chunks in splits {
-                let reference = try PropertyTests.run(input, chunks: chunks, configuration: configuration)
-                #expect(reference.events.count > 3)
-                let pulled = try Self.runPulled(input, chunks: chunks, configuration: configuration)
-                let same = pulled.events == reference.events
-                #expect(same, "seed \(seed), \(configuration.delivery), chunks \(chunks.prefix(3)): \(pulled.events.count) events against \(reference.events.count)")
-                #expect(pulled.output == reference.output, "seed \(seed), chunks \(chunks.prefix(3))")
-            }
+        try LentInputTests.expectSameAsCopied(seed: seed) { input, chunks, configuration in
+            try Self.runPulled(input, chunks: chunks, configuration: configuration)
         }
     }
 

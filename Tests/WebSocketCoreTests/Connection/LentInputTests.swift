@@ -49,6 +49,16 @@ struct LentInputTests {
 
     @Test("Any split, messages or fragments delivery: the same events and output as input copied in", arguments: [31, 32, 33] as [UInt64])
     func sameAsCopied(seed: UInt64) throws {
+        try Self.expectSameAsCopied(seed: seed, Self.runLent)
+    }
+
+    /// Requires `run` (input read some other way, in the given pieces and configuration) to give the
+    /// same events and output as input copied in, for recorded client input of `seed`, every split
+    /// of several, messages and fragments delivery.
+    static func expectSameAsCopied(seed: UInt64,
+                                   _ run: ([UInt8], [Int], Connection.Configuration) throws -> (events: [Connection.Event], output: [UInt8]))
+        throws
+    {
         let input = try PropertyTests.recordedClientInput(seed: seed, maxBytes: 70_000)
         var fragments = Connection.Configuration()
         fragments.delivery = .fragments
@@ -60,7 +70,7 @@ struct LentInputTests {
                 // Fragments follow the reads, so the reference is split the same way.
                 let reference = try PropertyTests.run(input, chunks: chunks, configuration: configuration)
                 #expect(reference.events.count > 3)
-                let lent = try Self.runLent(input, chunks: chunks, configuration: configuration)
+                let lent = try run(input, chunks, configuration)
                 // Compared as a whole, reported briefly: the events are long.
                 let same = lent.events == reference.events
                 let firstDifference = lent.events.indices.first { $0 >= reference.events.count || lent.events[$0] != reference.events[$0] }
