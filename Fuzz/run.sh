@@ -7,6 +7,7 @@
 #
 #   Fuzz/run.sh TARGET SECONDS          build (cached), then fuzz TARGET for SECONDS
 #   Fuzz/run.sh --all SECONDS           build once, then fuzz every target for SECONDS each
+#                                       (WEBSOCKET_FUZZ_PARALLEL targets at a time)
 #   Fuzz/run.sh --list                  the target names, one per line
 #   Fuzz/run.sh --build                 build only
 #   Fuzz/run.sh --reproduce TARGET FILE run TARGET on one input (a crash file), showing the failure
@@ -20,6 +21,8 @@
 #   WEBSOCKET_FUZZ_CONFIG   release (default) or debug
 #   WEBSOCKET_FUZZ_MAX_LEN  libFuzzer -max_len (default 8192)
 #   WEBSOCKET_FUZZ_ARGS     more libFuzzer flags, e.g. "-jobs=2 -workers=2" or "-runs=10000000"
+#   WEBSOCKET_FUZZ_PARALLEL how many targets --all fuzzes at once (default 1), each for its SECONDS: with
+#                           one per core, the whole run takes that many times less wall time, no target less
 set -euo pipefail
 
 FUZZ_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -31,6 +34,8 @@ WORK="${WEBSOCKET_FUZZ_WORK:-${TMPDIR:-/tmp}/swift-websocket-fuzz}"
 CONFIG="${WEBSOCKET_FUZZ_CONFIG:-release}"
 MAX_LEN="${WEBSOCKET_FUZZ_MAX_LEN:-8192}"
 read -r -a EXTRA_ARGS <<< "${WEBSOCKET_FUZZ_ARGS:-}"
+PARALLEL="${WEBSOCKET_FUZZ_PARALLEL:-1}"
+[[ $PARALLEL =~ ^[1-9][0-9]*$ ]] || { echo "WEBSOCKET_FUZZ_PARALLEL must be a positive integer" >&2; exit 2; }
 BIN=""
 # The sanitizer options of every run: a smaller quarantine (an ASAN_OPTIONS of the caller replaces it)
 # and the leak suppressions of lsan.supp (start-up allocations that LeakSanitizer cannot see referenced).
@@ -133,9 +138,24 @@ case "$1" in
     [ $# -eq 2 ] || usage
     build
     failed=()
-    for t in "${TARGETS[@]}"; do
-        run_target "$t" "$2" || failed+=("$t")
-    done
+    if [ "$PARALLEL" -eq 1 ]; then
+        for t in "${TARGETS[@]}"; do
+            run_target "$t" "$2" || failed+=("$t")
+        done
+    else
+        # Up to PARALLEL targets at once, each in the background; each one's exit status is kept in a
+        # file, as `wait -n` does not say which job ended.
+        for t in "${TARGETS[@]}"; do
+            while [ "$(jobs -rp | wc -l)" -ge "$PARALLEL" ]; do wait -n || true; done
+            rm -f "$WORK/logs/$t.status"
+            mkdir -p "$WORK/logs"
+            ( status=0; run_target "$t" "$2" || status=$?; echo "$status" > "$WORK/logs/$t.status" ) &
+        done
+        wait
+        for t in "${TARGETS[@]}"; do
+            [ "$(cat "$WORK/logs/$t.status" 2>/dev/null)" = 0 ] || failed+=("$t")
+        done
+    fi
     echo "== summary" >&2
     for t in "${TARGETS[@]}"; do summary_line "$t" >&2; done
     if [ ${#failed[@]} -gt 0 ]; then
