@@ -69,7 +69,9 @@ extension WebSocket {
                 if peek({ $0.readsInPlace }) {
                     peek { $0.advanceTime(to: loop.now) }
                     readInPlace(UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
-                    act()
+                    // readInPlace pulled until the session had nothing left (no action queued,
+                    // nothing parsed): only the hand-over of what it delivered remains of `act()`.
+                    handOver()
                     continue
                 }
                 peek { $0.received(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }

@@ -7,8 +7,10 @@
 package enum ProxyHeaderState: Sendable {
     /// None is read: the PROXY protocol is not configured, or the header has been dealt with.
     case notExpected
-    /// The peer is a trusted proxy: the connection must begin with a header, read here.
-    case required(ProxyProtocolParser)
+    /// The peer is a trusted proxy: the connection must begin with a header, read here. Boxed
+    /// (`indirect`): every session carries this state and checks it on every read, while a parser
+    /// exists only until the header is read.
+    indirect case required(ProxyProtocolParser)
     /// The peer is not trusted: its first byte decides whether it begins with a header (then the
     /// connection ends) or is a direct client.
     case refused
