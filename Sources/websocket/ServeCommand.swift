@@ -108,6 +108,11 @@ enum ServeCommand {
         case .open(let result):
             var opened = "\(peer(socket)): connected, resource \(result.resource)"
             if let subprotocol = result.subprotocol { opened += ", subprotocol \(subprotocol)" }
+            // Behind an HTTP reverse proxy: what it says of the client, as sent (claims, not checked).
+            for name in ["Forwarded", "X-Forwarded-For"] {
+                let values = result.headers.values(for: name)
+                if !values.isEmpty { opened += ", \(name) \(values.joined(separator: ", "))" }
+            }
             printError(opened)
             settings.output.accepted(peer: peer(socket), resource: result.resource, subprotocol: result.subprotocol)
             guard connections.opened(socket) else {
