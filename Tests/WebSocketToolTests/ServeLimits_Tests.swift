@@ -65,6 +65,17 @@ struct ServeLimitsTests {
         #expect(serve.tool.stderr.text.contains("stopped: 0 closed cleanly, 0 lost, 1 aborted at the deadline"), "\(serve.tool.transcript)")
     }
 
+    @Test("serve prints a request's X-Forwarded-For and Forwarded fields as sent (behind an HTTP proxy)")
+    func forwardedPrinted() throws {
+        let serve = try ServeProcess(["--echo"])
+        let client = try serve.connect("/behind", headers: ["X-Forwarded-For": "203.0.113.9, 10.0.0.2", "Forwarded": "for=203.0.113.9"])
+        try client.send(text: "up")
+        #expect(try client.receive() == .text("up"))
+        #expect(serve.tool.waitForStderr(containing: "connected, resource /behind, Forwarded for=203.0.113.9, X-Forwarded-For 203.0.113.9, 10.0.0.2"),
+                "\(serve.tool.transcript)")
+        try client.close()
+    }
+
     @Test("serve --max-lifetime and --idle-timeout take seconds, as the other timeouts")
     func badValues() throws {
         for flag in ["--max-lifetime", "--idle-timeout"] {
