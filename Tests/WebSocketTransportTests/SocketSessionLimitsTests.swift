@@ -22,6 +22,9 @@ struct SocketSessionLimitsTests {
         guard case .decide? = session.pullAll().first else { throw PipelineTestFailure("no request") }
         session.respond(to: .accept())
         guard case .event(.open)? = session.pullAll().first else { throw PipelineTestFailure("not open") }
+        // The limits start at the next time reported: at once.
+        #expect(session.nextDeadline == openedAt)
+        session.advanceTime(to: openedAt)
         session.write(to: &client, at: openedAt)
         guard case .handshakeCompleted? = client.pullEvents().first else { throw PipelineTestFailure("no 101") }
         return (session, client)
@@ -92,6 +95,25 @@ struct SocketSessionLimitsTests {
         session.timerFired(at: at(23_000))
         let frame = Self.closeReceived(by: &client, from: &session, at: at(23_000))
         #expect(frame == Connection.CloseFrame(code: .goingAway, reason: "idle timeout"))
+    }
+
+    @Test("The limits count from the first time reported after the opening: a decision that took a while does not eat into them")
+    func slowDecision() throws {
+        let pipeline = try ConnectionPipeline.server(configuration: Connection.Configuration(), transport: TransportOptions())
+        var session = SocketSession(accepted: pipeline, settings: SessionRig.settings(), limits: LifetimeLimits(idleTimeout: .seconds(3)))
+        session.advanceTime(to: .zero)
+        var client = try ConnectionPipeline.client(Connection.ClientOptions(url: SessionRig.url),
+                                                   configuration: Connection.Configuration(), transport: TransportOptions())
+        client.advanceTime(to: .zero)
+        session.read(from: &client, at: .zero)
+        guard case .decide? = session.pullAll().first else { throw PipelineTestFailure("no request") }
+        // The decision comes 8 s later (a handler on a busy queue); the next report is then.
+        session.respond(to: .accept())
+        guard case .event(.open)? = session.pullAll().first else { throw PipelineTestFailure("not open") }
+        session.timerFired(at: at(8000))
+        #expect(session.nextDeadline == at(11_000))
+        session.write(to: &client, at: at(8000))
+        #expect(!client.pullEvents().contains { if case .closeReceived = $0 { true } else { false } })
     }
 
     @Test("Read in place, a read counts as input at the time reported just before it")

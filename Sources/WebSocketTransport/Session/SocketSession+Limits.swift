@@ -13,6 +13,9 @@ struct LimitTimers: Sendable {
         case off
         /// Limits set; they start when the connection opens.
         case awaitingOpen(lifetime: Duration?, idle: Duration?)
+        /// The connection opened: the limits start at the next time reported (as the core's timers do,
+        /// so that a decision that took a while does not eat into them).
+        case starting(lifetime: Duration?, idle: Duration?)
         /// Open: the connection is closed at `end`, or once nothing was received for `idle` since
         /// `lastInput`.
         case running(end: Connection.Instant?, idle: Duration?, lastInput: Connection.Instant)
@@ -39,13 +42,16 @@ struct LimitTimers: Sendable {
     @inline(__always)
     mutating func report(_ now: Connection.Instant) {
         lastReport = now
+        if case .starting(let lifetime, let idle) = state {
+            state = .running(end: lifetime.map { now + $0 }, idle: idle, lastInput: now)
+        }
         if inputUnstamped { received(at: now) }
     }
 
-    /// The connection opened at `now`: the limits start.
-    mutating func start(at now: Connection.Instant) {
+    /// The connection opened: the limits start from the next time reported.
+    mutating func start() {
         guard case .awaitingOpen(let lifetime, let idle) = state else { return }
-        state = .running(end: lifetime.map { now + $0 }, idle: idle, lastInput: now)
+        state = .starting(lifetime: lifetime, idle: idle)
     }
 
     /// Input arrived at `now`.
@@ -55,8 +61,10 @@ struct LimitTimers: Sendable {
         state = .running(end: end, idle: idle, lastInput: now)
     }
 
-    /// When the first limit runs out, while they run.
+    /// When the first limit runs out, while they run; the last time reported while they wait for a
+    /// report to start.
     var deadline: Connection.Instant? {
+        if case .starting = state { return lastReport }   // at once: the next report starts them
         guard case .running(let end, let idle, let last) = state else { return nil }
         guard let idle else { return end }
         let silence = last + idle
