@@ -355,7 +355,8 @@ public final class BlockingWebSocketServer: Sendable {
         // Fails only when the TLS layer cannot be made (checked when the server was created).
         guard let pipeline = try? ConnectionPipeline.server(configuration: configuration, transport: options) else { return nil }
         let settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: false)
-        var session = SocketSession(accepted: pipeline, settings: settings)
+        var session = SocketSession(accepted: pipeline, settings: settings, limits: options.lifetimeLimits,
+                                    lifetimeSample: options.lifetimeLimits.randomSample)
         if options.proxyProtocol != nil { session.expectProxyHeader(from: socket.peerAddress, options: options) }
         guard let driver = try? ConnectionDriver(socket: socket, session: session, options: options) else { return nil }
         let result = driver.reader.withLock { reader -> Connection.HandshakeResult? in

@@ -71,6 +71,14 @@ enum ServeCommand {
         // The clients' answers, within --drain-timeout, or the close timeout and the linger after it.
         let configuration = settings.configuration
         let timeout = settings.drainTimeout ?? (configuration.timeouts.close ?? .seconds(5)) + (configuration.timeouts.linger ?? .zero)
+        // A second SIGINT or SIGTERM (an impatient operator, an orchestrator's kill after its grace
+        // period) cuts the drain short: the report still prints.
+        startThread { @Sendable in
+            var second = signals.wait()
+            while second == SIGHUP { second = signals.wait() }
+            printError("signal \(second) again: aborting the drain")
+            server.abortDrain()
+        }
         let report = server.drain(code: settings.stopCode, timeout: timeout)
         printError("stopped: \(report.closedCleanly) closed cleanly, \(report.closedUncleanly) lost, \(report.aborted) aborted at the deadline")
         exitProcess(0)
@@ -100,6 +108,11 @@ enum ServeCommand {
         case .open(let result):
             var opened = "\(peer(socket)): connected, resource \(result.resource)"
             if let subprotocol = result.subprotocol { opened += ", subprotocol \(subprotocol)" }
+            // Behind an HTTP reverse proxy: what it says of the client, as sent (claims, not checked).
+            for name in ["Forwarded", "X-Forwarded-For"] {
+                let values = result.headers.values(for: name)
+                if !values.isEmpty { opened += ", \(name) \(values.joined(separator: ", "))" }
+            }
             printError(opened)
             settings.output.accepted(peer: peer(socket), resource: result.resource, subprotocol: result.subprotocol)
             guard connections.opened(socket) else {

@@ -11,7 +11,7 @@ struct ServeSettings: Sendable {
                                                                "--proxy-protocol", "--restart-code"])
     static let options: Set<String> = SharedOptions.options.union(TLSOptions.serverOptions).union([
         "--host", "--port", "--unix", "--exec", "--max-connections", "--origin", "--trust-proxy", "--drain-timeout",
-    ])
+    ]).union(["--max-lifetime", "--idle-timeout"])
 
     var host: String
     var port: UInt16
@@ -54,6 +54,9 @@ struct ServeSettings: Sendable {
         options = TransportOptions()
         options.tls = try TLSOptions.server(parsed)
         options.proxyProtocol = try Self.proxyProtocol(parsed)
+        // --max-lifetime S: each connection closed with 1001 after S seconds less up to a tenth of S (jitter).
+        options.lifetimeLimits = LifetimeLimits(maxLifetime: try parsed.seconds("--max-lifetime"),
+                                                idleTimeout: try parsed.seconds("--idle-timeout"))
         origins = parsed.values("--origin").map { $0.lowercased() }
         maxConnections = try parsed.count("--max-connections", minimum: 1)
         drainTimeout = try parsed.seconds("--drain-timeout")

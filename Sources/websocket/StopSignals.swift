@@ -10,7 +10,8 @@ import Darwin
 
 /// SIGINT and SIGTERM, taken by one thread with `sigwait` instead of killing the process, so that a
 /// command can close its connections (1001) first; and SIGHUP, for `serve`, which reloads its TLS
-/// certificates.
+/// certificates. `serve` waits for a second SIGINT or SIGTERM on another thread while it drains: that
+/// one aborts the drain.
 ///
 /// ``block()`` must run while the process has one thread: every thread created afterwards inherits
 /// the mask, so a signal that comes early stays pending until ``wait()`` takes it.

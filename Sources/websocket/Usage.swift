@@ -124,7 +124,11 @@ enum Help {
                                  403
           --drain-timeout S      on SIGTERM or SIGINT, wait at most S seconds for the connections'
                                  closing handshakes (default: the close timeout and the linger); new
-                                 opening handshakes get 503 meanwhile; the rest are then aborted
+                                 opening handshakes get 503 meanwhile; the rest are then aborted (at
+                                 once on a second SIGTERM or SIGINT)
+          --max-lifetime S       close each connection with 1001 after S seconds, less a random part
+                                 of up to a tenth of S (so that load spreads over new instances)
+          --idle-timeout S       close a connection with 1001 once nothing came from it for S seconds
           --restart-code         close the connections with 1012 (service restart: reconnect at
                                  once) instead of 1001 on SIGTERM
           --proxy-protocol       read a PROXY protocol header (v1 or v2) from the load balancers

@@ -39,6 +39,80 @@ struct DrainTests {
         }
     }
 
+    @Test("1,000 open connections drained with 1001: every client sees the Close before the deadline, none is lost (1006)")
+    func drainsAThousand() async throws {
+        raiseDescriptorLimit()   // 1,000 sockets on each side
+        let server = try WebSocketServer(host: "127.0.0.1", port: 0, configuration: testConfiguration(), options: testOptions()) { _, _ in }
+        var logs: [EventLog] = []
+        // In batches, each open before the next: a thousand SYNs at once would only test the backlog.
+        for _ in 0..<10 {
+            var batch: [EventLog] = []
+            for _ in 0..<100 {
+                let log = EventLog()
+                _ = try WebSocket.connect(to: "ws://127.0.0.1:\(server.port)/", configuration: testConfiguration(), options: testOptions()) { _, event in
+                    log.append(event)
+                }
+                batch.append(log)
+            }
+            for log in batch { try await log.waitForOpen() }
+            logs += batch
+        }
+        #expect(server.connectionCount == 1000)
+        let started = now()
+        let report = await blocking { server.drain(code: .goingAway, timeout: Harness.patience) }
+        let took = now() - started
+        #expect(report == WebSocketServer.DrainReport(closedCleanly: 1000, closedUncleanly: 0, aborted: 0))
+        #expect(took < Harness.patience)
+        var codes: [UInt16: Int] = [:]
+        for log in logs {
+            let end = try await log.waitForEnd()
+            guard case .closed(let status) = end else {
+                Issue.record("ended with \(end.brief)")
+                continue
+            }
+            codes[status.code.rawValue, default: 0] += 1
+            #expect(status.wasClean)
+        }
+        #expect(codes == [1001: 1000])
+        print("drained 1,000 connections in \(took) (\(backend.rawValue))")
+    }
+
+    @Test("abortDrain() cuts a drain short: it returns at once, the clients still there aborted and counted so")
+    func abortedDrain() async throws {
+        let server = try WebSocketServer(host: "127.0.0.1", port: 0, configuration: testConfiguration(), options: testOptions()) { _, _ in }
+        // A client that opens, then reads nothing and answers nothing: the drain would wait for it.
+        let port = server.port
+        let silent = try RawSocket.connect(port: port)
+        let opened = await blocking { () -> Bool in
+            guard var client = try? Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port)))) else {
+                return false
+            }
+            silent.write(client.takeOutput())
+            while let bytes = silent.read(timeout: Harness.patience), !bytes.isEmpty {
+                client.receive(bytes)
+                if case .handshakeCompleted? = client.nextEvent() { return true }
+            }
+            return false
+        }
+        #expect(opened)
+        let started = now()
+        let draining = Task { await blocking { server.drain(code: .goingAway, timeout: .seconds(600)) } }
+        let began = await blocking { () -> Bool in
+            let deadline = now() + Harness.patience
+            while !server.core.isDraining {
+                guard now() < deadline else { return false }
+                usleep(5_000)
+            }
+            return true
+        }
+        #expect(began)
+        server.abortDrain()
+        let report = await draining.value
+        #expect(report == WebSocketServer.DrainReport(closedCleanly: 0, closedUncleanly: 0, aborted: 1))
+        #expect(now() - started < .seconds(300))
+        #expect(await blocking { silent.readUntilEOF() })
+    }
+
     @Test("During a drain an opening handshake gets 503 and Retry-After; a client that never answers the Close is aborted at the deadline")
     func handshakesRefusedAndSilentClientsAborted() async throws {
         let server = try WebSocketServer(host: "127.0.0.1", port: 0, configuration: testConfiguration(), options: testOptions()) { _, _ in }

@@ -49,6 +49,8 @@ final class ServerCore: @unchecked Sendable {
         /// Open connections that ended, by how: the closing handshake completed, or not.
         var endedCleanly = 0
         var endedUncleanly = 0
+        /// ``WebSocketServer/abortDrain()`` was called: a drain stops waiting.
+        var drainAborted = false
     }
     private let counts = Locked(Counts())
 
@@ -107,7 +109,8 @@ final class ServerCore: @unchecked Sendable {
         do {
             // Only a TLS layer can fail to be made, and the server checked that it can be.
             let pipeline = try ConnectionPipeline.server(configuration: configuration, transport: options)
-            var session = SocketSession(accepted: pipeline, settings: settings)
+            var session = SocketSession(accepted: pipeline, settings: settings, limits: options.lifetimeLimits,
+                                        lifetimeSample: options.lifetimeLimits.randomSample)
             if options.proxyProtocol != nil { session.expectProxyHeader(from: socket.peerAddress, options: options) }
             webSocket = WebSocket(loop: loop, server: self, socket: socket, session: session,
                                   consumer: .pending, options: sharedOptions, system: system)
@@ -207,8 +210,18 @@ final class ServerCore: @unchecked Sendable {
     /// Connections past their opening handshake and not yet closed.
     var openConnections: Int { counts.withLock { $0.open } }
 
-    /// Waits until no connection is left, or `deadline`.
-    func waitUntilIdle(deadline: Connection.Instant?) -> Bool {
-        counts.wait(until: { $0.live == 0 }, deadline: deadline, now: system.monotonicNow)
+    /// Waits until no connection is left, or `deadline`; for a drain, also until it is aborted.
+    func waitUntilIdle(deadline: Connection.Instant?, orDrainAborted: Bool = false) -> Bool {
+        counts.wait(until: { $0.live == 0 || (orDrainAborted && $0.drainAborted) }, deadline: deadline, now: system.monotonicNow)
+            && (!orDrainAborted || openConnectionsOrOpening == 0)
+    }
+
+    /// Connections accepted and not yet ended.
+    private var openConnectionsOrOpening: Int { counts.withLock { $0.live } }
+
+    /// Makes a drain under way (or the next one) stop waiting.
+    func abortDrain() {
+        counts.withLock { $0.drainAborted = true }
+        counts.broadcast()
     }
 }

@@ -291,10 +291,12 @@ public final class WebSocketServer: Sendable {
     /// clients to reconnect at once, to another instance), waits up to `timeout` for them to end, then
     /// closes the rest at once, and says how many ended each way. Blocks the calling thread (not from
     /// a task or a handler).
+    ///
+    /// ``abortDrain()``, from another thread, ends the wait at once, as if the deadline had passed.
     public func drain(code: Connection.CloseCode = .goingAway, reason: String = "", timeout: Duration) -> DrainReport {
         let before = core.endings
         stop(closing: code, reason: reason)
-        let idle = waitUntilIdle(timeout: timeout)
+        let idle = core.waitUntilIdle(deadline: core.system.monotonicNow() + timeout, orDrainAborted: true)
         let atDeadline = core.endings
         if !idle {
             core.forEachSocket { socket in socket.abortNow() }
@@ -302,6 +304,14 @@ public final class WebSocketServer: Sendable {
         }
         return DrainReport(closedCleanly: atDeadline.cleanly - before.cleanly,
                            closedUncleanly: atDeadline.uncleanly - before.uncleanly, aborted: idle ? 0 : atDeadline.live)
+    }
+
+    /// Cuts a ``drain(code:reason:timeout:)`` short (a second SIGTERM to a server draining): it stops
+    /// waiting for closing handshakes, closes the connections still there at once (their clients
+    /// see 1006) and returns its report, which counts them as aborted. A drain that begins after
+    /// this call does the same without waiting. Returns at once; from any thread.
+    public func abortDrain() {
+        core.abortDrain()
     }
 
     /// Waits (blocking the calling thread: not from a task or a handler) until every connection

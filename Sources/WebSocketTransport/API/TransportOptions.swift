@@ -74,6 +74,9 @@ public struct TransportOptions: Sendable {
     /// say where it comes from). A missing, malformed or oversized header ends the connection before
     /// any WebSocket byte is read (``WebSocketError/proxyProtocol(_:)``). See docs/guide-deployment.md.
     public var proxyProtocol: TrustedProxies? = nil
+    /// (A server) How long a connection may live and stay silent before the server closes it with
+    /// 1001. Default: no limit. See ``LifetimeLimits`` and docs/guide-deployment.md.
+    public var lifetimeLimits = LifetimeLimits()
     /// (A server) The largest PROXY protocol header read (version 2; version 1's line is 107 bytes at
     /// most). Default 4 KiB.
     public var maxProxyHeaderBytes = 4096

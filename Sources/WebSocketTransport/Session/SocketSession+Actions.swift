@@ -113,6 +113,7 @@ extension SocketSession {
             stateMayHaveChanged = true
             phase = .open
             handshake = result
+            limits.start()
             let waiters = openWaiters
             openWaiters = []
             for waiter in waiters { resume(waiter, .success(())) }

@@ -46,6 +46,8 @@ extension SocketSession {
             offset = bytes.count
             return nil
         }
+        // A new read (the time was reported just before it): input, for the idle limit.
+        if offset == 0 { limits.received(at: limits.lastReport) }
         while let view = pipeline.connection.nextEvent(readingInPlace: bytes, from: &offset) {
             switch view {
             case .text(let payload): return .message(.text, payload)

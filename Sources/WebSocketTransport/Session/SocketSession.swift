@@ -154,6 +154,8 @@ package struct SocketSession: Sendable {
     var nextPendingSendID: UInt64 = 0
     /// Pings whose pongs are awaited, with who waits.
     var pingWaiters: [PingWaiter] = []
+    /// (A server) Its lifetime and idle limits, and the time last reported.
+    var limits = LimitTimers.off
     /// Who waits for the end.
     var closeWaiters: [SessionCompletion<Connection.CloseStatus>] = []
     /// (Client) Who waits for the opening.
@@ -177,9 +179,15 @@ package struct SocketSession: Sendable {
 
     /// A server connection's session over `pipeline`, its socket accepted: the opening handshake
     /// runs. Report the time before anything else, so that the handshake timer starts now.
-    package init(accepted pipeline: ConnectionPipeline, settings: Settings) {
+    ///
+    /// With `limits` (``TransportOptions/lifetimeLimits``), the connection's lifetime is drawn from
+    /// `lifetimeSample`, a random number the server draws (uniform over `UInt64`), so that the session
+    /// itself stays deterministic.
+    package init(accepted pipeline: ConnectionPipeline, settings: Settings, limits: LifetimeLimits = LifetimeLimits(),
+                 lifetimeSample: UInt64 = 0) {
         self.pipeline = pipeline
         self.settings = settings
+        self.limits = LimitTimers(limits, sample: lifetimeSample)
         phase = .handshaking
         stage = .handshaking
     }
@@ -232,6 +240,7 @@ package struct SocketSession: Sendable {
             receivedBeforeProxyHeader(bytes)
             return
         }
+        limits.inputUnstamped = true
         pipeline.receive(bytes)
     }
 
@@ -322,6 +331,7 @@ package struct SocketSession: Sendable {
         // Reported again and again within one turn of a loop (after a read, before each send), and
         // each time it counts: a timer an input started waits for the next report, even at the same
         // instant. With nothing due, the connection only stores the time.
+        limits.report(now)
         pipeline.advanceTime(to: now)
     }
 
@@ -335,7 +345,8 @@ package struct SocketSession: Sendable {
                 if case .connecting(let attempts) = phase { return attempts.deadline }
                 return nil
             case .handshaking, .open:
-                let deadline = pipeline.nextDeadline
+                var deadline = pipeline.nextDeadline
+                if let limit = limits.deadline, deadline.map({ limit < $0 }) ?? true { deadline = limit }
                 guard let since = writeStalledSince, let timeout = settings.writeTimeout else { return deadline }
                 let stall = since + timeout
                 guard let deadline else { return stall }
@@ -344,7 +355,8 @@ package struct SocketSession: Sendable {
         }
     }
 
-    /// A deadline came: the connect timeout, a stalled write, the connection's timers.
+    /// A deadline came: the connect timeout, a stalled write, the connection's timers, a server's
+    /// lifetime and idle limits.
     package mutating func timerFired(at now: Connection.Instant) {
         switch phase {
         case .resolving, .finished:
@@ -358,6 +370,7 @@ package struct SocketSession: Sendable {
                 pipeline.fail(.timedOut(.write))
             }
             advanceTime(to: now)
+            enforceLimits(at: now)
         }
     }
 

@@ -1,0 +1,64 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+import TransportTestSupport
+@testable import WebSocketAsync
+import WebSocketCore
+import WebSocketTransport
+
+@Suite("A server's lifetime and idle limits: 1001 at the end of a connection's lifetime, or of its silence", .timeLimit(.minutes(3)))
+struct LifetimeLimitsTests {
+    /// An echo server with `limits`, and a client connected to it whose events go to the log.
+    static func connected(_ limits: LifetimeLimits) async throws -> (WebSocketServer, WebSocket, EventLog, opened: Connection.Instant) {
+        var options = testOptions()
+        options.lifetimeLimits = limits
+        let server = try WebSocketServer(host: "127.0.0.1", port: 0, configuration: testConfiguration(), options: options) { socket, event in
+            if case .message(let message) = event { try? socket.send(message) }
+        }
+        let log = EventLog()
+        let client = try WebSocket.connect(to: "ws://127.0.0.1:\(server.port)/", configuration: testConfiguration(), options: testOptions()) { _, event in
+            log.append(event)
+        }
+        // Taken before the server can have opened: the lifetime counts from later.
+        let before = now()
+        try await log.waitForOpen()
+        return (server, client, log, before)
+    }
+
+    @Test("A connection that reaches its lifetime is closed with 1001 \"connection lifetime reached\", cleanly, no earlier than the shortest lifetime drawn")
+    func lifetimeReached() async throws {
+        let (server, _, log, opened) = try await Self.connected(LifetimeLimits(maxLifetime: .milliseconds(800), lifetimeJitter: .milliseconds(400)))
+        defer { server.stop() }
+        let end = try await log.waitForEnd()
+        let lived = now() - opened
+        guard case .closed(let status) = end else { throw TestFailure("ended with \(end.brief)") }
+        #expect(status.code == .goingAway)
+        #expect(status.reason == "connection lifetime reached")
+        #expect(status.wasClean)
+        #expect(lived >= .milliseconds(400), "closed after \(lived)")
+    }
+
+    @Test("A client that keeps talking is not idle; once it falls silent, it is closed with 1001 \"idle timeout\", no earlier than the timeout")
+    func idleClosed() async throws {
+        let (server, client, log, _) = try await Self.connected(LifetimeLimits(idleTimeout: .milliseconds(1500)))
+        defer { server.stop() }
+        // Talks for two timeouts, a message (and its echo) every tenth of a second: the pauses pace
+        // the talk, a stall of a whole timeout on a loaded machine is what would end it.
+        for index in 0..<30 {
+            try client.send(text: "\(index)")
+            try await log.wait(for: "echo \(index)") { $0.contains(.message(.text("\(index)"))) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(!log.all.contains { $0.isLast }, "\(log.all.map(\.brief))")
+        let silent = now()
+        let end = try await log.waitForEnd()
+        let quiet = now() - silent
+        guard case .closed(let status) = end else { throw TestFailure("ended with \(end.brief)") }
+        #expect(status.code == .goingAway)
+        #expect(status.reason == "idle timeout")
+        #expect(status.wasClean)
+        #expect(quiet >= .milliseconds(1400), "closed after \(quiet) of silence")
+    }
+}
