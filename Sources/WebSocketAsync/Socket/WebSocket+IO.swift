@@ -169,7 +169,8 @@ extension WebSocket {
     /// frames, and prepared messages kept apart in place): a burst goes out in a few calls.
     private func writeOutput() {
         guard let socket else { return }
-        let isFull = session.writeOutput(upTo: Socket.maxPieces, at: loop.now, socketIsWritable: writable) {
+        let isFull = session.writeOutput(upTo: Socket.maxPieces, at: loop.now, socketIsWritable: writable,
+                                         send: { (bytes: UnsafeRawBufferPointer) throws(Errno) -> Int in try socket.writeSome(bytes) }) {
             (pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int in
             try socket.writeSome(pieces: pieces)
         }

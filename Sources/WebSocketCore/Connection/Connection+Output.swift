@@ -11,6 +11,12 @@ extension Connection {
     @inlinable
     public var pendingOutputCount: Int { queuedBytes + outbox.count - outboxStart }
 
+    /// Whether the pending output is one contiguous piece (no prepared message queued apart from
+    /// the connection's own frames): ``withPendingOutput(_:)`` then lends all of it in one call, and
+    /// a plain `send` does what a gathered one would.
+    @inlinable
+    public var pendingOutputIsContiguous: Bool { queuedBytes == 0 }
+
     /// The output you took from the connection (``takeOutput()``, or pieces it lent) and still hold
     /// in buffers of your own, unwritten: a loop that drains the connection into its channel's buffer
     /// (SwiftNIO's pending writes, say) tells it here, and keeps it current as the channel writes.

@@ -279,9 +279,31 @@ package struct SocketSession: Sendable {
     /// (``writeFailed(_:)``). With `socketIsWritable` false nothing is written, but the layers move
     /// output down and the stall is reported all the same. Returns whether the socket took less than
     /// it was offered: it is full, wait until it is writable.
+    ///
+    /// `send` writes one contiguous piece: the usual output of a plain socket (the connection's own
+    /// frames, nothing queued apart) goes out through it, without assembling a gathered write.
     package mutating func writeOutput(upTo maxPieces: Int, at now: Connection.Instant, socketIsWritable: Bool,
+                                      send: (UnsafeRawBufferPointer) throws(Errno) -> Int,
                                       _ write: (UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int) -> Bool {
         let layered = pipeline.hasLayers
+        if !layered, socketIsWritable, pipeline.connection.pendingOutputIsContiguous {
+            // One piece, one send: whether it took all or not, nothing is left to write this round.
+            var wrote = 0
+            var isFull = false
+            if pipeline.socketOutputCount > 0 {
+                do throws(Errno) {
+                    try pipeline.connection.withPendingOutput { (bytes: UnsafeRawBufferPointer) throws(Errno) -> Int in
+                        wrote = try send(bytes)
+                        if wrote < bytes.count { isFull = true }
+                        return wrote
+                    }
+                } catch {
+                    writeFailed(error)
+                }
+            }
+            wroteRound(wrote, at: now)
+            return isFull
+        }
         if layered { pipeline.update() }
         var wrote = 0
         var isFull = !socketIsWritable
