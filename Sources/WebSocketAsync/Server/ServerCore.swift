@@ -35,6 +35,8 @@ final class ServerCore: @unchecked Sendable {
     let loops: [EventLoop]
     let system: SystemCalls
     let settings: SocketSession.Settings
+    /// Each loop's counters, in the order of ``loops``: written by that loop alone.
+    let meters: [ServerMeter]
 
     private struct Counts {
         /// Connections accepted and not yet closed.
@@ -68,7 +70,11 @@ final class ServerCore: @unchecked Sendable {
         }
         settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: holds)
         sharedOptions = OutOfLine(options)
+        meters = loops.map { _ in ServerMeter() }
     }
+
+    /// The counters of every loop, summed.
+    var metrics: ServerMetrics { ServerMeter.sum(meters) }
 
     // MARK: Accepting (on a loop)
 
@@ -108,6 +114,8 @@ final class ServerCore: @unchecked Sendable {
             // Only a TLS layer can fail to be made, and the server checked that it can be.
             let pipeline = try ConnectionPipeline.server(configuration: configuration, transport: options)
             var session = SocketSession(accepted: pipeline, settings: settings)
+            session.meter = meters[loops.firstIndex { $0 === loop } ?? 0]
+            session.meter?.countAccepted()
             if options.proxyProtocol != nil { session.expectProxyHeader(from: socket.peerAddress, options: options) }
             webSocket = WebSocket(loop: loop, server: self, socket: socket, session: session,
                                   consumer: .pending, options: sharedOptions, system: system)
@@ -118,6 +126,7 @@ final class ServerCore: @unchecked Sendable {
             return
         }
         webSocket.interest = .readable
+        webSocket.startedAt = loop.now
         // A new socket can take bytes; its request is reported by the backend when it comes.
         webSocket.writable = true
         // Starts the handshake timer; the end of the turn arms the loop's timer for it.

@@ -55,6 +55,15 @@ public final class WebSocketServer: Sendable {
     /// Connections past their opening handshake and not yet closed (open or closing).
     public var connectionCount: Int { core.openConnections }
 
+    /// The server's counters, as ``WebSocketTransport/ServerMetrics``.
+    public typealias Metrics = ServerMetrics
+
+    /// The server's counters since it started (connections, refusals, handshake failures, closes,
+    /// messages, bytes, pings), each loop's summed now: readable from any thread at any time. Each
+    /// loop counts its own connections without a lock; a read may miss what a loop is counting
+    /// at that instant. Render them with ``WebSocketTransport/ServerMetrics/prometheusText(prefix:)``.
+    public var metrics: Metrics { core.metrics }
+
     /// Creates a server whose connections report to `handler`: on each connection's loop, or on
     /// `queue`.
     ///

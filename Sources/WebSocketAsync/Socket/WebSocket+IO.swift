@@ -63,6 +63,8 @@ extension WebSocket {
             }
             switch outcome {
             case .bytes(let count):
+                bytesRead &+= count
+                session.meter?.countBytesReceived(count)
                 // A short read emptied the socket: the next arrival is a new edge. Unless the peer
                 // hung up: its end of stream is still to be read, and no new edge will say so.
                 if count < buffer.count, !peerHungUp { readable = false }
@@ -169,7 +171,10 @@ extension WebSocket {
         guard let socket else { return }
         let isFull = session.writeOutput(upTo: Socket.maxPieces, at: loop.now, socketIsWritable: writable) {
             (pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int in
-            try socket.writeSome(pieces: pieces)
+            let written = try socket.writeSome(pieces: pieces)
+            bytesWritten &+= written
+            session.meter?.countBytesSent(written)
+            return written
         }
         if isFull { writable = false }
     }
@@ -252,7 +257,10 @@ extension WebSocket {
             let failure = peek { $0.pipeline.failure }
             let state = peek { $0.pipeline.connection.state }
             publishedState = state
+            let traffic = Traffic(bytesReceived: bytesRead, bytesSent: bytesWritten,
+                                  duration: startedAt.map { loop.now.sinceOrigin - $0.sinceOrigin })
             let observers = shared.withLock { shared in
+                shared.traffic = traffic
                 shared.ending = ending
                 shared.transportFailure = failure
                 shared.state = state

@@ -48,8 +48,12 @@ extension SocketSession {
         }
         while let view = pipeline.connection.nextEvent(readingInPlace: bytes, from: &offset) {
             switch view {
-            case .text(let payload): return .message(.text, payload)
-            case .binary(let payload): return .message(.binary, payload)
+            case .text(let payload):
+                meter?.countMessageReceived()
+                return .message(.text, payload)
+            case .binary(let payload):
+                meter?.countMessageReceived()
+                return .message(.binary, payload)
             case .other(let event):
                 if let action = act(on: event) { return .action(action) }
                 if actionsStart < actions.count { return .action(takeQueuedAction()) }

@@ -123,6 +123,11 @@ package struct SocketSession: Sendable {
     /// (Server) A request was handed out for a decision (``SessionAction/decide(_:)``) and not
     /// answered yet (``respond(to:)``).
     var awaitingDecision = false
+    /// (Server) The counters of the server's loop this socket is served on; `nil`: nothing counted.
+    package var meter: ServerMeter?
+    /// (Server) The decision's answer was counted (a refusal, a plain request): the end does not
+    /// count the connection as refused again.
+    var answerCounted = false
     /// (Before it opened) Why the connection was given up: the connect failure (resolution, every
     /// address, the connect timeout, a redirect that may not be followed) or ``WebSocketError/cancelled``.
     /// Set once: what comes after the first reason changes nothing.
