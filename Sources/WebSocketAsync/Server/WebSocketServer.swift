@@ -15,7 +15,10 @@ import WebSocketTransport
 ///
 /// Each opening handshake request goes to `handshake`, which accepts it (subprotocol, extensions,
 /// headers) or rejects it (status, headers, body). Requests that are not valid handshakes never
-/// reach it: the core answers them (400, 405, 426…).
+/// reach it: the core answers them (400, 405, 426…), except, with
+/// ``WebSocketCore/Connection/Configuration/answersPlainRequests``, a plain `GET` or `HEAD`, which it
+/// answers as a request of kind ``WebSocketCore/Connection/HandshakeRequest/Kind/plain`` (a health
+/// check, a metrics scrape: see ``metrics``).
 ///
 /// Accepted connections go to one of three faces:
 ///
