@@ -22,7 +22,9 @@ struct HealthMetricsTests {
             guard request.resource == "/health" else { return .accept() }
             return .reject(status: 200, headers: ["Content-Type": "text/plain"], body: Array("ok\n".utf8))
         case .upgrade:
-            return request.resource == "/no" ? .reject(status: 403) : .accept()
+            if request.resource == "/no" { return .reject(status: 403) }
+            // A subprotocol the client did not offer: the connection answers 500.
+            return request.resource == "/bad" ? .accept(subprotocol: "never.offered") : .accept()
         }
     }
 
@@ -162,6 +164,8 @@ struct HealthMetricsTests {
         // A refused upgrade, and an invalid request.
         let refused = try await Self.ask(port: port, String(decoding: try Self.upgradeRequest(port: port, path: "/no"), as: UTF8.self))
         #expect(refused.hasPrefix("HTTP/1.1 403 "))
+        let bad = try await Self.ask(port: port, String(decoding: try Self.upgradeRequest(port: port, path: "/bad"), as: UTF8.self))
+        #expect(bad.hasPrefix("HTTP/1.1 500 "))
         let health = try await Self.ask(port: port, "GET /health HTTP/1.1\r\nHost: lb\r\n\r\n")
         #expect(health.hasPrefix("HTTP/1.1 200 "))
         let invalid = try await Self.ask(port: port, "POST / HTTP/1.1\r\nHost: lb\r\n\r\n")
@@ -169,26 +173,26 @@ struct HealthMetricsTests {
         #expect(await blocking { server.waitUntilIdle(timeout: Harness.patience) })
 
         let metrics = server.metrics
-        #expect(metrics.connectionsAccepted == 4)
+        #expect(metrics.connectionsAccepted == 5)
         #expect(metrics.connectionsOpened == 1)
         #expect(metrics.connectionsOpen == 0)
-        #expect(metrics.connectionsEnded == 4)
+        #expect(metrics.connectionsEnded == 5)
         #expect(metrics.messagesReceived == 3)
         #expect(metrics.messagesSent == 3)
         #expect(metrics.closesReceived == [1000: 1])
         #expect(metrics.closesSent == [1000: 1])
-        #expect(metrics.refused == [.rejected: 1, .invalidRequest: 1])
-        #expect(metrics.handshakesFailed == [403: 1, 405: 1])
+        #expect(metrics.refused == [.rejected: 2, .invalidRequest: 1])
+        #expect(metrics.handshakesFailed == [403: 1, 405: 1, 500: 1])
         #expect(metrics.plainRequests == [200: 1])
         #expect(metrics.pingsSent == 1)
         #expect(metrics.pingRoundTrips.count == pongs.withLock { $0 })
         #expect(metrics.pingRoundTrips.count == 1)
         #expect(metrics.pingRoundTrips.buckets.reduce(0, +) == 1)
         #expect(metrics.droppedForBackpressure == 0)
-        // Every byte of the hand-driven client, and of the three short connections after it.
-        let others = try Self.upgradeRequest(port: port, path: "/no").count + "GET /health HTTP/1.1\r\nHost: lb\r\n\r\n".utf8.count
+        // Every byte of the hand-driven client, and of the four short connections after it.
+        let others = try Self.upgradeRequest(port: port, path: "/no").count + Self.upgradeRequest(port: port, path: "/bad").count + "GET /health HTTP/1.1\r\nHost: lb\r\n\r\n".utf8.count
             + "POST / HTTP/1.1\r\nHost: lb\r\n\r\n".utf8.count
-        let answers = refused.utf8.count + health.utf8.count + invalid.utf8.count
+        let answers = refused.utf8.count + bad.utf8.count + health.utf8.count + invalid.utf8.count
         #expect(metrics.bytesReceived == written + others)
         #expect(metrics.bytesSent == read + answers)
         server.stop()

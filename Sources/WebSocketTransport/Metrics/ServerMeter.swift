@@ -26,12 +26,15 @@ package final class ServerMeter: @unchecked Sendable {
         static let closesReceived = closesSent + closeCodeCount
         static let count = closesReceived + closeCodeCount
 
-        /// HTTP statuses 100-599, one slot each.
-        static let statusCount = 500
+        /// HTTP statuses 100-599, one slot each, and one for any other (none is sent: the core
+        /// checks every status it writes).
+        static let statusCount = 501
         /// Close codes 1000-1015, 3000-4999, and one for any other.
         static let closeCodeCount = 16 + 2000 + 1
 
-        static func status(_ status: Int) -> Int { (100..<600).contains(status) ? status - 100 : 500 - 1 }
+        static func status(_ status: Int) -> Int { (100..<600).contains(status) ? status - 100 : statusCount - 1 }
+
+        static func status(atIndex index: Int) -> Int { index < statusCount - 1 ? 100 + index : 0 }
 
         static func closeCode(_ code: Connection.CloseCode) -> Int {
             switch code.rawValue {
@@ -136,9 +139,9 @@ package final class ServerMeter: @unchecked Sendable {
         }
         for index in 0..<Slot.statusCount {
             let failed = total(Slot.handshakeStatuses + index)
-            if failed != 0 { metrics.handshakesFailed[100 + index] = failed }
+            if failed != 0 { metrics.handshakesFailed[Slot.status(atIndex: index)] = failed }
             let plain = total(Slot.plainStatuses + index)
-            if plain != 0 { metrics.plainRequests[100 + index] = plain }
+            if plain != 0 { metrics.plainRequests[Slot.status(atIndex: index)] = plain }
         }
         for index in 0..<Slot.closeCodeCount {
             let sent = total(Slot.closesSent + index)

@@ -55,7 +55,8 @@ public struct ServerMetrics: Sendable, Hashable {
     /// Connections that never opened, by why.
     public var refused: [Refusal: Int] = [:]
     /// Opening handshakes answered with an HTTP error, by status (the server's rejections, 503 while
-    /// draining, and the core's answers to invalid requests).
+    /// draining, 500 for an acceptance the connection refused, and the core's answers to invalid
+    /// requests).
     public var handshakesFailed: [Int: Int] = [:]
     /// Plain HTTP requests answered (``WebSocketCore/Connection/Configuration/answersPlainRequests``), by status.
     public var plainRequests: [Int: Int] = [:]

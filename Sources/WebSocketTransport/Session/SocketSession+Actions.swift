@@ -149,8 +149,16 @@ extension SocketSession {
     /// for the server's decision, ``ServerMetrics/Refusal/draining`` for its 503 while it drains.
     package mutating func respond(to decision: Connection.HandshakeDecision, refusal: ServerMetrics.Refusal = .rejected) {
         awaitingDecision = false
-        if let meter, let request = pipeline.connection.pendingHandshakeRequest { count(decision, on: request, refusal, in: meter) }
+        guard let meter, let request = pipeline.connection.pendingHandshakeRequest else {
+            try? pipeline.connection.respond(to: decision)
+            return
+        }
+        count(decision, on: request, refusal, in: meter)
         try? pipeline.connection.respond(to: decision)
+        if case .accept = decision, request.kind == .upgrade, case .closed = pipeline.connection.state {
+            // An acceptance the connection refused (a subprotocol the client did not offer): its 500.
+            count(.reject(status: 500), on: request, refusal, in: meter)
+        }
     }
 
     /// Counts the answer `decision` makes to `request`: the status the connection will send (500 for
