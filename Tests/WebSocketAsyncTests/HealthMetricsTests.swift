@@ -121,9 +121,11 @@ struct HealthMetricsTests {
     @Test("After a known exchange the counters match it exactly")
     func countersMatchAnExchange() async throws {
         let pongs = Locked(0)
+        let traffic = Locked<WebSocket.Traffic?>(nil)
         let server = try shimServer(configuration: Self.configuration(hook: true), handshake: Self.decide) { socket, event in
             switch event {
             case .open: socket.ping { result in if case .success = result { pongs.withLock { $0 += 1 } } }
+            case .closed: traffic.withLock { $0 = socket.traffic }
             case .message(let message) where message.isData: try? socket.send(message)
             default: break
             }
@@ -172,6 +174,10 @@ struct HealthMetricsTests {
         #expect(invalid.hasPrefix("HTTP/1.1 405 "))
         #expect(await blocking { server.waitUntilIdle(timeout: Harness.patience) })
 
+        // The socket's own totals, read in its last event: the hand-driven client's bytes.
+        let totals = try #require(traffic.withLock { $0 })
+        #expect(totals.bytesReceived == written && totals.bytesSent == read)
+        #expect(totals.duration != nil)
         let metrics = server.metrics
         #expect(metrics.connectionsAccepted == 5)
         #expect(metrics.connectionsOpened == 1)
