@@ -10,7 +10,8 @@ import WebSocketCore
 struct ServerMetricsTests {
     @Test("Two loops' meters sum into one value; statuses, refusals and close codes land in their keys")
     func metersSum() {
-        let first = ServerMeter(), second = ServerMeter()
+        let storage = (ServerMeter.Storage(), ServerMeter.Storage())
+        let first = storage.0.meter, second = storage.1.meter
         first.countAccepted()
         second.countAccepted()
         second.countAccepted()
@@ -30,6 +31,7 @@ struct ServerMetricsTests {
         first.countEnded(wasOpen: true, sent: .normalClosure, received: Connection.CloseCode(rawValue: 4001), droppedForBackpressure: false)
         second.countEnded(wasOpen: false, sent: nil, received: nil, droppedForBackpressure: true)
         let metrics = ServerMeter.sum([first, second])
+        withExtendedLifetime(storage) {}
         #expect(metrics.connectionsAccepted == 3)
         #expect(metrics.connectionsOpened == 1)
         #expect(metrics.connectionsOpen == 0)

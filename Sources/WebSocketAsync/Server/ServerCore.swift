@@ -36,7 +36,7 @@ final class ServerCore: @unchecked Sendable {
     let system: SystemCalls
     let settings: SocketSession.Settings
     /// Each loop's counters, in the order of ``loops``: written by that loop alone.
-    let meters: [ServerMeter]
+    let meters: [ServerMeter.Storage]
 
     private struct Counts {
         /// Connections accepted and not yet closed.
@@ -70,11 +70,11 @@ final class ServerCore: @unchecked Sendable {
         }
         settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: holds)
         sharedOptions = OutOfLine(options)
-        meters = loops.map { _ in ServerMeter() }
+        meters = loops.map { _ in ServerMeter.Storage() }
     }
 
     /// The counters of every loop, summed.
-    var metrics: ServerMetrics { ServerMeter.sum(meters) }
+    var metrics: ServerMetrics { ServerMeter.sum(meters.map(\.meter)) }
 
     // MARK: Accepting (on a loop)
 
@@ -114,7 +114,7 @@ final class ServerCore: @unchecked Sendable {
             // Only a TLS layer can fail to be made, and the server checked that it can be.
             let pipeline = try ConnectionPipeline.server(configuration: configuration, transport: options)
             var session = SocketSession(accepted: pipeline, settings: settings)
-            session.meter = meters[loops.firstIndex { $0 === loop } ?? 0]
+            session.meter = meters[loops.firstIndex { $0 === loop } ?? 0].meter
             session.meter?.countAccepted()
             if options.proxyProtocol != nil { session.expectProxyHeader(from: socket.peerAddress, options: options) }
             webSocket = WebSocket(loop: loop, server: self, socket: socket, session: session,

@@ -63,8 +63,7 @@ extension WebSocket {
             }
             switch outcome {
             case .bytes(let count):
-                bytesRead &+= count
-                session.meter?.countBytesReceived(count)
+                peek { $0.didRead(count) }
                 // A short read emptied the socket: the next arrival is a new edge. Unless the peer
                 // hung up: its end of stream is still to be read, and no new edge will say so.
                 if count < buffer.count, !peerHungUp { readable = false }
@@ -171,10 +170,7 @@ extension WebSocket {
         guard let socket else { return }
         let isFull = session.writeOutput(upTo: Socket.maxPieces, at: loop.now, socketIsWritable: writable) {
             (pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int in
-            let written = try socket.writeSome(pieces: pieces)
-            bytesWritten &+= written
-            session.meter?.countBytesSent(written)
-            return written
+            try socket.writeSome(pieces: pieces)
         }
         if isFull { writable = false }
     }
@@ -257,7 +253,7 @@ extension WebSocket {
             let failure = peek { $0.pipeline.failure }
             let state = peek { $0.pipeline.connection.state }
             publishedState = state
-            let traffic = Traffic(bytesReceived: bytesRead, bytesSent: bytesWritten,
+            let traffic = Traffic(bytesReceived: peek { $0.bytesReceived }, bytesSent: peek { $0.bytesSent },
                                   duration: startedAt.map { loop.now.sinceOrigin - $0.sinceOrigin })
             let observers = shared.withLock { shared in
                 shared.traffic = traffic

@@ -113,10 +113,7 @@ public final class WebSocket: @unchecked Sendable {
     /// The sends taken from `shared.outbox`, being carried out (empty between visits, its capacity
     /// kept so that a burst of sends from elsewhere allocates nothing).
     @exclusivity(unchecked) var outboxTaken: [OffLoopRequest] = []
-    /// The bytes read from and written to the socket, its start (a server's accept), for
-    /// ``traffic``.
-    @exclusivity(unchecked) var bytesRead = 0
-    @exclusivity(unchecked) var bytesWritten = 0
+    /// (A server's socket) Its accept, for ``traffic``.
     @exclusivity(unchecked) var startedAt: Connection.Instant? = nil
 
     /// What other threads read and queue, behind its lock.

@@ -11,8 +11,27 @@ import WebSocketCore
 /// ``ServerMeter/sum(_:)``. A value read while the loop counts may miss the latest increments,
 /// never see a torn one.
 ///
+/// A pointer to storage that a ``ServerMeter/Storage`` owns, not a reference: a session holds
+/// it as a trivial value, so counting costs no retain or release. Whoever holds a meter keeps its
+/// storage alive (a server's sockets keep their server, which keeps its meters).
+///
 /// `@unchecked Sendable`: the slots are read and written through the relaxed atomics only.
-package final class ServerMeter: @unchecked Sendable {
+package struct ServerMeter: @unchecked Sendable {
+    /// The slots of one meter, allocated and zeroed once, freed with it.
+    package final class Storage: @unchecked Sendable {
+        package let meter: ServerMeter
+
+        package init() {
+            let slots = UnsafeMutablePointer<Int>.allocate(capacity: Slot.count)
+            slots.initialize(repeating: 0, count: Slot.count)
+            meter = ServerMeter(slots: slots)
+        }
+
+        deinit {
+            meter.slots.deallocate()
+        }
+    }
+
     /// Where each counter lives among the slots.
     package enum Slot {
         static let accepted = 0, opened = 1, openEnded = 2, ended = 3
@@ -53,16 +72,7 @@ package final class ServerMeter: @unchecked Sendable {
         }
     }
 
-    private let slots: UnsafeMutablePointer<Int>
-
-    package init() {
-        slots = UnsafeMutablePointer<Int>.allocate(capacity: Slot.count)
-        slots.initialize(repeating: 0, count: Slot.count)
-    }
-
-    deinit {
-        slots.deallocate()
-    }
+    let slots: UnsafeMutablePointer<Int>
 
     @inline(__always)
     func add(_ slot: Int, _ amount: Int = 1) {

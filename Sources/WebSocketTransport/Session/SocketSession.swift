@@ -123,7 +123,11 @@ package struct SocketSession: Sendable {
     /// (Server) A request was handed out for a decision (``SessionAction/decide(_:)``) and not
     /// answered yet (``respond(to:)``).
     var awaitingDecision = false
-    /// (Server) The counters of the server's loop this socket is served on; `nil`: nothing counted.
+    /// Bytes read from the socket (``didRead(_:)``) and written to it (``wroteRound(_:at:)``).
+    package internal(set) var bytesReceived = 0
+    package internal(set) var bytesSent = 0
+    /// (Server) The counters of the server's loop this socket is served on, whose storage the
+    /// adapter keeps alive; `nil`: nothing counted.
     package var meter: ServerMeter?
     /// (Server) The decision's answer was counted (a refusal, a plain request): the end does not
     /// count the connection as refused again.
@@ -231,6 +235,13 @@ package struct SocketSession: Sendable {
 
     // MARK: Input
 
+    /// The adapter read `count` bytes from the socket (whether it hands them to ``received(_:)`` or
+    /// reads them in place): counted for ``bytesReceived`` and the server's meter.
+    package mutating func didRead(_ count: Int) {
+        bytesReceived &+= count
+        meter?.countBytesReceived(count)
+    }
+
     /// Takes bytes read from the socket.
     package mutating func received(_ bytes: UnsafeRawBufferPointer) {
         if awaitsProxyHeader {
@@ -261,6 +272,10 @@ package struct SocketSession: Sendable {
     /// accepts no byte for ``TransportOptions/writeTimeout`` ends the connection (``timerFired(at:)``);
     /// one that reads, however slowly, never does.
     package mutating func wroteRound(_ wrote: Int, at now: Connection.Instant) {
+        if wrote > 0 {
+            bytesSent &+= wrote
+            meter?.countBytesSent(wrote)
+        }
         if pipeline.socketOutputCount == 0 {
             writeStalledSince = nil
         } else if wrote > 0 || writeStalledSince == nil {
