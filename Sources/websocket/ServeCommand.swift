@@ -23,7 +23,9 @@ enum ServeCommand {
         if settings.command != nil { signal(SIGPIPE, SIG_IGN) }   // a command that stops reading is not fatal
         let connections = OpenConnections(limit: settings.maxConnections)
 
+        let metricsSource = MetricsSource()
         let handshake: @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { request in
+            if request.kind == .plain { return settings.plainPaths.answer(request, metrics: metricsSource) }
             if !settings.origins.isEmpty, !settings.origins.contains(request.origin?.lowercased() ?? "") {
                 printError("refused a handshake from origin \(request.origin.map { String(reflecting: $0) } ?? "(none)"): 403")
                 return .reject(status: 403, body: Array("origin not allowed\n".utf8))
@@ -55,6 +57,7 @@ enum ServeCommand {
             printError("websocket: \(error)")
             exitProcess(ExitStatus(error).rawValue)
         }
+        metricsSource.server = server
         printError("listening on \(url(of: server.localAddress, secure: settings.options.tls != nil))")
         if settings.broadcast {
             DispatchQueue.global().async { @Sendable in broadcastStandardInput(to: server, binary: settings.binary) }
@@ -145,7 +148,7 @@ enum ServeCommand {
             settings.output.received(.pong(bytes), peer: peer(socket))
         case .closed(let status):
             connections.closed(socket)?.connectionEnded()
-            printError("\(peer(socket)): closed \(describe(status))")
+            printError("\(peer(socket)): closed \(describe(status))\(summary(of: socket))")
             settings.output.closed(status, failure: nil, peer: peer(socket))
         case .failed(let error):
             connections.closed(socket)?.connectionEnded()
@@ -162,6 +165,23 @@ enum ServeCommand {
         guard !bridge.deliver(bytes) else { return }
         printError("\(peer(socket)): the command is not reading its input (\(CommandBridge.maxPendingBytes) bytes waiting): closing with 1011")
         try? socket.sendClose(code: .internalError, reason: "the command is not reading")
+    }
+
+    /// The rest of a closed connection's line: its resource, how long it was connected, and the
+    /// bytes it read and wrote (on the wire).
+    private static func summary(of socket: WebSocket) -> String {
+        var text = ", resource \(socket.handshake?.resource ?? "-")"
+        guard let traffic = socket.traffic else { return text }
+        if let duration = traffic.duration { text += ", \(seconds(duration)) s" }
+        text += ", \(traffic.bytesReceived) bytes in, \(traffic.bytesSent) bytes out"
+        return text
+    }
+
+    /// `1.234`: seconds with milliseconds.
+    private static func seconds(_ duration: Duration) -> String {
+        let milliseconds = max(0, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 
     /// The client's address (behind a trusted proxy, the one its PROXY header gives).

@@ -11,7 +11,8 @@ struct ServeSettings: Sendable {
                                                                "--proxy-protocol", "--restart-code"])
     static let options: Set<String> = SharedOptions.options.union(TLSOptions.serverOptions).union([
         "--host", "--port", "--unix", "--exec", "--max-connections", "--origin", "--trust-proxy", "--drain-timeout",
-    ]).union(["--max-lifetime", "--idle-timeout"])
+        "--health", "--metrics", "--max-lifetime", "--idle-timeout",
+    ])
 
     var host: String
     var port: UInt16
@@ -34,6 +35,8 @@ struct ServeSettings: Sendable {
     /// Lines of standard input (`--broadcast`) and of a command's output are sent as binary.
     var binary: Bool
     var output: MessageOutput
+    /// `--health PATH` and `--metrics PATH`: plain HTTP requests answered on the WebSocket port.
+    var plainPaths: PlainPaths
 
     init(parsing arguments: [String]) throws(UsageError) {
         let parsed = try Arguments(arguments, flags: Self.flags, options: Self.options)
@@ -74,6 +77,8 @@ struct ServeSettings: Sendable {
         case (false, false): output = MessageOutput(format: .lines)
         }
         options.receivesControlFrames = output.wantsControlFrames
+        plainPaths = try PlainPaths(parsed)
+        if plainPaths.isEnabled { configuration.answersPlainRequests = true }
     }
 
     /// `--proxy-protocol` with its `--trust-proxy ADDR[/BITS]` (repeatable, required with it).

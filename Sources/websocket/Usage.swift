@@ -135,6 +135,10 @@ enum Help {
                                  named by --trust-proxy ADDR[/BITS] (repeat; required): their
                                  connections must begin with one, which gives the client's address;
                                  a header from any other peer ends its connection
+          --health PATH          answer GET or HEAD PATH (no upgrade) with 200 "ok", 503 while
+                                 draining: a load balancer's health check on the same port
+          --metrics PATH         answer GET or HEAD PATH with the server's counters in the Prometheus
+                                 text format (other plain requests keep 426)
           --jsonl                print one JSON object per event instead, as connect does, each with
                                  the client's "peer"; --raw-output prints messages as their bytes
           --tls-cert FILE --tls-key FILE

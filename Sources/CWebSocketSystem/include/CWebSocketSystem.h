@@ -36,4 +36,13 @@ static inline void cwebsocket_atomic_store_long(long *value, long newValue) {
     __atomic_store_n(value, newValue, __ATOMIC_SEQ_CST);
 }
 
+// A counter that one thread (a loop) adds to and any thread reads: relaxed loads and stores, so
+// the writer's increment compiles to a plain load, add and store (no locked instruction), and a
+// reader sees a whole value, never a torn one. Unsigned arithmetic: wrapping, never undefined.
+static inline void cwebsocket_counter_add(long *counter, long amount) {
+    unsigned long sum = (unsigned long)__atomic_load_n(counter, __ATOMIC_RELAXED) + (unsigned long)amount;
+    __atomic_store_n(counter, (long)sum, __ATOMIC_RELAXED);
+}
+static inline long cwebsocket_counter_read(const long *counter) { return __atomic_load_n(counter, __ATOMIC_RELAXED); }
+
 #endif

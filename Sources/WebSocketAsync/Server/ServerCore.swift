@@ -35,6 +35,8 @@ final class ServerCore: @unchecked Sendable {
     let loops: [EventLoop]
     let system: SystemCalls
     let settings: SocketSession.Settings
+    /// Each loop's counters, in the order of ``loops``: written by that loop alone.
+    let meters: [ServerMeter.Storage]
 
     private struct Counts {
         /// Connections accepted and not yet closed.
@@ -70,7 +72,11 @@ final class ServerCore: @unchecked Sendable {
         }
         settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: holds)
         sharedOptions = OutOfLine(options)
+        meters = loops.map { _ in ServerMeter.Storage() }
     }
+
+    /// The counters of every loop, summed.
+    var metrics: ServerMetrics { ServerMeter.sum(meters.map(\.meter)) }
 
     // MARK: Accepting (on a loop)
 
@@ -111,6 +117,8 @@ final class ServerCore: @unchecked Sendable {
             let pipeline = try ConnectionPipeline.server(configuration: configuration, transport: options)
             var session = SocketSession(accepted: pipeline, settings: settings, limits: options.lifetimeLimits,
                                         lifetimeSample: options.lifetimeLimits.randomSample)
+            session.meter = meters[loops.firstIndex { $0 === loop } ?? 0].meter
+            session.meter?.countAccepted()
             if options.proxyProtocol != nil { session.expectProxyHeader(from: socket.peerAddress, options: options) }
             webSocket = WebSocket(loop: loop, server: self, socket: socket, session: session,
                                   consumer: .pending, options: sharedOptions, system: system)
@@ -121,6 +129,7 @@ final class ServerCore: @unchecked Sendable {
             return
         }
         webSocket.interest = .readable
+        webSocket.startedAt = loop.now
         // A new socket can take bytes; its request is reported by the backend when it comes.
         webSocket.writable = true
         // Starts the handshake timer; the end of the turn arms the loop's timer for it.

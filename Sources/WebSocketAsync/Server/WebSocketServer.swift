@@ -15,7 +15,10 @@ import WebSocketTransport
 ///
 /// Each opening handshake request goes to `handshake`, which accepts it (subprotocol, extensions,
 /// headers) or rejects it (status, headers, body). Requests that are not valid handshakes never
-/// reach it: the core answers them (400, 405, 426…).
+/// reach it: the core answers them (400, 405, 426…), except, with
+/// ``WebSocketCore/Connection/Configuration/answersPlainRequests``, a plain `GET` or `HEAD`, which it
+/// answers as a request of kind ``WebSocketCore/Connection/HandshakeRequest/Kind/plain`` (a health
+/// check, a metrics scrape: see ``metrics``).
 ///
 /// Accepted connections go to one of three faces:
 ///
@@ -54,6 +57,15 @@ public final class WebSocketServer: Sendable {
 
     /// Connections past their opening handshake and not yet closed (open or closing).
     public var connectionCount: Int { core.openConnections }
+
+    /// The server's counters, as ``WebSocketTransport/ServerMetrics``.
+    public typealias Metrics = ServerMetrics
+
+    /// The server's counters since it started (connections, refusals, handshake failures, closes,
+    /// messages, bytes, pings), each loop's summed now: readable from any thread at any time. Each
+    /// loop counts its own connections without a lock; a read may miss what a loop is counting
+    /// at that instant. Render them with ``WebSocketTransport/ServerMetrics/prometheusText(prefix:)``.
+    public var metrics: Metrics { core.metrics }
 
     /// Creates a server whose connections report to `handler`: on each connection's loop, or on
     /// `queue`.

@@ -114,7 +114,10 @@ extension WebSocket {
     private func decide(_ request: Connection.HandshakeRequest) {
         guard let server else { return }
         if server.isDraining {
-            peek { $0.respond(to: .reject(status: 503, headers: ["Retry-After": "1"], body: Array("the server is shutting down\n".utf8))) }
+            peek {
+                $0.respond(to: .reject(status: 503, headers: ["Retry-After": "1"], body: Array("the server is shutting down\n".utf8)),
+                           refusal: .draining)
+            }
             return
         }
         guard let decide = server.decide else {

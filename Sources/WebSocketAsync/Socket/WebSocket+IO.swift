@@ -63,6 +63,7 @@ extension WebSocket {
             }
             switch outcome {
             case .bytes(let count):
+                peek { $0.didRead(count) }
                 // A short read emptied the socket: the next arrival is a new edge. Unless the peer
                 // hung up: its end of stream is still to be read, and no new edge will say so.
                 if count < buffer.count, !peerHungUp { readable = false }
@@ -255,7 +256,10 @@ extension WebSocket {
             let failure = peek { $0.pipeline.failure }
             let state = peek { $0.pipeline.connection.state }
             publishedState = state
+            let traffic = Traffic(bytesReceived: peek { $0.bytesReceived }, bytesSent: peek { $0.bytesSent },
+                                  duration: startedAt.map { loop.now.sinceOrigin - $0.sinceOrigin })
             let observers = shared.withLock { shared in
+                shared.traffic = traffic
                 shared.ending = ending
                 shared.transportFailure = failure
                 shared.state = state

@@ -113,6 +113,8 @@ public final class WebSocket: @unchecked Sendable {
     /// The sends taken from `shared.outbox`, being carried out (empty between visits, its capacity
     /// kept so that a burst of sends from elsewhere allocates nothing).
     @exclusivity(unchecked) var outboxTaken: [OffLoopRequest] = []
+    /// (A server's socket) Its accept, for ``traffic``.
+    @exclusivity(unchecked) var startedAt: Connection.Instant? = nil
 
     /// What other threads read and queue, behind its lock.
     struct Shared {
@@ -155,6 +157,8 @@ public final class WebSocket: @unchecked Sendable {
         /// This side started the closing handshake (a send of a Close frame, or `close`, while
         /// open): a ``ReconnectingWebSocket`` does not reconnect after it.
         var closeStartedHere = false
+        /// What went through the socket, once it closed.
+        var traffic: Traffic? = nil
     }
     let shared: Locked<Shared>
     /// The buffered amount the loop published last (an atomic, read by other threads).
@@ -188,6 +192,21 @@ public final class WebSocket: @unchecked Sendable {
     }
 
     // MARK: What the connection is
+
+    /// What went through a socket, for a log line once it closed.
+    public struct Traffic: Sendable, Hashable {
+        /// Bytes read from the socket: frames and HTTP (encrypted, under TLS).
+        public var bytesReceived: Int
+        /// Bytes written to the socket.
+        public var bytesSent: Int
+        /// (A server's socket) From its accept to its close; `nil` for a client's.
+        public var duration: Duration?
+    }
+
+    /// The bytes the socket read and wrote and (a server's) how long it was connected, once it closed:
+    /// `nil` before. Set before the last event (``WebSocketTransport/WebSocketEvent/closed(_:)`` or
+    /// ``WebSocketTransport/WebSocketEvent/failed(_:)``) is delivered, so a handler reads it there.
+    public var traffic: Traffic? { shared.withLock { $0.traffic } }
 
     /// The connection's state, as last published by its loop (exact on the loop).
     public var state: Connection.State {

@@ -33,6 +33,12 @@ extension Connection {
         /// The extensions to negotiate, boxed (see ``extensions``, which reads and sets the same
         /// list as `any WebSocketExtension`). Default: none.
         public var configuredExtensions: [Connection.ConfiguredExtension] = []
+        /// (Server) Hand a plain HTTP request (`GET` or `HEAD`, HTTP/1.0 or 1.1, without
+        /// `Upgrade: websocket` and without a body) to the decision as a ``Connection/HandshakeRequest`` of
+        /// kind ``Connection/HandshakeRequest/Kind/plain``, for a health check or a metrics scrape on the
+        /// WebSocket port. Default `false`: such a request is answered 426 Upgrade Required. Its head is
+        /// bounded by the same ``Connection/Limits`` as an opening handshake's.
+        public var answersPlainRequests = false
 
         #if !hasFeature(Embedded)
         /// Extensions to negotiate (RFC 6455 §9), such as permessage-deflate from the `WebSocketDeflate`

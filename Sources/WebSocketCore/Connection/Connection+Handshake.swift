@@ -42,6 +42,9 @@ extension Connection {
                 headParser = HTTPHeadParser(kind: .request, limits: configuration.limits)
                 switch ServerHandshake.validate(request: head) {
                 case .failure(let error):
+                    if configuration.answersPlainRequests, let plain = ServerHandshake.plainRequest(head) {
+                        return progress(.requestRead(plain))
+                    }
                     return rejectInvalidRequest(error)
                 case .success(let request):
                     return progress(.requestRead(request))
@@ -126,6 +129,12 @@ extension Connection {
     public mutating func accept(subprotocol: String? = nil, extensions: [Connection.ExtensionHeader] = [],
                                 headers: Connection.HTTPHeaders = [:]) throws(Connection.UsageError) {
         guard let request = pendingHandshakeRequest else { throw .noPendingHandshakeRequest }
+        guard request.kind == .upgrade else {
+            // Nothing to upgrade: the answer the core gives such a request without the hook.
+            outbox.append(contentsOf: ServerHandshake.errorResponse(for: .missingUpgrade))
+            transition(.handshakeRejected)
+            return
+        }
         let negotiated = negotiateExtensions(for: request)
         let inUse = extensions + negotiated.responses
         let response = try ServerHandshake.acceptResponse(for: request, subprotocol: subprotocol,
@@ -137,15 +146,18 @@ extension Connection {
     }
 
     /// (Server) Refuses the pending opening handshake request with an HTTP response (for example 401,
-    /// 403 or 404); the connection closes once it is written.
+    /// 403 or 404); the connection closes once it is written. A plain request
+    /// (``Connection/HandshakeRequest/Kind/plain``) is answered this way, with any status: the answer to
+    /// a `HEAD` carries the `Content-Length` of `body` but not the body (RFC 9110 §9.3.2).
     ///
     /// - Throws: ``Connection/UsageError/noPendingHandshakeRequest``, ``Connection/UsageError/invalidStatus(_:)`` for
     ///   101 or a status outside 200-599, ``Connection/UsageError/invalidHeader(_:)``.
     ///
     /// RFC 6455 §4.2.2: <https://www.rfc-editor.org/rfc/rfc6455#section-4.2.2>
     public mutating func reject(status: Int, headers: Connection.HTTPHeaders = [:], body: [UInt8] = []) throws(Connection.UsageError) {
-        guard pendingHandshakeRequest != nil else { throw .noPendingHandshakeRequest }
-        let response = try ServerHandshake.rejectionResponse(status: status, headers: headers, body: body)
+        guard let request = pendingHandshakeRequest else { throw .noPendingHandshakeRequest }
+        let response = try ServerHandshake.rejectionResponse(status: status, headers: headers, body: body,
+                                                             sendsBody: request.head.method != "HEAD")
         outbox.append(contentsOf: response)
         transition(.handshakeRejected)
     }

@@ -274,6 +274,7 @@ extension Connection {
     /// code it received". An empty Close is answered with an empty one.
     mutating func writeCloseReply(to received: Connection.CloseFrame) {
         if received.code == .noStatusReceived {
+            closeCodeSent = .noStatusReceived
             writeFrame(.close, fin: true, payload: [UInt8]())
         } else {
             writeClose(Connection.CloseFrame(code: received.code))
@@ -281,6 +282,7 @@ extension Connection {
     }
 
     mutating func writeClose(_ frame: Connection.CloseFrame) {
+        closeCodeSent = frame.code
         var payload: [UInt8] = [UInt8(truncatingIfNeeded: frame.code.rawValue >> 8),
                                 UInt8(truncatingIfNeeded: frame.code.rawValue)]
         payload.append(contentsOf: frame.reason.utf8.prefix(123))

@@ -146,6 +146,8 @@ extension Connection {
             }
 
         case .closeReceived(let frame):
+            // The readers report a Close only while they read frames (open, closing locally).
+            closeCodeReceived = frame.code
             switch phase {
             case .open:
                 enqueue(.closeReceived(frame))

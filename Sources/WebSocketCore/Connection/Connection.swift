@@ -129,6 +129,14 @@ public struct Connection: Sendable {
     /// from it. Any other input arms a timer pending until the next report (see ``arm(_:)``).
     var armingTime: Connection.Instant? = nil
 
+    // What the closing handshake exchanged, for an adapter's counters and logs.
+    /// The code of the Close frame this connection queued, once it did: ``Connection/CloseCode/noStatusReceived``
+    /// (1005) for an empty one.
+    public internal(set) var closeCodeSent: Connection.CloseCode? = nil
+    /// The code of the Close frame read from the peer, once one was: ``Connection/CloseCode/noStatusReceived``
+    /// (1005) for an empty one.
+    public internal(set) var closeCodeReceived: Connection.CloseCode? = nil
+
     // Awaited pings.
     /// The pings sent with ``sendPing(_:awaitingPongWithin:)`` that wait for their pongs, and the
     /// outcomes not taken yet: beside the phase, not in it (see ``AwaitedPings``).

@@ -20,5 +20,20 @@ extension Connection {
         public var subprotocols: [String]
         /// The extensions the client offered, in its order of preference.
         public var extensions: [Connection.ExtensionHeader]
+        /// An opening handshake, or a plain HTTP request that only
+        /// ``Connection/Configuration/answersPlainRequests`` lets through.
+        public var kind: Kind = .upgrade
+
+        /// What a request asks for.
+        public enum Kind: Sendable, Hashable {
+            /// A valid opening handshake (RFC 6455 §4.2.1).
+            case upgrade
+            /// A `GET` or `HEAD` without `Upgrade: websocket` (a load balancer's health check, a metrics
+            /// scrape): answer it with ``Connection/reject(status:headers:body:)`` (any status from 200);
+            /// ``Connection/accept(subprotocol:extensions:headers:)`` answers it as the core does without
+            /// the hook, 426. Its ``HandshakeRequest/key`` is empty, and it offers no subprotocol or
+            /// extension.
+            case plain
+        }
     }
 }

@@ -64,6 +64,28 @@ enum ServerHandshake {
                                          key: key, subprotocols: subprotocols, extensions: extensions))
     }
 
+    /// A plain HTTP request for ``Connection/Configuration/answersPlainRequests``, or `nil` when `head` is
+    /// none: `GET` or `HEAD` (RFC 9110 §9.3.1, §9.3.2), HTTP/1.0 or 1.1, a resource in its target, no
+    /// `Upgrade: websocket` (an upgrade attempt, valid or not, takes the handshake's checks), no body
+    /// (RFC 9112 §6.3: no `Transfer-Encoding`, no `Content-Length` but 0), and for HTTP/1.1 one
+    /// non-empty `Host` (RFC 9112 §3.2).
+    static func plainRequest(_ head: Connection.HTTPRequestHead) -> Connection.HandshakeRequest? {
+        let headers = head.headers
+        guard head.method == "GET" || head.method == "HEAD", head.version.major == 1,
+              let resource = resource(fromTarget: head.target),
+              !HTTPTokens.listContains(headers.values(for: "Upgrade"), token: "websocket"),
+              !headers.contains(name: "Transfer-Encoding"),
+              headers.values(for: "Content-Length").allSatisfy({ $0 == "0" }) else { return nil }
+        let hosts = headers.values(for: "Host")
+        if head.version >= .http1_1 {
+            guard hosts.count == 1, let host = hosts.first, !host.isEmpty else { return nil }
+        } else {
+            guard hosts.count <= 1 else { return nil }
+        }
+        return Connection.HandshakeRequest(head: head, resource: resource, host: hosts.first ?? "", origin: headers["Origin"],
+                                           key: "", subprotocols: [], extensions: [], kind: .plain)
+    }
+
     /// The resource name (path and query) of a request target (RFC 9112 §3.2): an origin-form target as
     /// it is, or the path and query of an absolute-form target (`ws://host/path?q`, `http://...`),
     /// which RFC 9112 §3.2.2 says a server MUST accept. Other forms (`*`, `host:port`) are no
@@ -143,7 +165,9 @@ enum ServerHandshake {
     /// The caller's `Content-Length` and `Connection` fields are replaced by the computed ones; a
     /// `Transfer-Encoding` would contradict the framing and throws. For 204 and 304, which RFC 9110
     /// §15.3.5 and §15.4.5 say end at the header section, no `Content-Length` and no body are sent.
-    static func rejectionResponse(status: Int, headers: Connection.HTTPHeaders, body: [UInt8]) throws(Connection.UsageError) -> [UInt8] {
+    /// Without `sendsBody` (the answer to a `HEAD`) the body is left out, its length still stated.
+    static func rejectionResponse(status: Int, headers: Connection.HTTPHeaders, body: [UInt8],
+                                  sendsBody: Bool = true) throws(Connection.UsageError) -> [UInt8] {
         guard (200...599).contains(status) else { throw .invalidStatus(status) }
         var head = HTTPHeadWriter(startLine: "HTTP/1.1 \(status) \(HTTPReasonPhrase.phrase(for: status))")
         for field in headers {
@@ -159,7 +183,7 @@ enum ServerHandshake {
         }
         head.appendUnchecked(name: "Connection", value: "close")
         var bytes = head.finish()
-        if hasContent { bytes.append(contentsOf: body) }
+        if hasContent, sendsBody { bytes.append(contentsOf: body) }
         return bytes
     }
 

@@ -91,10 +91,13 @@ extension SocketSession {
     mutating func act(on event: Connection.Event) -> SessionAction? {
         switch event {
         case .text(let text):
+            meter?.countMessageReceived()
             return deliver(.text(text))
         case .binary(let bytes):
+            meter?.countMessageReceived()
             return deliver(.binary(bytes))
         case .fragment(let fragment):
+            meter?.countMessageReceived()
             return deliver(.fragment(fragment))
         case .ping(let payload):
             return settings.receivesControlFrames ? deliver(.ping(payload)) : nil
@@ -114,6 +117,7 @@ extension SocketSession {
             phase = .open
             handshake = result
             limits.start()
+            meter?.countOpened()
             let waiters = openWaiters
             openWaiters = []
             for waiter in waiters { resume(waiter, .success(())) }
@@ -141,9 +145,43 @@ extension SocketSession {
     /// (Server) Answers the pending opening handshake request. A decision the connection refuses (a
     /// subprotocol the client did not offer…) is answered with 500 by the connection itself; a
     /// decision with no request pending (a late one, after the handshake timed out) is ignored.
-    package mutating func respond(to decision: Connection.HandshakeDecision) {
+    ///
+    /// `refusal` says why a rejection rejects, for the server's counters: ``ServerMetrics/Refusal/rejected``
+    /// for the server's decision, ``ServerMetrics/Refusal/draining`` for its 503 while it drains.
+    package mutating func respond(to decision: Connection.HandshakeDecision, refusal: ServerMetrics.Refusal = .rejected) {
         awaitingDecision = false
+        guard let meter, let request = pipeline.connection.pendingHandshakeRequest else {
+            try? pipeline.connection.respond(to: decision)
+            return
+        }
+        count(decision, on: request, refusal, in: meter)
         try? pipeline.connection.respond(to: decision)
+        if case .accept = decision, request.kind == .upgrade, case .closed = pipeline.connection.state {
+            // An acceptance the connection refused (a subprotocol the client did not offer): its 500.
+            count(.reject(status: 500), on: request, refusal, in: meter)
+        }
+    }
+
+    /// Counts the answer `decision` makes to `request`: the status the connection will send (500 for
+    /// a status it refuses, as ``WebSocketCore/Connection/respond(to:)`` does).
+    private mutating func count(_ decision: Connection.HandshakeDecision, on request: Connection.HandshakeRequest,
+                                _ refusal: ServerMetrics.Refusal, in meter: ServerMeter) {
+        let status: Int
+        switch decision {
+        case .accept:
+            guard request.kind == .plain else { return }
+            status = 426
+        case .reject(let rejected, _, _):
+            status = (200...599).contains(rejected) ? rejected : 500
+        }
+        answerCounted = true
+        switch request.kind {
+        case .plain:
+            meter.countPlainRequest(status: status)
+        case .upgrade:
+            meter.countHandshakeFailed(status: status)
+            meter.countRefusal(refusal)
+        }
     }
 }
 

@@ -71,6 +71,7 @@ extension SocketSession {
         while pipeline.connection.nextEvent() != nil {}
         collectPingOutcomes()
         let ending = computeEnding()
+        if let meter { countEnding(in: meter) }
         phase = .finished(ending)
         queue(.deliver(ending.event))
         let opens = openWaiters, closes = closeWaiters, sends = pendingSends, pings = pingWaiters
@@ -83,6 +84,28 @@ extension SocketSession {
         for send in sends { resume(send.completion, .failure(ending.error)) }
         for ping in pings { resume(ping.completion, .failure(ending.error)) }
         return .ended(ending)
+    }
+
+    /// Counts the end of a server's connection: why it never opened (unless its answer was counted),
+    /// its Close frames, a drop for a peer that stopped reading.
+    private func countEnding(in meter: ServerMeter) {
+        let wasOpen = handshake != nil
+        if !wasOpen, !answerCounted {
+            if let error = handshakeFailure?.invalidRequest {
+                meter.countHandshakeFailed(status: error.httpStatus)
+                meter.countRefusal(.invalidRequest)
+            } else if handshakeFailure == .timedOut {
+                meter.countRefusal(.handshakeTimeout)
+            } else if case .refused = proxyHeader {
+                meter.countRefusal(.proxyHeader)
+            } else if case .proxyProtocol = pipeline.failure {
+                meter.countRefusal(.proxyHeader)
+            } else {
+                meter.countRefusal(.abandoned)
+            }
+        }
+        meter.countEnded(wasOpen: wasOpen, sent: pipeline.connection.closeCodeSent, received: pipeline.connection.closeCodeReceived,
+                         droppedForBackpressure: pipeline.failure == .timedOut(.write))
     }
 
     private func computeEnding() -> Ending {

@@ -39,6 +39,16 @@ extension SocketSession {
     /// Whole messages come as ``InPlaceAction/message(_:_:)``, lent, not yet counted as held by the
     /// consumer; everything else as ``nextAction()`` makes it.
     package mutating func nextAction(readingInPlace bytes: UnsafeMutableRawBufferPointer, from offset: inout Int) -> InPlaceAction? {
+        let next = nextInPlace(bytes, from: &offset)
+        // Counted here, not where the message is found: a read of `meter` inside the loop over the
+        // connection's views made the compiler copy the whole session per message (callgrind,
+        // 100 connections echoing 256 B: 3,579 -> 8,484 instructions per echo; 3,707 counted here).
+        if case .message? = next, let meter { meter.countMessageReceived() }
+        return next
+    }
+
+    @inline(__always)
+    private mutating func nextInPlace(_ bytes: UnsafeMutableRawBufferPointer, from offset: inout Int) -> InPlaceAction? {
         if actionsStart < actions.count { return .action(takeQueuedAction()) }
         guard readsInPlace, !pipeline.hasFailed else {
             // Nothing more is read (the socket closed while a handler ran, or a transport failure

@@ -32,7 +32,10 @@ extension SocketSession {
             resume(completion, .failure(error))
             return
         }
-        if let id { pingWaiters.append(PingWaiter(id: id, completion: completion)) }
+        if let id {
+            meter?.countPingSent()
+            pingWaiters.append(PingWaiter(id: id, completion: completion))
+        }
     }
 
     /// Queues the resumptions of the pings the connection has ended (answered, timed out, closed).
@@ -42,6 +45,7 @@ extension SocketSession {
             guard let index = pingWaiters.firstIndex(where: { $0.id == id }) else { continue }
             let waiter = pingWaiters.remove(at: index)
             if let roundTrip = outcome.answered {
+                meter?.countRoundTrip(roundTrip)
                 resume(waiter.completion, .success(roundTrip))
             } else if let status = outcome.connectionClosed {
                 resume(waiter.completion, .failure(.closed(status)))

@@ -123,6 +123,15 @@ package struct SocketSession: Sendable {
     /// (Server) A request was handed out for a decision (``SessionAction/decide(_:)``) and not
     /// answered yet (``respond(to:)``).
     var awaitingDecision = false
+    /// Bytes read from the socket (``didRead(_:)``) and written to it (``wroteRound(_:at:)``).
+    package internal(set) var bytesReceived = 0
+    package internal(set) var bytesSent = 0
+    /// (Server) The counters of the server's loop this socket is served on, whose storage the
+    /// adapter keeps alive; `nil`: nothing counted.
+    package var meter: ServerMeter?
+    /// (Server) The decision's answer was counted (a refusal, a plain request): the end does not
+    /// count the connection as refused again.
+    var answerCounted = false
     /// (Before it opened) Why the connection was given up: the connect failure (resolution, every
     /// address, the connect timeout, a redirect that may not be followed) or ``WebSocketError/cancelled``.
     /// Set once: what comes after the first reason changes nothing.
@@ -234,6 +243,13 @@ package struct SocketSession: Sendable {
 
     // MARK: Input
 
+    /// The adapter read `count` bytes from the socket (whether it hands them to ``received(_:)`` or
+    /// reads them in place): counted for ``bytesReceived`` and the server's meter.
+    package mutating func didRead(_ count: Int) {
+        bytesReceived &+= count
+        meter?.countBytesReceived(count)
+    }
+
     /// Takes bytes read from the socket.
     package mutating func received(_ bytes: UnsafeRawBufferPointer) {
         if awaitsProxyHeader {
@@ -265,6 +281,10 @@ package struct SocketSession: Sendable {
     /// accepts no byte for ``TransportOptions/writeTimeout`` ends the connection (``timerFired(at:)``);
     /// one that reads, however slowly, never does.
     package mutating func wroteRound(_ wrote: Int, at now: Connection.Instant) {
+        if wrote > 0 {
+            bytesSent &+= wrote
+            meter?.countBytesSent(wrote)
+        }
         if pipeline.socketOutputCount == 0 {
             writeStalledSince = nil
         } else if wrote > 0 || writeStalledSince == nil {
