@@ -35,6 +35,8 @@ final class ServerCore: @unchecked Sendable {
     let loops: [EventLoop]
     let system: SystemCalls
     let settings: SocketSession.Settings
+    /// Each loop's subscribers by topic, in the order of ``loops``: each touched only on its loop.
+    let topicTables: [TopicTable]
 
     private struct Counts {
         /// Connections accepted and not yet closed.
@@ -68,6 +70,13 @@ final class ServerCore: @unchecked Sendable {
         }
         settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: holds)
         sharedOptions = OutOfLine(options)
+        topicTables = loops.map { _ in TopicTable() }
+    }
+
+    /// The topic table of `loop`, one of the server's.
+    func topicTable(on loop: EventLoop) -> TopicTable {
+        guard let index = loops.firstIndex(where: { $0 === loop }) else { preconditionFailure("not one of the server's loops") }
+        return topicTables[index]
     }
 
     // MARK: Accepting (on a loop)

@@ -1,0 +1,58 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
+import WebSocketTransport
+
+extension WebSocketServer {
+    // MARK: Topics
+
+    /// Publishes a text message to every connection subscribed to `topic`
+    /// (``WebSocket/subscribe(_:)``): framed once, and the same bytes queued on every subscriber of
+    /// every loop. May be called from any thread; returns at once. See ``publish(topic:_:excluding:)``.
+    public func publish(topic: String, text: String) {
+        publish(topic: topic, Connection.PreparedMessage(text: text, fragmentationSize: core.configuration.fragmentationSize))
+    }
+
+    /// Publishes a binary message to every connection subscribed to `topic`; see
+    /// ``publish(topic:text:)``.
+    public func publish(topic: String, binary: some Collection<UInt8>) {
+        publish(topic: topic, Connection.PreparedMessage(binary: binary, fragmentationSize: core.configuration.fragmentationSize))
+    }
+
+    /// Publishes a prepared message to every connection subscribed to `topic` but `excluding` (the
+    /// sender of a chat message, say).
+    ///
+    /// - **Once per loop.** A loop's subscribers are listed on that loop and touched only there: a
+    ///   publish on a loop (from a handler) is queued on its subscribers at once; one from anywhere
+    ///   else reaches each of the server's other loops as one task, which queues it on the
+    ///   subscribers there. No lock and no copy per subscriber: each one's output holds the prepared
+    ///   bytes themselves (unmasked frames, reserved bits clear).
+    /// - **Order.** Each subscriber gets one publisher's messages in the order that publisher made
+    ///   them (publishes from several threads at once interleave in some order), and its own sends
+    ///   in the order they and the publishes reached its loop.
+    /// - **permessage-deflate.** A subscriber that negotiated it gets the message uncompressed, RSV1
+    ///   clear (RFC 7692 §6 allows any message to go uncompressed): compressed bytes could not be
+    ///   shared, each connection's compression context being its own.
+    /// - **Slow subscribers.** One whose buffered output has reached its ``WebSocket/highWaterMark``
+    ///   (``WebSocketCore/Connection/Limits/maxBufferedOutput``) is closed with 1013 (Try Again
+    ///   Later) and leaves its topics: the server never holds more than that per subscriber, however
+    ///   fast the publisher. A subscriber closing, or not open yet, skips the message.
+    public func publish(topic: String, _ message: Connection.PreparedMessage, excluding: WebSocket? = nil) {
+        publishLocally(topic: topic, message, excluding: excluding)
+    }
+
+    /// Delivers a prepared message to this server's subscribers of `topic` only. Today
+    /// ``publish(topic:_:excluding:)`` is exactly this; a backplane that joins several servers
+    /// (a message bus) makes ``publish(topic:_:excluding:)`` also hand the message to the bus, and
+    /// delivers what comes from the bus with this, so that nothing goes back to the bus.
+    public func publishLocally(topic: String, _ message: Connection.PreparedMessage, excluding: WebSocket? = nil) {
+        for (loop, table) in zip(core.loops, core.topicTables) {
+            if loop.inLoop {
+                table.deliver(message, to: topic, excluding: excluding)
+            } else {
+                loop.execute { table.deliver(message, to: topic, excluding: excluding) }
+            }
+        }
+    }
+}
