@@ -22,6 +22,7 @@ enum ServeCommand {
         let settings = try ServeSettings(parsing: arguments)
         if settings.command != nil { signal(SIGPIPE, SIG_IGN) }   // a command that stops reading is not fatal
         let connections = OpenConnections(limit: settings.maxConnections)
+        let rooms = settings.broadcast ? BroadcastRooms() : nil
 
         let handshake: @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { request in
             if !settings.origins.isEmpty, !settings.origins.contains(request.origin?.lowercased() ?? "") {
@@ -36,7 +37,7 @@ enum ServeCommand {
             return .accept(subprotocol: request.subprotocols.first { settings.subprotocols.contains($0) })
         }
         let handler: WebSocket.EventHandler = { socket, event in
-            serve(socket, event, settings: settings, connections: connections)
+            serve(socket, event, settings: settings, connections: connections, rooms: rooms)
         }
         // Pings and pongs are printed (--jsonl) as they come.
         var options = settings.options
@@ -55,9 +56,10 @@ enum ServeCommand {
             printError("websocket: \(error)")
             exitProcess(ExitStatus(error).rawValue)
         }
+        rooms?.attach(server)
         printError("listening on \(url(of: server.localAddress, secure: settings.options.tls != nil))")
-        if settings.broadcast {
-            DispatchQueue.global().async { @Sendable in broadcastStandardInput(to: server, binary: settings.binary) }
+        if let rooms {
+            DispatchQueue.global().async { @Sendable in broadcastStandardInput(to: rooms, binary: settings.binary) }
         }
 
         var number = signals.wait()
@@ -76,15 +78,15 @@ enum ServeCommand {
         exitProcess(0)
     }
 
-    /// `--broadcast`: each line of standard input to every open client. A line that is not UTF-8
-    /// (without `--binary`) is reported and skipped: the server goes on.
-    private static func broadcastStandardInput(to server: WebSocketServer, binary: Bool) {
+    /// `--broadcast`: each line of standard input to every room, so every open client. A line that
+    /// is not UTF-8 (without `--binary`) is reported and skipped: the server goes on.
+    private static func broadcastStandardInput(to rooms: BroadcastRooms, binary: Bool) {
         var input = LineReader()
         while let line = input.next() {
             if binary {
-                server.broadcast(binary: line)
+                rooms.announce(binary: line)
             } else if let text = String(validating: line, as: UTF8.self) {
-                server.broadcast(text: text)
+                rooms.announce(text: text)
             } else {
                 printError("websocket: standard input line \(input.lineNumber) is not valid UTF-8, not sent (--binary sends bytes)")
             }
@@ -92,10 +94,10 @@ enum ServeCommand {
         printError("end of standard input: nothing more to broadcast")
     }
 
-    /// One event of a connection, on its loop: print, echo or hand over each message; log its start
-    /// and end on standard error.
+    /// One event of a connection, on its loop: print, echo or hand over each message (and with
+    /// `--broadcast`, publish it to the client's room); log its start and end on standard error.
     private static func serve(_ socket: WebSocket, _ event: WebSocketEvent, settings: ServeSettings,
-                              connections: OpenConnections) {
+                              connections: OpenConnections, rooms: BroadcastRooms?) {
         switch event {
         case .open(let result):
             var opened = "\(peer(socket)): connected, resource \(result.resource)"
@@ -107,6 +109,7 @@ enum ServeCommand {
                 try? socket.sendClose(code: .tryAgainLater, reason: "too many connections")
                 return
             }
+            rooms?.joined(socket, resource: result.resource, peer: peer(socket))
             if let command = settings.command {
                 do throws(CommandError) {
                     let environment = [("WEBSOCKET_PEER", peer(socket)), ("WEBSOCKET_RESOURCE", result.resource),
@@ -119,10 +122,12 @@ enum ServeCommand {
                 }
             }
         case .message(.text(let text)):
+            rooms?.said(.text(text), by: socket)
             if let bridge = connections.bridge(of: socket) { hand(Array(text.utf8), to: bridge, of: socket) }
             else if settings.echo { try? socket.send(text: text) }
             else { settings.output.received(.text(text), peer: peer(socket)) }
         case .message(.binary(let bytes)):
+            rooms?.said(.binary(bytes), by: socket)
             if let bridge = connections.bridge(of: socket) { hand(bytes, to: bridge, of: socket) }
             else if settings.echo { try? socket.send(binary: bytes) }
             else { settings.output.received(.binary(bytes), peer: peer(socket)) }

@@ -9,19 +9,23 @@ extension WebSocketServer {
 
     /// Publishes a text message to every connection subscribed to `topic`
     /// (``WebSocket/subscribe(_:)``): framed once, and the same bytes queued on every subscriber of
-    /// every loop. May be called from any thread; returns at once. See ``publish(topic:_:excluding:)``.
-    public func publish(topic: String, text: String) {
-        publish(topic: topic, Connection.PreparedMessage(text: text, fragmentationSize: core.configuration.fragmentationSize))
+    /// every loop, but `excluding` (the sender of a chat message, say). May be called from any
+    /// thread; returns at once. See ``publish(topic:_:excluding:)``.
+    public func publish(topic: String, text: String, excluding: WebSocket? = nil) {
+        publish(topic: topic, Connection.PreparedMessage(text: text, fragmentationSize: core.configuration.fragmentationSize),
+                excluding: excluding)
     }
 
     /// Publishes a binary message to every connection subscribed to `topic`; see
-    /// ``publish(topic:text:)``.
-    public func publish(topic: String, binary: some Collection<UInt8>) {
-        publish(topic: topic, Connection.PreparedMessage(binary: binary, fragmentationSize: core.configuration.fragmentationSize))
+    /// ``publish(topic:text:excluding:)``.
+    public func publish(topic: String, binary: some Collection<UInt8>, excluding: WebSocket? = nil) {
+        publish(topic: topic, Connection.PreparedMessage(binary: binary, fragmentationSize: core.configuration.fragmentationSize),
+                excluding: excluding)
     }
 
-    /// Publishes a prepared message to every connection subscribed to `topic` but `excluding` (the
-    /// sender of a chat message, say).
+    /// Publishes a prepared message (framed with the server's
+    /// ``WebSocketCore/Connection/Configuration/fragmentationSize``, if it has one) to every
+    /// connection subscribed to `topic` but `excluding`.
     ///
     /// - **Once per loop.** A loop's subscribers are listed on that loop and touched only there: a
     ///   publish on a loop (from a handler) is queued on its subscribers at once; one from anywhere

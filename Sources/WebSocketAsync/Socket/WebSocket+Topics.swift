@@ -8,7 +8,7 @@ extension WebSocket {
     // MARK: Topics (a server's connections)
 
     /// Subscribes the connection to `topic`: from now on it receives what
-    /// ``WebSocketServer/publish(topic:text:)`` and the other publish calls send to that topic,
+    /// ``WebSocketServer/publish(topic:text:excluding:)`` and the other publish calls send to that topic,
     /// until ``unsubscribe(_:)`` or the end of the connection (which unsubscribes it from
     /// everything). May be called from any thread; a publish made after this returns, from any
     /// thread, reaches the connection. Subscribing to a topic twice is one subscription.
