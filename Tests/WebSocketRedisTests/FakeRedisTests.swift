@@ -99,3 +99,44 @@ struct FakeRedisTests {
         #expect(connection.statistics.failedAttempts >= 3)
     }
 }
+
+@Suite("RedisConnection against a fake Redis that logs in, then stops answering or reading")
+struct StalledRedisTests {
+    static let loggedIn = Array("%1\r\n+proto\r\n:3\r\n".utf8)
+
+    @Test("a server that stops answering: the PING unanswered at the next ends the connection, and it is made again")
+    func unansweredPing() throws {
+        let fake = try FakeRedis(reply: Self.loggedIn)
+        defer { fake.stop() }
+        var options = RedisConnection.Options.fast
+        options.pingInterval = .milliseconds(100)
+        let recorder = EventRecorder()
+        let connection = RedisConnection(endpoint: fake.endpoint, role: .publisher, options: options, handler: recorder.handler)
+        try connection.start()
+        #expect(recorder.wait(for: 2, EventRecorder.isConnected), "\(recorder.all)")
+        connection.close()
+        #expect(recorder.errors.first?.code == .timedOut, "\(recorder.errors)")
+        #expect(connection.statistics.disconnections >= 1)
+    }
+
+    @Test("a server that stops reading: publishes are refused and counted once the queue is full, memory stays bounded")
+    func notReading() throws {
+        let fake = try FakeRedis(reply: Self.loggedIn)
+        defer { fake.stop() }
+        var options = RedisConnection.Options.fast
+        options.pingInterval = nil
+        options.limits = RedisClient.Limits(maxOutputBytes: 1 << 20)
+        let recorder = EventRecorder()
+        let connection = RedisConnection(endpoint: fake.endpoint, role: .publisher, options: options, handler: recorder.handler)
+        defer { connection.close() }
+        try connection.start()
+        #expect(recorder.wait(for: 1, EventRecorder.isConnected))
+        let payload = [UInt8](repeating: 0x61, count: 64 << 10)
+        var sent = 0
+        // The socket's buffers and twice maxOutputBytes at most: far fewer than 10,000 publishes of 64 KiB.
+        while sent < 10_000, connection.publish(channel: "a", payload: payload) { sent += 1 }
+        #expect(sent < 10_000, "publishes never refused")
+        #expect(connection.statistics.publishesLost == 1)
+        #expect(connection.isConnected, "a slow server is not a failure")
+    }
+}

@@ -89,13 +89,16 @@ extension RedisConnection {
         }
 
         while true {
+            // The client's output is taken only once the socket took the last: bytes a slow server
+            // does not read stay in the client, where `maxOutputBytes` refuses more.
+            let takesOutput = !stream.hasUnwritten
             let (events, output, stopping) = shared.withLock { state -> ([RedisClient.Event], [UInt8], Bool) in
                 var events: [RedisClient.Event] = []
                 while let event = state.client?.nextEvent() {
                     if case .message = event { state.statistics.messagesReceived += 1 }
                     events.append(event)
                 }
-                return (events, state.client?.takeOutput() ?? [], state.phase != .running)
+                return (events, takesOutput ? state.client?.takeOutput() ?? [] : [], state.phase != .running)
             }
             if stopping { return end(nil) }
             stream.queue(output)
