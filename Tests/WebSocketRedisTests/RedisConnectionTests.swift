@@ -7,9 +7,11 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TLSTestSupport
 import Testing
 import TransportTestSupport
 import WebSocketRedis
+import WebSocketTLS
 import WebSocketTransport
 
 @Suite("RedisConnection against a real redis-server", .enabled(if: RedisTestServer.enabled))
@@ -133,5 +135,66 @@ struct RedisConnectionTests {
         let count = recorder.all.count
         try server.start()
         #expect(recorder.all.count == count, "no event after close")
+    }
+}
+
+@Suite("RedisConnection over TCP and rediss:// (the TLS layer, with its verification)", .enabled(if: RedisTestServer.enabled))
+struct RedisTCPAndTLSTests {
+    static let pki = TestPKI.shared
+
+    static func trustingTestCA() throws -> RedisConnection.Options {
+        var configuration = TLSConfiguration.client()
+        configuration.trustRoots = .only([pki.ca.certificate])
+        var options = RedisConnection.Options.fast
+        options.tls = try TLSContext(configuration)
+        return options
+    }
+
+    static func roundTrip(_ endpoint: RedisEndpoint, options: RedisConnection.Options) throws {
+        let subscribed = EventRecorder(), published = EventRecorder()
+        let subscriber = RedisConnection(endpoint: endpoint, role: .subscriber, channels: ["t"], options: options, handler: subscribed.handler)
+        let publisher = RedisConnection(endpoint: endpoint, role: .publisher, options: options, handler: published.handler)
+        defer {
+            subscriber.close()
+            publisher.close()
+        }
+        try subscriber.start()
+        try publisher.start()
+        #expect(subscribed.wait(for: 1, EventRecorder.isConnected), "\(subscribed.all)")
+        #expect(published.wait(for: 1, EventRecorder.isConnected), "\(published.all)")
+        let payload = pattern(300_000, seed: 9)
+        #expect(publisher.publish(channel: "t", payload: payload))
+        #expect(subscribed.wait(for: 1, EventRecorder.isMessage))
+        #expect(subscribed.messages.first?.payload == payload)
+    }
+
+    @Test("redis:// over TCP, with a user name and password in the URL")
+    func tcp() throws {
+        let server = try RedisTestServer(password: "pw", tcp: true)
+        let endpoint = try RedisEndpoint(parsing: "redis://default:pw@localhost:\(server.tcpPort ?? 0)/3")
+        try Self.roundTrip(endpoint, options: .fast)
+    }
+
+    @Test("rediss:// with the server's certificate verified: a round trip of 300 KB")
+    func tls() throws {
+        let server = try RedisTestServer(password: "pw", tls: (Self.pki.server.certificatePEM, Self.pki.server.keyPEM))
+        let endpoint = try RedisEndpoint(parsing: "rediss://:pw@localhost:\(server.tlsPort ?? 0)")
+        try Self.roundTrip(endpoint, options: try Self.trustingTestCA())
+    }
+
+    @Test("rediss:// refused: a certificate the client does not trust, and no TLS context at all")
+    func tlsRefused() throws {
+        let server = try RedisTestServer(tls: (Self.pki.fromOtherCA.certificatePEM, Self.pki.fromOtherCA.keyPEM))
+        let endpoint = try RedisEndpoint(parsing: "rediss://localhost:\(server.tlsPort ?? 0)")
+        for options in [try Self.trustingTestCA(), RedisConnection.Options.fast] {
+            let recorder = EventRecorder()
+            let connection = RedisConnection(endpoint: endpoint, role: .publisher, options: options, handler: recorder.handler)
+            try connection.start()
+            #expect(recorder.wait(for: 2, EventRecorder.isDisconnected))
+            connection.close()
+            #expect(recorder.connections.isEmpty)
+            #expect(recorder.errors.allSatisfy { $0.code == .connectFailed }, "\(recorder.errors)")
+            #expect(recorder.errors.first?.reason.contains(options.tls == nil ? "TLS context" : "TLS") == true, "\(recorder.errors)")
+        }
     }
 }

@@ -43,6 +43,10 @@ final class RedisTestServer {
 
     let directory: String
     let password: String?
+    /// The plain TCP port on 127.0.0.1 (and ::1), or `nil` for none.
+    let tcpPort: UInt16?
+    /// The TLS port, with the test PKI's `localhost` certificate, or `nil` for none.
+    let tlsPort: UInt16?
     private(set) var pid: pid_t = 0
 
     var socketPath: String { directory + "/redis.sock" }
@@ -53,7 +57,21 @@ final class RedisTestServer {
         return RedisEndpoint(address: .unix(path: socketPath), credentials: secret.map { RedisCredentials(password: $0) })
     }
 
-    init(password: String? = nil) throws {
+    /// A port nobody listens on now (the kernel's pick for a socket bound and closed at once; Redis
+    /// takes it a moment later, a small race the tests accept).
+    static func freePort() throws -> UInt16 {
+        guard case .success(let addresses) = AddressResolution.resolve(host: "127.0.0.1", port: 0, passive: true) else {
+            throw Failure(description: "no address for 127.0.0.1")
+        }
+        let socket = try Socket.listening(on: addresses[0], backlog: 1, system: .live)
+        defer { socket.close() }
+        guard let port = socket.localAddress?.port else { throw Failure(description: "getsockname failed") }
+        return port
+    }
+
+    /// A server on a Unix socket; with `tcp`, on a TCP port too; with `tls`, on a TLS port too, with
+    /// the certificate and key given (PEM), which it writes to its directory.
+    init(password: String? = nil, tcp: Bool = false, tls: (certificate: [UInt8], key: [UInt8])? = nil) throws {
         guard Self.binary != nil else {
             throw Failure(description: "redis-server not found (PATH, or WEBSOCKET_REDIS_SERVER), and WEBSOCKET_REDIS_REQUIRED=1: "
                           + "install it (Debian: apt-get install redis-server)")
@@ -64,21 +82,40 @@ final class RedisTestServer {
         }
         directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.password = password
+        tcpPort = tcp ? try Self.freePort() : nil
+        tlsPort = tls != nil ? try Self.freePort() : nil
+        if let tls {
+            try Self.save(tls.certificate, to: directory + "/server.pem")
+            try Self.save(tls.key, to: directory + "/server.key")
+        }
         try start()
     }
 
     deinit {
         stop()
-        unlink(socketPath)
+        for name in ["redis.sock", "server.pem", "server.key"] { unlink(directory + "/" + name) }
         rmdir(directory)
+    }
+
+    private static func save(_ bytes: [UInt8], to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { throw Failure(description: "open \(path) failed") }
+        defer { close(descriptor) }
+        guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else {
+            throw Failure(description: "write \(path) failed")
+        }
     }
 
     /// Starts the server and returns once it accepts connections (its log says so).
     func start() throws {
         guard pid == 0, let binary = Self.binary else { return }
-        var arguments = ["--port", "0", "--unixsocket", socketPath, "--unixsocketperm", "700", "--dir", directory,
+        var arguments = ["--port", String(tcpPort ?? 0), "--unixsocket", socketPath, "--unixsocketperm", "700", "--dir", directory,
                          "--save", "", "--appendonly", "no", "--daemonize", "no", "--logfile", "", "--loglevel", "notice"]
         if let password { arguments += ["--requirepass", password] }
+        if let tlsPort {
+            arguments += ["--tls-port", String(tlsPort), "--tls-cert-file", directory + "/server.pem",
+                          "--tls-key-file", directory + "/server.key", "--tls-auth-clients", "no"]
+        }
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else { throw Failure(description: "pipe: \(String(cString: strerror(errno)))") }
         _ = fcntl(descriptors[0], F_SETFD, FD_CLOEXEC)
