@@ -37,6 +37,8 @@ final class ServerCore: @unchecked Sendable {
     let settings: SocketSession.Settings
     /// Each loop's subscribers by topic, in the order of ``loops``: each touched only on its loop.
     let topicTables: [TopicTable]
+    /// The topics with subscribers on any loop, and the backplane told of them.
+    let topicPresence: TopicPresence
 
     private struct Counts {
         /// Connections accepted and not yet closed.
@@ -70,7 +72,9 @@ final class ServerCore: @unchecked Sendable {
         }
         settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: holds)
         sharedOptions = OutOfLine(options)
-        topicTables = loops.map { _ in TopicTable() }
+        let presence = TopicPresence()
+        topicPresence = presence
+        topicTables = loops.map { _ in TopicTable(presence: presence) }
     }
 
     /// The topic table of `loop`, one of the server's.

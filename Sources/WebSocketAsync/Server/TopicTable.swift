@@ -16,6 +16,12 @@ final class TopicTable: @unchecked Sendable {
     /// moves the last one into the gap). Each socket knows its slot in every array it is in
     /// (``WebSocket/topicSlots``), so that leaving a topic costs no search.
     @exclusivity(unchecked) private var subscribers: [String: [WebSocket]] = [:]
+    /// Told when a topic gets its first subscriber here, or loses its last.
+    private let presence: TopicPresence
+
+    init(presence: TopicPresence) {
+        self.presence = presence
+    }
 
     /// Topics with at least one subscriber on this loop.
     var topicCount: Int { subscribers.count }
@@ -26,8 +32,10 @@ final class TopicTable: @unchecked Sendable {
     /// Adds `socket` to `topic`'s subscribers, unless it is one already.
     func add(_ socket: WebSocket, to topic: String) {
         guard socket.topicSlots[topic] == nil else { return }
-        socket.topicSlots[topic] = subscribers[topic]?.count ?? 0
+        let count = subscribers[topic]?.count ?? 0
+        socket.topicSlots[topic] = count
         subscribers[topic, default: []].append(socket)
+        if count == 0 { presence.appeared(topic) }
     }
 
     /// Removes `socket` from `topic`'s subscribers, if it is one; a topic left without any is
@@ -41,7 +49,7 @@ final class TopicTable: @unchecked Sendable {
             list[slot] = last
             last.topicSlots[topic] = slot
         }
-        if !list.isEmpty { subscribers[topic] = list }
+        if list.isEmpty { presence.vanished(topic) } else { subscribers[topic] = list }
     }
 
     /// Removes `socket` from every topic it is in (its connection ended).

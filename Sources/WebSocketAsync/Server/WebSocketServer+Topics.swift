@@ -42,21 +42,19 @@ extension WebSocketServer {
     ///   (``WebSocketCore/Connection/Limits/maxBufferedOutput``) is closed with 1013 (Try Again
     ///   Later) and leaves its topics: the server never holds more than that per subscriber, however
     ///   fast the publisher. A subscriber closing, or not open yet, skips the message.
+    ///
+    /// With a backplane attached (``attach(_:)``), the message also goes to the other servers on it.
     public func publish(topic: String, _ message: Connection.PreparedMessage, excluding: WebSocket? = nil) {
         publishLocally(topic: topic, message, excluding: excluding)
+        if let backplane = core.topicPresence.backplane {
+            backplane.publish(BackplaneMessage(topic: topic, kind: message.kind, payload: message.payload))
+        }
     }
 
-    /// Delivers a prepared message to this server's subscribers of `topic` only. Today
-    /// ``publish(topic:_:excluding:)`` is exactly this; a backplane that joins several servers
-    /// (a message bus) makes ``publish(topic:_:excluding:)`` also hand the message to the bus, and
-    /// delivers what comes from the bus with this, so that nothing goes back to the bus.
+    /// Delivers a prepared message to this server's subscribers of `topic` only, never to a
+    /// backplane (``attach(_:)``): what comes from the bus is delivered this way, and so may be a
+    /// message meant for this server's clients alone.
     public func publishLocally(topic: String, _ message: Connection.PreparedMessage, excluding: WebSocket? = nil) {
-        for (loop, table) in zip(core.loops, core.topicTables) {
-            if loop.inLoop {
-                table.deliver(message, to: topic, excluding: excluding)
-            } else {
-                loop.execute { table.deliver(message, to: topic, excluding: excluding) }
-            }
-        }
+        core.deliverLocally(topic: topic, message, excluding: excluding)
     }
 }
