@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore", "AllocationCounter"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "WebSocketCore", "TransportTestSupport"]),
         .testTarget(name: "WebSocketRedisTests", dependencies: ["WebSocketRedis", "WebSocketCore", "WebSocketTransport", "TransportTestSupport",
-                                                               "WebSocketTLS", "TLSTestSupport"]),
+                                                               "WebSocketTLS", "TLSTestSupport", "WebSocketAsync", "WebSocketPOSIX"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
         // Test support: the test PKI (a CA, leaves, expired and foreign ones, client certificates),
         // made at test time with OpenSSL's C API.

@@ -45,6 +45,9 @@ public final class RedisBackplane: TopicBackplane {
         case disconnected(Role, RedisError, retryingIn: Duration)
         /// A connection could not even start (no thread, no descriptor).
         case failedToStart(Role, RedisError)
+        /// Redis confirmed the subscription to `topic`'s channel: other servers' messages to it
+        /// arrive from now on. (On a new connection, ``connected(_:outage:)`` confirms every topic.)
+        case subscribed(topic: String)
     }
 
     /// What the backplane did so far.
@@ -103,7 +106,8 @@ public final class RedisBackplane: TopicBackplane {
                 Self.received(payload, on: channel, prefix: channelPrefix, origin: origin, state: state)
             case .connected(_, let outage): onEvent(.connected(.subscriber, outage: outage))
             case .disconnected(let error, let delay): onEvent(.disconnected(.subscriber, error, retryingIn: delay))
-            case .subscribed: break
+            case .subscribed(let channel):
+                if channel.hasPrefix(channelPrefix) { onEvent(.subscribed(topic: String(channel.dropFirst(channelPrefix.count)))) }
             }
         }
         publisher = RedisConnection(endpoint: endpoint, role: .publisher, options: options) { event in
