@@ -246,6 +246,8 @@ struct TopicTests {
         #expect(throws: WebSocketError.self) { try clients[0].0.subscribe("client side") }
         for (client, _) in clients { try client.sendClose() }
         for (_, log) in clients { try await log.waitForEnd() }
+        // A client ends once the server closed TCP, which may come before the server's socket ends.
+        _ = try await topics.closed.wait(for: "every end at the server") { $0.count == 30 }
         #expect(await topics.tables { $0.topicCount }.reduce(0, +) == 0)
     }
 
