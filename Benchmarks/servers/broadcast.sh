@@ -10,8 +10,8 @@
 #
 # With --topics, every N is measured twice in each round, one right after the other on the same
 # server: the broadcast, then the same messages published to a topic every connection subscribed to
-# as it opened (`WebSocketServer.publish(topic:binary:)`, `wsload broadcast --publish`); the table
-# has a row for each.
+# as it opened (`WebSocketServer.publish(topic:binary:)`, `wsload broadcast --publish`), the two
+# taking turns going first; the table has a row for each.
 #
 # Builds wsload (build.sh) and websocket-bench (release), starts `websocket-bench serve-echo
 # loop-handler` once (with --fresh-server: anew for every run), pinned to CPU 0 (so one event loop),
@@ -160,7 +160,11 @@ for ((round = 0; round < rounds; round++)); do
     for ((i = 0; i < count; i++)); do
         n="${counts[$(((i + round) % count))]}"
         if ((fresh)) && [[ -z $server_pid ]]; then start_server; fi
-        for request in "${requests[@]}"; do
+        # The two requests take turns going first, round by round: neither always runs on the
+        # heap the other left.
+        order=("${requests[@]}")
+        if ((topics)) && ((round % 2 == 1)); then order=(publish broadcast); fi
+        for request in "${order[@]}"; do
             # Rows: N for a broadcast, N:publish for a publish.
             key=$n
             publish_flag=()

@@ -29,7 +29,9 @@ final class TopicTable: @unchecked Sendable {
     /// The number of subscribers of `topic` on this loop.
     func subscriberCount(of topic: String) -> Int { subscribers[topic]?.count ?? 0 }
 
-    /// Adds `socket` to `topic`'s subscribers, unless it is one already.
+    /// Adds `socket` to `topic`'s subscribers, unless it is one already. (A topic's first
+    /// subscriber on this loop, here, and its last one leaving, in ``remove(_:from:)``, are where a
+    /// backplane would learn which topics to subscribe to on its bus.)
     func add(_ socket: WebSocket, to topic: String) {
         guard socket.topicSlots[topic] == nil else { return }
         let count = subscribers[topic]?.count ?? 0
