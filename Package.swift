@@ -60,7 +60,8 @@ let package = Package(
         // state machine, the envelope) and the connections that run them on a thread over the
         // transport's sockets and TLS layer.
         .target(name: "WebSocketRedis", dependencies: ["WebSocketCore", "WebSocketTransport"]),
-        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "WebSocketAsync"]),
+        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "WebSocketAsync",
+                                                           "WebSocketRedis"]),
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketAsync", "WebSocketTLS",
                                                                   "TLSTestSupport", "EchoServerSupport"],
                           path: "Benchmarks/websocket-bench"),

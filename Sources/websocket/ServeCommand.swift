@@ -11,6 +11,7 @@ import Dispatch
 import WebSocketCore
 import WebSocketAsync
 import WebSocketTransport
+import WebSocketRedis
 import WebSocketTLS
 
 /// `websocket serve`: a server that prints every message, or echoes it, runs a command per
@@ -57,6 +58,7 @@ enum ServeCommand {
             exitProcess(ExitStatus(error).rawValue)
         }
         rooms?.attach(server)
+        if let redis = settings.redis { shareRooms(of: server, through: redis, prefix: settings.redisPrefix) }
         printError("listening on \(url(of: server.localAddress, secure: settings.options.tls != nil))")
         if let rooms {
             DispatchQueue.global().async { @Sendable in broadcastStandardInput(to: rooms, binary: settings.binary) }
@@ -76,6 +78,31 @@ enum ServeCommand {
         let report = server.drain(code: settings.stopCode, timeout: timeout)
         printError("stopped: \(report.closedCleanly) closed cleanly, \(report.closedUncleanly) lost, \(report.aborted) aborted at the deadline")
         exitProcess(0)
+    }
+
+    /// `--redis URL`: the rooms shared with every server on the same Redis (a ``RedisBackplane``);
+    /// its connections' cuts and returns said on standard error. A `rediss://` URL verifies Redis's
+    /// certificate against the system's trust store.
+    private static func shareRooms(of server: WebSocketServer, through redis: RedisEndpoint, prefix: String) {
+        var options = RedisConnection.Options()
+        if redis.usesTLS {
+            do throws(WebSocketError) {
+                options.tls = try TLSContext(.client())
+            } catch {
+                printError("websocket: --redis: \(error)")
+                exitProcess(ExitStatus.usage.rawValue)
+            }
+        }
+        let backplane = RedisBackplane(endpoint: redis, channelPrefix: prefix, options: options) { event in
+            switch event {
+            case .connected(let role, nil): printError("redis: \(role) connected to \(redis)")
+            case .connected(let role, let outage?): printError("redis: \(role) back after \(outage) cut off (messages of that time are lost)")
+            case .disconnected(let role, let error, let delay): printError("redis: \(role) cut off: \(error); retrying in \(delay)")
+            case .failedToStart(let role, let error): printError("redis: \(role) could not start: \(error)")
+            case .subscribed(let topic): printError("redis: sharing room \(topic)")
+            }
+        }
+        server.attach(backplane)
     }
 
     /// `--broadcast`: each line of standard input to every room, so every open client. A line that
