@@ -35,7 +35,8 @@ import WebSocketTransport
 ///
 /// The handler runs on the connection's thread, one event at a time, in order; it may call
 /// ``publish(channel:payload:)``, ``subscribe(_:)`` and ``unsubscribe(_:)``, but not ``close()``
-/// (which waits for that thread).
+/// (which waits for that thread). The thread holds the connection until ``close()``: a connection
+/// started and dropped keeps connecting.
 public final class RedisConnection: Sendable {
     /// What a connection reports.
     public enum Event: Sendable, Hashable {
@@ -210,7 +211,8 @@ public final class RedisConnection: Sendable {
     /// The channels a subscriber wants.
     public var subscriptions: Set<String> { shared.withLock { $0.subscriptions } }
 
-    /// Adds a channel: subscribed now if ready, and on every connection from now on.
+    /// Adds a channel: subscribed now if ready (``Event/subscribed(channel:)`` once confirmed), and on
+    /// every connection from now on. A publisher ignores it.
     public func subscribe(_ channel: String) {
         change { (state: inout Shared) throws(RedisError) in
             state.subscriptions.insert(channel)
@@ -218,7 +220,8 @@ public final class RedisConnection: Sendable {
         }
     }
 
-    /// Removes a channel: unsubscribed now if ready, and on no connection from now on.
+    /// Removes a channel: unsubscribed now if ready, and on no connection from now on. A publisher
+    /// ignores it.
     public func unsubscribe(_ channel: String) {
         change { (state: inout Shared) throws(RedisError) in
             state.subscriptions.remove(channel)
