@@ -151,7 +151,10 @@ public final class RedisConnection: Sendable {
     /// A connection, not started: ``start()`` starts its thread.
     ///
     /// - Parameters:
+    ///   - endpoint: the server and how to log in (``RedisEndpoint/init(parsing:)`` reads a URL).
+    ///   - role: subscriber or publisher.
     ///   - channels: for a subscriber, the channels to subscribe to from the start.
+    ///   - options: timeouts, TLS, backoff, limits.
     ///   - handler: called on the connection's thread for each event.
     public init(endpoint: RedisEndpoint, role: RedisClient.Role, channels: Set<String> = [], options: Options = Options(),
                 handler: @escaping @Sendable (Event) -> Void = { _ in }) {
