@@ -69,6 +69,31 @@ struct RedisConnectionTests {
         #expect(publisher.statistics.publishesLost == 0)
     }
 
+    @Test("RESP2 (AUTH, no HELLO) and RESP3 (HELLO 3 AUTH): the same round trip", arguments: [false, true])
+    func protocols(usesHello: Bool) throws {
+        let server = try RedisTestServer(password: Self.password)
+        var options = RedisConnection.Options.fast
+        options.usesHello = usesHello
+        let subscribed = EventRecorder(), published = EventRecorder()
+        let subscriber = RedisConnection(endpoint: server.endpoint(), role: .subscriber, channels: ["p"], options: options,
+                                         handler: subscribed.handler)
+        let publisher = RedisConnection(endpoint: server.endpoint(), role: .publisher, options: options, handler: published.handler)
+        defer {
+            subscriber.close()
+            publisher.close()
+        }
+        try subscriber.start()
+        try publisher.start()
+        #expect(subscribed.wait(for: 1, EventRecorder.isConnected))
+        #expect(published.wait(for: 1, EventRecorder.isConnected))
+        let version = usesHello ? 3 : 2
+        #expect(subscribed.all.first == .connected(protocolVersion: version, outage: nil))
+        #expect(published.all.first == .connected(protocolVersion: version, outage: nil))
+        #expect(publisher.publish(channel: "p", payload: [0, 0xFF, 0x0D, 0x0A]))
+        #expect(subscribed.wait(for: 1, EventRecorder.isMessage))
+        #expect(subscribed.messages.first?.payload == [0, 0xFF, 0x0D, 0x0A])
+    }
+
     @Test("a wrong password, and none: a clear error, retried, never connected")
     func wrongPassword() throws {
         let server = try RedisTestServer(password: Self.password)

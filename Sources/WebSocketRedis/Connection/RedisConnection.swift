@@ -35,7 +35,8 @@ import WebSocketTransport
 ///
 /// The handler runs on the connection's thread, one event at a time, in order; it may call
 /// ``publish(channel:payload:)``, ``subscribe(_:)`` and ``unsubscribe(_:)``, but not ``close()``
-/// (which waits for that thread).
+/// (which waits for that thread). The thread holds the connection until ``close()``: a connection
+/// started and dropped keeps connecting.
 public final class RedisConnection: Sendable {
     /// What a connection reports.
     public enum Event: Sendable, Hashable {
@@ -150,7 +151,10 @@ public final class RedisConnection: Sendable {
     /// A connection, not started: ``start()`` starts its thread.
     ///
     /// - Parameters:
+    ///   - endpoint: the server and how to log in (``RedisEndpoint/init(parsing:)`` reads a URL).
+    ///   - role: subscriber or publisher.
     ///   - channels: for a subscriber, the channels to subscribe to from the start.
+    ///   - options: timeouts, TLS, backoff, limits.
     ///   - handler: called on the connection's thread for each event.
     public init(endpoint: RedisEndpoint, role: RedisClient.Role, channels: Set<String> = [], options: Options = Options(),
                 handler: @escaping @Sendable (Event) -> Void = { _ in }) {
@@ -210,7 +214,8 @@ public final class RedisConnection: Sendable {
     /// The channels a subscriber wants.
     public var subscriptions: Set<String> { shared.withLock { $0.subscriptions } }
 
-    /// Adds a channel: subscribed now if ready, and on every connection from now on.
+    /// Adds a channel: subscribed now if ready (``Event/subscribed(channel:)`` once confirmed), and on
+    /// every connection from now on. A publisher ignores it.
     public func subscribe(_ channel: String) {
         change { (state: inout Shared) throws(RedisError) in
             state.subscriptions.insert(channel)
@@ -218,7 +223,8 @@ public final class RedisConnection: Sendable {
         }
     }
 
-    /// Removes a channel: unsubscribed now if ready, and on no connection from now on.
+    /// Removes a channel: unsubscribed now if ready, and on no connection from now on. A publisher
+    /// ignores it.
     public func unsubscribe(_ channel: String) {
         change { (state: inout Shared) throws(RedisError) in
             state.subscriptions.remove(channel)
