@@ -56,11 +56,12 @@ let package = Package(
         .target(name: "WebSocketAsync", dependencies: ["WebSocketTransport", "CWebSocketSystem"]),
         // Blocking sockets (POSIX threads): moves bytes and time in and out of a Connection.
         .target(name: "WebSocketPOSIX", dependencies: ["WebSocketTransport"]),
-        // A Redis backplane's sans-I/O parts: the RESP2/RESP3 codec, redis:// URLs, the subscriber's
-        // commands and handshake. The standard library only, like the core.
-        // The sockets to come will add WebSocketTransport.
-        .target(name: "WebSocketRedis", dependencies: ["WebSocketCore"]),
-        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "WebSocketAsync"]),
+        // A Redis backplane: its sans-I/O parts (the RESP2/RESP3 codec, redis:// URLs, the connection's
+        // state machine, the envelope) and the connections that run them on a thread over the
+        // transport's sockets and TLS layer.
+        .target(name: "WebSocketRedis", dependencies: ["WebSocketCore", "WebSocketTransport"]),
+        .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "WebSocketAsync",
+                                                           "WebSocketRedis"]),
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketAsync", "WebSocketTLS",
                                                                   "TLSTestSupport", "EchoServerSupport"],
                           path: "Benchmarks/websocket-bench"),
@@ -78,7 +79,8 @@ let package = Package(
         .target(name: "SanitizerSuppressions", path: "Tests/SanitizerSuppressions"),
         .testTarget(name: "WebSocketCoreTests", dependencies: ["WebSocketCore", "AllocationCounter"]),
         .testTarget(name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "WebSocketCore", "TransportTestSupport"]),
-        .testTarget(name: "WebSocketRedisTests", dependencies: ["WebSocketRedis", "WebSocketCore"]),
+        .testTarget(name: "WebSocketRedisTests", dependencies: ["WebSocketRedis", "WebSocketCore", "WebSocketTransport", "TransportTestSupport",
+                                                               "WebSocketTLS", "TLSTestSupport", "WebSocketAsync", "WebSocketPOSIX"]),
         .testTarget(name: "WebSocketDeflateTests", dependencies: ["WebSocketDeflate", "WebSocketCore"]),
         // Test support: the test PKI (a CA, leaves, expired and foreign ones, client certificates),
         // made at test time with OpenSSL's C API.

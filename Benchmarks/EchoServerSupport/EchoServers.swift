@@ -75,13 +75,16 @@ package enum EchoServers {
 
         case .loopHandler:
             // The handler reaches the server through this box, set once the server exists (a request
-            // before that is echoed); broadcast.sh sends `broadcast K S` (see ``broadcastRequest(_:)``).
+            // before that is echoed); broadcast.sh sends `broadcast K S` or `publish K S` (see
+            // ``broadcastRequest(_:)``). Every connection subscribes to ``benchTopic`` as it opens.
             let serverBox = Locked<WebSocketServer?>(nil)
             let server = try WebSocketServer(host: "127.0.0.1", port: port, backlog: backlog) { socket, event in
                 switch event {
+                case .open:
+                    _ = try? socket.subscribe(benchTopic)
                 case .message(.text(let text)):
-                    if let (count, size) = broadcastRequest(text), let server = serverBox.withLock({ $0 }) {
-                        broadcast(server, count: count, size: size)
+                    if let (publish, count, size) = broadcastRequest(text), let server = serverBox.withLock({ $0 }) {
+                        broadcast(server, publish: publish, count: count, size: size)
                     } else {
                         echo({ () throws(WebSocketError) in try socket.send(text: text) }, refuse: { try? socket.sendClose(code: .internalError, reason: "echo buffer full") })
                     }
@@ -140,26 +143,34 @@ package enum EchoServers {
         }
     }
 
-    /// The K and S of a `broadcast K S` text message (loop-handler): 1 ≤ K ≤ 100 000, 8 ≤ S ≤ 1 MiB and
-    /// K × S ≤ 64 MiB (every message stays in memory until the slowest connection has it). Anything
-    /// else, `nil`: the message is echoed.
-    private static func broadcastRequest(_ text: String) -> (count: Int, size: Int)? {
+    /// The topic every loop-handler connection subscribes to, for `publish K S`.
+    private static let benchTopic = "bench"
+
+    /// The K and S of a `broadcast K S` or `publish K S` text message (loop-handler), and whether it
+    /// is a publish: 1 ≤ K ≤ 100 000, 8 ≤ S ≤ 1 MiB and K × S ≤ 64 MiB (every message stays in memory
+    /// until the slowest connection has it). Anything else, `nil`: the message is echoed.
+    private static func broadcastRequest(_ text: String) -> (publish: Bool, count: Int, size: Int)? {
         let words = text.split(separator: " ", omittingEmptySubsequences: false)
-        guard words.count == 3, words[0] == "broadcast",
+        guard words.count == 3, words[0] == "broadcast" || words[0] == "publish",
               let count = Int(words[1]), let size = Int(words[2]),
               (1...100_000).contains(count), (8...(1 << 20)).contains(size), count * size <= 64 << 20
         else { return nil }
-        return (count, size)
+        return (words[0] == "publish", count, size)
     }
 
-    /// Sends `count` binary messages of `size` bytes to every open connection, each framed once
-    /// (``WebSocketServer/broadcast(binary:)``): message k carries k as a big-endian UInt64 in its
-    /// first 8 bytes, then byte i is `i * 31 + 7` (mod 256), as wsload's `broadcast` checks.
-    private static func broadcast(_ server: WebSocketServer, count: Int, size: Int) {
+    /// Sends `count` binary messages of `size` bytes to every open connection, each framed once:
+    /// with ``WebSocketServer/broadcast(binary:)``, or published to ``benchTopic``
+    /// (``WebSocketServer/publish(topic:binary:)``). Message k carries k as a big-endian UInt64 in
+    /// its first 8 bytes, then byte i is `i * 31 + 7` (mod 256), as wsload's `broadcast` checks.
+    private static func broadcast(_ server: WebSocketServer, publish: Bool, count: Int, size: Int) {
         var payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         for sequence in 0..<count {
             for i in 0..<8 { payload[i] = UInt8(truncatingIfNeeded: UInt64(sequence) >> (8 * (7 - i))) }
-            server.broadcast(binary: payload)
+            if publish {
+                server.publish(topic: benchTopic, binary: payload)
+            } else {
+                server.broadcast(binary: payload)
+            }
         }
     }
 

@@ -4,9 +4,14 @@
 # SPDX-License-Identifier: Apache-2.0
 
 # Broadcast: one server sends each message to N connections, framed once
-# (`EventLoopServer.broadcast(binary:)`, a `PreparedMessage` every connection shares).
+# (`WebSocketServer.broadcast(binary:)`, a `PreparedMessage` every connection shares).
 #
-#   Benchmarks/servers/broadcast.sh [ROUNDS=3] [--fresh-server]
+#   Benchmarks/servers/broadcast.sh [ROUNDS=3] [--fresh-server] [--topics]
+#
+# With --topics, every N is measured twice in each round, one right after the other on the same
+# server: the broadcast, then the same messages published to a topic every connection subscribed to
+# as it opened (`WebSocketServer.publish(topic:binary:)`, `wsload broadcast --publish`), the two
+# taking turns going first; the table has a row for each.
 #
 # Builds wsload (build.sh) and websocket-bench (release), starts `websocket-bench serve-echo
 # loop-handler` once (with --fresh-server: anew for every run), pinned to CPU 0 (so one event loop),
@@ -36,10 +41,12 @@ root="$(cd "$here/../.." && pwd)"
 
 rounds=3
 fresh=0
+topics=0
 positional=0
 for argument in "$@"; do
     case $argument in
     --fresh-server) fresh=1 ;;
+    --topics) topics=1 ;;
     -h | --help)
         awk '/^# Broadcast: one server sends/ {on = 1} on && /^#/ {sub(/^# ?/, ""); print; next} on {exit}' "${BASH_SOURCE[0]}"
         exit 0
@@ -51,10 +58,12 @@ for argument in "$@"; do
     esac
 done
 if ! [[ $rounds =~ ^[1-9][0-9]*$ ]] || ((positional > 1)); then
-    echo "usage: broadcast.sh [ROUNDS=3] [--fresh-server]" >&2
+    echo "usage: broadcast.sh [ROUNDS=3] [--fresh-server] [--topics]" >&2
     exit 2
 fi
 counts=(1 1000 10000)
+requests=(broadcast)
+if ((topics)); then requests=(broadcast publish); fi
 messages=100
 size=1024
 inner_rounds=5
@@ -151,41 +160,51 @@ for ((round = 0; round < rounds; round++)); do
     for ((i = 0; i < count; i++)); do
         n="${counts[$(((i + round) % count))]}"
         if ((fresh)) && [[ -z $server_pid ]]; then start_server; fi
-        settle
-        # The peak from here on (5: reset VmHWM to the current RSS).
-        if ((per_run_peak)) && ! { echo 5 >"/proc/$server_pid/clear_refs"; } 2>/dev/null; then
-            per_run_peak=0
-            echo "broadcast.sh: cannot reset the server's VmHWM (/proc/$server_pid/clear_refs): only the peak over the whole run" >&2
-        fi
-        status=0
-        "${pin_load[@]}" "$wsload" broadcast --port "$port" --conns "$n" --messages "$messages" --size "$size" \
-            --rounds "$inner_rounds" --timeout 60 >"$work/load.out" 2>"$work/load.err" &
-        load_pid=$!
-        wait "$load_pid" || status=$?
-        load_pid=""
-        if ! kill -0 "$server_pid" 2>/dev/null; then
-            echo "broadcast.sh: the server died: $(tail -n 5 "$work/server.err" | tr '\n' ' ')" >&2
-            server_pid=""
-            exit 1
-        fi
-        peak="$(status_kib VmHWM)"
-        line="$(tail -n 1 "$work/load.out")"
-        echo "round=$round n=$n status=$status VmHWM_kB=$peak $line" >>"$raw"
-        rate="$(field rate "$line")"
-        first_ms="$(field first_ms "$line")"
-        last_ms="$(field last_ms "$line")"
-        errors="$(field errors "$line")"
-        completed="$(field completed "$line")"
-        if [[ -z $errors ]]; then errors=1; fi
-        if [[ $completed != "$inner_rounds" ]] && ((errors == 0)); then errors=1; fi
-        if ((status != 0)) || ((errors > 0)); then
-            failed=1
-            echo "broadcast.sh: N=$n: wsload exit $status, errors=$errors: $(head -n 3 "$work/load.err" | tr '\n' ' ')" >&2
-        fi
-        echo "$n ${rate:-0} ${first_ms:-0} ${last_ms:-0} ${peak:-0} $errors" >>"$results"
-        printf '  N=%-6s %12.0f msg/s  first %8.2f ms  last %8.2f ms  server peak %6.1f MiB%s\n' "$n" "${rate:-0}" \
-            "${first_ms:-0}" "${last_ms:-0}" "$(awk -v k="${peak:-0}" 'BEGIN {printf "%.1f", k / 1024}')" \
-            "$( ((errors > 0)) && echo "  ($errors errors)")" >&2
+        # The two requests take turns going first, round by round: neither always runs on the
+        # heap the other left.
+        order=("${requests[@]}")
+        if ((topics)) && ((round % 2 == 1)); then order=(publish broadcast); fi
+        for request in "${order[@]}"; do
+            # Rows: N for a broadcast, N:publish for a publish.
+            key=$n
+            publish_flag=()
+            if [[ $request == publish ]]; then key="$n:publish"; publish_flag=(--publish); fi
+            settle
+            # The peak from here on (5: reset VmHWM to the current RSS).
+            if ((per_run_peak)) && ! { echo 5 >"/proc/$server_pid/clear_refs"; } 2>/dev/null; then
+                per_run_peak=0
+                echo "broadcast.sh: cannot reset the server's VmHWM (/proc/$server_pid/clear_refs): only the peak over the whole run" >&2
+            fi
+            status=0
+            "${pin_load[@]}" "$wsload" broadcast --port "$port" --conns "$n" --messages "$messages" --size "$size" \
+                --rounds "$inner_rounds" --timeout 60 "${publish_flag[@]}" >"$work/load.out" 2>"$work/load.err" &
+            load_pid=$!
+            wait "$load_pid" || status=$?
+            load_pid=""
+            if ! kill -0 "$server_pid" 2>/dev/null; then
+                echo "broadcast.sh: the server died: $(tail -n 5 "$work/server.err" | tr '\n' ' ')" >&2
+                server_pid=""
+                exit 1
+            fi
+            peak="$(status_kib VmHWM)"
+            line="$(tail -n 1 "$work/load.out")"
+            echo "round=$round n=$n request=$request status=$status VmHWM_kB=$peak $line" >>"$raw"
+            rate="$(field rate "$line")"
+            first_ms="$(field first_ms "$line")"
+            last_ms="$(field last_ms "$line")"
+            errors="$(field errors "$line")"
+            completed="$(field completed "$line")"
+            if [[ -z $errors ]]; then errors=1; fi
+            if [[ $completed != "$inner_rounds" ]] && ((errors == 0)); then errors=1; fi
+            if ((status != 0)) || ((errors > 0)); then
+                failed=1
+                echo "broadcast.sh: N=$n $request: wsload exit $status, errors=$errors: $(head -n 3 "$work/load.err" | tr '\n' ' ')" >&2
+            fi
+            echo "$key ${rate:-0} ${first_ms:-0} ${last_ms:-0} ${peak:-0} $errors" >>"$results"
+            printf '  %-9s N=%-6s %12.0f msg/s  first %8.2f ms  last %8.2f ms  server peak %6.1f MiB%s\n' "$request" "$n" "${rate:-0}" \
+                "${first_ms:-0}" "${last_ms:-0}" "$(awk -v k="${peak:-0}" 'BEGIN {printf "%.1f", k / 1024}')" \
+                "$( ((errors > 0)) && echo "  ($errors errors)")" >&2
+        done
         if ((fresh)) && ((round < rounds - 1 || i < count - 1)); then
             stop_process "$server_pid"
             server_pid=""
@@ -218,7 +237,12 @@ echo "Broadcast of $messages messages of $size B, framed once, to N connections 
 echo
 echo "| N | delivered messages/s | × N = 1 | first connection done | last connection done | server peak RSS |"
 echo "| --- | --- | --- | --- | --- | --- |"
+rows=()
 for n in "${counts[@]}"; do
+    rows+=("$n")
+    if ((topics)); then rows+=("$n:publish"); fi
+done
+for n in "${rows[@]}"; do
     rate="$(median_of "$n" 2)"
     errors="$(sum_of "$n" 6)"
     mark=""
@@ -231,7 +255,8 @@ for n in "${counts[@]}"; do
     awk -v n="$n" -v r="$rate" -v b="$base" -v f="$(median_of "$n" 3)" -v l="$(median_of "$n" 4)" \
         -v p="$peak_cell" -v m="$mark" 'BEGIN {
             ratio = b > 0 ? sprintf("%.2f×", r / b) : "n/a"
-            printf "| %d | %.0f%s | %s | %.2f ms | %.2f ms | %s |\n", n, r, m, ratio, f, l, p
+            label = n; sub(/:publish$/, " (publish)", label)
+            printf "| %s | %.0f%s | %s | %.2f ms | %.2f ms | %s |\n", label, r, m, ratio, f, l, p
         }'
 done
 echo

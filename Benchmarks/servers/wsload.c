@@ -34,7 +34,9 @@
  * pattern byte i = i * 31 + 7. The round ends when every connection has all K, in order; --timeout is
  * also the most a round may take. It reports the median round: delivered = N * K, seconds, rate =
  * delivered / seconds, first_ms and last_ms (until the first and the last connection had all K), and
- * the slowest and fastest round's rate. Then it closes every connection with 1000.
+ * the slowest and fastest round's rate. Then it closes every connection with 1000. With --publish it
+ * asks "publish K S" instead: the server publishes to a topic every connection subscribed to when it
+ * opened (WebSocketServer.publish(topic:binary:)); the messages and the checks are the same.
  *
  * Every echo is checked: the same kind, length and bytes as the message it answers (each message
  * carries its sequence number), in order; in broadcast, every message the server sends. A
@@ -121,6 +123,7 @@ struct options {
 	long conns, size, depth, parallel, batch, interval_ms, fragment, messages, rounds;
 	double seconds, warmup, hold, timeout;
 	int text;
+	int publish;
 	const char *path;
 };
 
@@ -1164,7 +1167,8 @@ static int broadcast_step(uint64_t now)
 	round_complete = 0;
 	round_active = 1;
 	char request[64];
-	int length = snprintf(request, sizeof request, "broadcast %ld %ld", opt.messages, opt.size);
+	int length = snprintf(request, sizeof request, "%s %ld %ld", opt.publish ? "publish" : "broadcast", opt.messages,
+			      opt.size);
 	if (append_frame(first, 1, (const unsigned char *)request, (size_t)length, NULL, 0) || flush(first))
 		return 1;
 	round_start = now_ns();
@@ -1372,11 +1376,11 @@ static void run(void)
 		       percentile_us(0.50), percentile_us(0.99), max_us);
 		break;
 	case M_BROADCAST:
-		printf(" conns=%ld messages=%ld size=%ld rounds=%ld completed=%ld opened=%llu failed=%llu open_s=%.3f"
+		printf(" request=%s conns=%ld messages=%ld size=%ld rounds=%ld completed=%ld opened=%llu failed=%llu open_s=%.3f"
 		       " delivered=%.0f seconds=%.6f rate=%.1f first_ms=%.3f last_ms=%.3f min_rate=%.1f max_rate=%.1f"
 		       " received=%llu missing=%llu closed=%llu",
-		       opt.conns, opt.messages, opt.size, opt.rounds, rounds_done, (unsigned long long)opened,
-		       (unsigned long long)open_failed, opened_at ? (double)(opened_at - begin) / 1e9 : 0, delivered,
+		       opt.publish ? "publish" : "broadcast", opt.conns, opt.messages, opt.size, opt.rounds, rounds_done,
+		       (unsigned long long)opened, (unsigned long long)open_failed, opened_at ? (double)(opened_at - begin) / 1e9 : 0, delivered,
 		       last_ns / 1e9, last_ns > 0 ? delivered / (last_ns / 1e9) : 0, first_ns / 1e6, last_ns / 1e6,
 		       slowest > 0 ? delivered / (slowest / 1e9) : 0, fastest > 0 ? delivered / (fastest / 1e9) : 0,
 		       (unsigned long long)received_total, (unsigned long long)missing, (unsigned long long)closed_clean);
@@ -1398,7 +1402,7 @@ static void usage(const char *message)
 		"       wsload handshakes --port P [--parallel 16] [--seconds 5]\n"
 		"       wsload idle       --port P --conns N [--hold 60]\n"
 		"       wsload steady     --port P --conns N [--interval-ms 1000] [--seconds 60] [--size 256]\n"
-		"       wsload broadcast  --port P --conns N [--messages 100] [--size 1024] [--rounds 1]\n"
+		"       wsload broadcast  --port P --conns N [--messages 100] [--size 1024] [--rounds 1] [--publish]\n"
 		"options for all: [--host 127.0.0.1] [--text] [--fragment BYTES] [--warmup 0.5] [--batch 256] [--timeout 30]\n"
 		"                 [--path /]\n");
 	exit(2);
@@ -1464,6 +1468,10 @@ static void parse_arguments(int argc, char **argv)
 			opt.text = 1;
 			continue;
 		}
+		if (strcmp(name, "--publish") == 0) {
+			opt.publish = 1;
+			continue;
+		}
 		if (i + 1 >= argc)
 			usage("an option without its value");
 		const char *value = argv[++i];
@@ -1516,6 +1524,8 @@ static void parse_arguments(int argc, char **argv)
 	inet_ntop(AF_INET, &opt.host, opt.host_text, sizeof opt.host_text);
 	if (opt.mode != M_BROADCAST && (opt.messages >= 0 || opt.rounds >= 0))
 		usage("--messages and --rounds are for broadcast");
+	if (opt.mode != M_BROADCAST && opt.publish)
+		usage("--publish is for broadcast");
 	if (opt.size < 0)
 		opt.size = opt.mode == M_BROADCAST ? 1024 : 256;
 	switch (opt.mode) {

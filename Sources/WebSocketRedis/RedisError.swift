@@ -2,7 +2,8 @@
 // Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 // SPDX-License-Identifier: Apache-2.0
 
-/// Why a Redis URL, a reply or a subscriber connection's handshake is not what it should be.
+/// Why a Redis URL, a reply, a connection's handshake or the connection itself is not what it should
+/// be, or why a call cannot be made now.
 ///
 /// The kind is ``code``, a struct with static members (a `switch` over it needs a `default:`), as for
 /// ``RESPError``; ``description`` is one line for a log and never holds a password.
@@ -11,6 +12,7 @@ public struct RedisError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         fileprivate enum Value: Sendable, Hashable {
             case invalidURL, authenticationFailed, authenticationRequired, serverError, unexpectedReply
+            case malformedReply, connectFailed, connectionClosed, timedOut, notReady, limitExceeded
         }
 
         fileprivate let value: Value
@@ -26,6 +28,22 @@ public struct RedisError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A reply or push that has no place where it came: not the reply a command expects, or on a
         /// subscriber connection not a Pub/Sub message or confirmation.
         public static let unexpectedReply = Code(value: .unexpectedReply)
+        /// Bytes that are not RESP, or a value over ``RESPDecoder/Limits`` (the reason holds the
+        /// ``RESPError``).
+        public static let malformedReply = Code(value: .malformedReply)
+        /// No connection: the name did not resolve, every address refused, TLS is needed and not
+        /// configured, or the TLS handshake failed (an untrusted certificate).
+        public static let connectFailed = Code(value: .connectFailed)
+        /// The server closed the connection, or it was reset.
+        public static let connectionClosed = Code(value: .connectionClosed)
+        /// The connect, the handshake or a `PING` took longer than allowed.
+        public static let timedOut = Code(value: .timedOut)
+        /// A call that needs a ready connection (a publish) while there is none: the connection is
+        /// still logging in, cut off, or failed.
+        public static let notReady = Code(value: .notReady)
+        /// A call that would exceed a limit of ``RedisClient/Limits`` (replies awaited, output queued):
+        /// the server does not keep up.
+        public static let limitExceeded = Code(value: .limitExceeded)
 
         /// A short name, e.g. `authenticationFailed`.
         public var description: String {
@@ -35,6 +53,12 @@ public struct RedisError: Error, Sendable, Hashable, CustomStringConvertible {
             case .authenticationRequired: return "authenticationRequired"
             case .serverError: return "serverError"
             case .unexpectedReply: return "unexpectedReply"
+            case .malformedReply: return "malformedReply"
+            case .connectFailed: return "connectFailed"
+            case .connectionClosed: return "connectionClosed"
+            case .timedOut: return "timedOut"
+            case .notReady: return "notReady"
+            case .limitExceeded: return "limitExceeded"
             }
         }
     }

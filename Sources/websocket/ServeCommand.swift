@@ -11,6 +11,7 @@ import Dispatch
 import WebSocketCore
 import WebSocketAsync
 import WebSocketTransport
+import WebSocketRedis
 import WebSocketTLS
 
 /// `websocket serve`: a server that prints every message, or echoes it, runs a command per
@@ -22,6 +23,7 @@ enum ServeCommand {
         let settings = try ServeSettings(parsing: arguments)
         if settings.command != nil { signal(SIGPIPE, SIG_IGN) }   // a command that stops reading is not fatal
         let connections = OpenConnections(limit: settings.maxConnections)
+        let rooms = settings.broadcast ? BroadcastRooms() : nil
 
         let metricsSource = MetricsSource()
         let handshake: @Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision = { request in
@@ -38,7 +40,7 @@ enum ServeCommand {
             return .accept(subprotocol: request.subprotocols.first { settings.subprotocols.contains($0) })
         }
         let handler: WebSocket.EventHandler = { socket, event in
-            serve(socket, event, settings: settings, connections: connections)
+            serve(socket, event, settings: settings, connections: connections, rooms: rooms)
         }
         // Pings and pongs are printed (--jsonl) as they come.
         var options = settings.options
@@ -57,10 +59,12 @@ enum ServeCommand {
             printError("websocket: \(error)")
             exitProcess(ExitStatus(error).rawValue)
         }
+        rooms?.attach(server)
+        if let redis = settings.redis { shareRooms(of: server, through: redis, prefix: settings.redisPrefix) }
         metricsSource.server = server
         printError("listening on \(url(of: server.localAddress, secure: settings.options.tls != nil))")
-        if settings.broadcast {
-            DispatchQueue.global().async { @Sendable in broadcastStandardInput(to: server, binary: settings.binary) }
+        if let rooms {
+            DispatchQueue.global().async { @Sendable in broadcastStandardInput(to: rooms, binary: settings.binary) }
         }
 
         var number = signals.wait()
@@ -87,15 +91,40 @@ enum ServeCommand {
         exitProcess(0)
     }
 
-    /// `--broadcast`: each line of standard input to every open client. A line that is not UTF-8
-    /// (without `--binary`) is reported and skipped: the server goes on.
-    private static func broadcastStandardInput(to server: WebSocketServer, binary: Bool) {
+    /// `--redis URL`: the rooms shared with every server on the same Redis (a ``RedisBackplane``);
+    /// its connections' cuts and returns said on standard error. A `rediss://` URL verifies Redis's
+    /// certificate against the system's trust store.
+    private static func shareRooms(of server: WebSocketServer, through redis: RedisEndpoint, prefix: String) {
+        var options = RedisConnection.Options()
+        if redis.usesTLS {
+            do throws(WebSocketError) {
+                options.tls = try TLSContext(.client())
+            } catch {
+                printError("websocket: --redis: \(error)")
+                exitProcess(ExitStatus.usage.rawValue)
+            }
+        }
+        let backplane = RedisBackplane(endpoint: redis, channelPrefix: prefix, options: options) { event in
+            switch event {
+            case .connected(let role, nil): printError("redis: \(role) connected to \(redis)")
+            case .connected(let role, let outage?): printError("redis: \(role) back after \(outage) cut off (messages of that time are lost)")
+            case .disconnected(let role, let error, let delay): printError("redis: \(role) cut off: \(error); retrying in \(delay)")
+            case .failedToStart(let role, let error): printError("redis: \(role) could not start: \(error)")
+            case .subscribed(let topic): printError("redis: sharing room \(topic)")
+            }
+        }
+        server.attach(backplane)
+    }
+
+    /// `--broadcast`: each line of standard input to every room, so every open client. A line that
+    /// is not UTF-8 (without `--binary`) is reported and skipped: the server goes on.
+    private static func broadcastStandardInput(to rooms: BroadcastRooms, binary: Bool) {
         var input = LineReader()
         while let line = input.next() {
             if binary {
-                server.broadcast(binary: line)
+                rooms.announce(binary: line)
             } else if let text = String(validating: line, as: UTF8.self) {
-                server.broadcast(text: text)
+                rooms.announce(text: text)
             } else {
                 printError("websocket: standard input line \(input.lineNumber) is not valid UTF-8, not sent (--binary sends bytes)")
             }
@@ -103,10 +132,10 @@ enum ServeCommand {
         printError("end of standard input: nothing more to broadcast")
     }
 
-    /// One event of a connection, on its loop: print, echo or hand over each message; log its start
-    /// and end on standard error.
+    /// One event of a connection, on its loop: print, echo or hand over each message (and with
+    /// `--broadcast`, publish it to the client's room); log its start and end on standard error.
     private static func serve(_ socket: WebSocket, _ event: WebSocketEvent, settings: ServeSettings,
-                              connections: OpenConnections) {
+                              connections: OpenConnections, rooms: BroadcastRooms?) {
         switch event {
         case .open(let result):
             var opened = "\(peer(socket)): connected, resource \(result.resource)"
@@ -123,6 +152,7 @@ enum ServeCommand {
                 try? socket.sendClose(code: .tryAgainLater, reason: "too many connections")
                 return
             }
+            rooms?.joined(socket, resource: result.resource, peer: peer(socket))
             if let command = settings.command {
                 do throws(CommandError) {
                     let environment = [("WEBSOCKET_PEER", peer(socket)), ("WEBSOCKET_RESOURCE", result.resource),
@@ -135,10 +165,12 @@ enum ServeCommand {
                 }
             }
         case .message(.text(let text)):
+            rooms?.said(.text(text), by: socket)
             if let bridge = connections.bridge(of: socket) { hand(Array(text.utf8), to: bridge, of: socket) }
             else if settings.echo { try? socket.send(text: text) }
             else { settings.output.received(.text(text), peer: peer(socket)) }
         case .message(.binary(let bytes)):
+            rooms?.said(.binary(bytes), by: socket)
             if let bridge = connections.bridge(of: socket) { hand(bytes, to: bridge, of: socket) }
             else if settings.echo { try? socket.send(binary: bytes) }
             else { settings.output.received(.binary(bytes), peer: peer(socket)) }

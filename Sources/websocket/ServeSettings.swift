@@ -4,6 +4,7 @@
 
 import WebSocketCore
 import WebSocketTransport
+import WebSocketRedis
 
 /// Everything `websocket serve` was asked to do, checked.
 struct ServeSettings: Sendable {
@@ -12,6 +13,7 @@ struct ServeSettings: Sendable {
     static let options: Set<String> = SharedOptions.options.union(TLSOptions.serverOptions).union([
         "--host", "--port", "--unix", "--exec", "--max-connections", "--origin", "--trust-proxy", "--drain-timeout",
         "--health", "--metrics", "--max-lifetime", "--idle-timeout",
+        "--redis", "--redis-prefix",
     ])
 
     var host: String
@@ -30,6 +32,10 @@ struct ServeSettings: Sendable {
     var stopCode: Connection.CloseCode
     var echo: Bool
     var broadcast: Bool
+    /// `--redis URL`: the rooms of `--broadcast` shared with every server on the same Redis.
+    var redis: RedisEndpoint?
+    /// `--redis-prefix P`: what the rooms' Redis channels start with.
+    var redisPrefix: String
     /// `--exec`: the command run for each connection.
     var command: String?
     /// Lines of standard input (`--broadcast`) and of a command's output are sent as binary.
@@ -66,6 +72,18 @@ struct ServeSettings: Sendable {
         stopCode = parsed.has("--restart-code") ? .serviceRestart : .goingAway
         echo = parsed.has("--echo")
         broadcast = parsed.has("--broadcast")
+        if let url = parsed.value("--redis") {
+            guard broadcast else { throw UsageError(message: "--redis applies to --broadcast (its rooms are shared through Redis)") }
+            do throws(RedisError) {
+                redis = try RedisEndpoint(parsing: url)
+            } catch {
+                throw UsageError(message: "--redis: \(error)")
+            }
+        } else {
+            redis = nil
+            if parsed.value("--redis-prefix") != nil { throw UsageError(message: "--redis-prefix applies to --redis") }
+        }
+        redisPrefix = parsed.value("--redis-prefix") ?? "websocket:"
         command = parsed.value("--exec")
         binary = parsed.has("--binary")
         if echo, command != nil { throw UsageError(message: "--echo and --exec exclude each other") }

@@ -113,7 +113,11 @@ enum Help {
           --port P               the port (default 9001)
           --unix PATH            listen on a Unix domain socket instead
           --echo                 send every message back (text as text, binary as binary)
-          --broadcast            send each line of standard input to every open client
+          --broadcast            send each line of standard input to every open client; a
+                                 client's message goes to the others on its path (its room)
+          --redis URL            with --broadcast: share the rooms with every server on the same
+                                 Redis (redis://[user:pass@]host[:port][/db], rediss://, unix://)
+          --redis-prefix P       what the rooms' Redis channels start with (default websocket:)
           -b, --binary           with --broadcast or --exec: lines become binary messages
           --exec CMD             run `/bin/sh -c CMD` for each connection: each message, and a newline,
                                  goes to its standard input; each line of its standard output is sent

@@ -33,6 +33,29 @@ struct ServeModesTests {
         for client in clients { try client.close() }
     }
 
+    @Test("--broadcast: rooms by resource path: a client's message reaches the others in its room (the query aside), not itself nor other rooms")
+    func broadcastRooms() throws {
+        let serve = try ServeProcess(["--broadcast"])
+        let a1 = try serve.connect("/a")
+        let a2 = try serve.connect("/a?second")
+        let b = try serve.connect("/b")
+        for resource in ["/a", "/a?second", "/b"] {
+            #expect(serve.tool.waitForStderr(containing: "resource \(resource)"), "\(serve.tool.transcript)")
+        }
+        try a1.send(text: "hello room a")
+        #expect(try a2.receive() == .text("hello room a"))
+        try b.send(binary: [1, 2, 3])
+        // Standard input reaches every room, behind what each client was sent before: the sender and
+        // the other room see it next, with nothing before it.
+        serve.tool.write("to everyone\n")
+        #expect(try a1.receive() == .text("to everyone"))
+        #expect(try a2.receive() == .text("to everyone"))
+        #expect(try b.receive() == .text("to everyone"))
+        // Still printed, as without rooms.
+        #expect(serve.tool.waitForOutput(containing: "hello room a"), "\(serve.tool.transcript)")
+        for client in [a1, a2, b] { try client.close() }
+    }
+
     @Test("--broadcast -b: each stdin line goes out as a binary message")
     func broadcastBinary() throws {
         let serve = try ServeProcess(["--broadcast", "-b"])

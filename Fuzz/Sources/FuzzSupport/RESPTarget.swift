@@ -31,6 +31,8 @@
 /// agrees on how it ends (cleanly, inside a value, or failed). In build mode with the
 /// default limits, the stream decodes to exactly the values built, attributes skipped. The Pub/Sub
 /// classifier and a handshake waiting for its subscriptions take every decoded value without trapping.
+/// A ready `RedisClient`, subscriber and publisher, fed the stream whole and in the pieces gives the
+/// same events, nothing after `.failed`, and never queues output in answer to input.
 public enum RESPTarget {
     struct Fed: Equatable {
         var values: [[UInt8]] = []
@@ -97,11 +99,53 @@ public enum RESPTarget {
                 fuzzFailure("the reference decoder read \(reference.values.count) values, \(reference.end); the decoder \(whole)")
             }
         }
+        for role in [RedisClient.Role.subscriber, .publisher] {
+            let wholeEvents = clientEvents(wire, pieces: [wire.count], role: role)
+            let pieceEvents = clientEvents(wire, pieces: pieces, role: role)
+            guard wholeEvents == pieceEvents else {
+                fuzzFailure("RedisClient (\(role)) in pieces \(pieces): \(pieceEvents) against \(wholeEvents)")
+            }
+        }
         if let built, control & 0x03 == 0 {
             guard whole.error == nil, !whole.partial, whole.values == built else {
                 fuzzFailure("built values \(built) decoded as \(whole)")
             }
         }
+    }
+
+    /// A ready `RedisClient`, a subscriber to `a` and `b` or a publisher awaiting the replies to two
+    /// publishes and a ping, fed the wire in pieces: its events. Checks that nothing comes after
+    /// `.failed`, and that input never makes it queue output (it answers nothing a server sends).
+    /// (The decoder's default limits: the scripted start needs them; the limit sets are the decoder's
+    /// own checks' business.)
+    static func clientEvents(_ wire: [UInt8], pieces: [Int], role: RedisClient.Role) -> [RedisClient.Event] {
+        var client = RedisClient(endpoint: RedisEndpoint(address: .unix(path: "/r")), role: role,
+                                 channels: role == .subscriber ? ["a", "b"] : [],
+                                 limits: RedisClient.Limits(maxPendingReplies: 8, maxOutputBytes: 4096))
+        client.start()
+        client.receive(Array("%0\r\n>3\r\n$9\r\nsubscribe\r\n$1\r\na\r\n:1\r\n>3\r\n$9\r\nsubscribe\r\n$1\r\nb\r\n:2\r\n".utf8)
+                           .prefix(role == .subscriber ? .max : 4))
+        if role == .publisher {
+            try? client.publish(channel: "a", payload: [1])
+            try? client.ping()
+            try? client.publish(channel: "b", payload: [])
+        }
+        guard client.nextEvent() == .ready(protocolVersion: 3), client.nextEvent() == nil else {
+            fuzzFailure("RedisClient (\(role)) not ready after its scripted start")
+        }
+        _ = client.takeOutput()
+        var events: [RedisClient.Event] = []
+        var offset = 0
+        for piece in pieces {
+            client.receive(wire[offset..<(offset + piece)])
+            offset += piece
+            while let event = client.nextEvent() {
+                if case .failed? = events.last { fuzzFailure("RedisClient (\(role)): \(event) after \(events.last!)") }
+                events.append(event)
+            }
+            if client.pendingOutputCount != 0 { fuzzFailure("RedisClient (\(role)) queued output in answer to input") }
+        }
+        return events
     }
 
     /// Feeds the wire in pieces, pulling after each, checking the bounds after every call and the round

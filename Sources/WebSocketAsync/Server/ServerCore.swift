@@ -37,6 +37,10 @@ final class ServerCore: @unchecked Sendable {
     let settings: SocketSession.Settings
     /// Each loop's counters, in the order of ``loops``: written by that loop alone.
     let meters: [ServerMeter.Storage]
+    /// Each loop's subscribers by topic, in the order of ``loops``: each touched only on its loop.
+    let topicTables: [TopicTable]
+    /// The topics with subscribers on any loop, and the backplane told of them.
+    let topicPresence: TopicPresence
 
     private struct Counts {
         /// Connections accepted and not yet closed.
@@ -73,6 +77,15 @@ final class ServerCore: @unchecked Sendable {
         settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: holds)
         sharedOptions = OutOfLine(options)
         meters = loops.map { _ in ServerMeter.Storage() }
+        let presence = TopicPresence()
+        topicPresence = presence
+        topicTables = loops.map { _ in TopicTable(presence: presence) }
+    }
+
+    /// The topic table of `loop`, one of the server's.
+    func topicTable(on loop: EventLoop) -> TopicTable {
+        guard let index = loops.firstIndex(where: { $0 === loop }) else { preconditionFailure("not one of the server's loops") }
+        return topicTables[index]
     }
 
     /// The counters of every loop, summed.

@@ -246,6 +246,8 @@ public final class WebSocketServer: Sendable {
         core.forEachSocket { socket in
             if socket.peek({ $0.handshake != nil }) { socket.startClosing(frame) }
         }
+        // Every connection is closing: what other servers publish has no one to go to here.
+        detachBackplane()
     }
 
     /// Sends one message to every open connection of the server, framed once: every connection

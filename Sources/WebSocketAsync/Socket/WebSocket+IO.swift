@@ -266,6 +266,7 @@ extension WebSocket {
                 defer { shared.endObservers = [] }
                 return shared.endObservers
             }
+            leaveAllTopics()
             // Sends other threads queued are dropped now; their pings are answered.
             sendOutbox()
             publishBufferedAmount()

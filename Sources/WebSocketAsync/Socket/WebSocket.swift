@@ -85,6 +85,9 @@ public final class WebSocket: @unchecked Sendable {
     var token: UInt64 = 0
     /// Where the loop lists it among its server's sockets.
     var indexInServer = 0
+    /// (A server's connection) Its slot in the subscriber list of each topic it is in, on its
+    /// loop's ``TopicTable``.
+    @exclusivity(unchecked) var topicSlots: [String: Int] = [:]
     /// Edge-like readiness the descriptor has not used up yet.
     @exclusivity(unchecked) var readable = false
     @exclusivity(unchecked) var writable = false
@@ -159,6 +162,8 @@ public final class WebSocket: @unchecked Sendable {
         var closeStartedHere = false
         /// What went through the socket, once it closed.
         var traffic: Traffic? = nil
+        /// (A server's connection) The topics it is subscribed to: what its loop's table follows.
+        var topics: Set<String> = []
     }
     let shared: Locked<Shared>
     /// The buffered amount the loop published last (an atomic, read by other threads).

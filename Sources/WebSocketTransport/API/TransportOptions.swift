@@ -80,6 +80,13 @@ public struct TransportOptions: Sendable {
     /// (A server) The largest PROXY protocol header read (version 2; version 1's line is 107 bytes at
     /// most). Default 4 KiB.
     public var maxProxyHeaderBytes = 4096
+    /// (`WebSocketAsync`, a server) The most topics one connection may be subscribed to at once
+    /// (`WebSocket.subscribe(_:)` refuses more). Default 256: a connection whose subscriptions its
+    /// peer chooses cannot make the server's tables grow without bound.
+    public var maxSubscriptions = 256
+    /// (`WebSocketAsync`, a server) The longest topic name, in UTF-8 bytes, a connection may
+    /// subscribe to. Default 512.
+    public var maxTopicLength = 512
 
     /// The defaults above.
     public init() {}
