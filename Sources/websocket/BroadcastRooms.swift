@@ -10,7 +10,7 @@ import WebSocketTransport
 /// room `/a`), and in ``everyone``. A client's message is published to its room, the sender
 /// excluded; a line of standard input is published to ``everyone``: every room.
 ///
-/// `@unchecked Sendable`: the server, set once before any connection can open, behind its lock.
+/// `@unchecked Sendable`: the server behind its lock.
 final class BroadcastRooms: @unchecked Sendable {
     /// The topic every client subscribes to, for standard input. Rooms are paths, which begin
     /// with `/`: no room can be called this.
@@ -18,8 +18,8 @@ final class BroadcastRooms: @unchecked Sendable {
 
     private let server = Locked<WebSocketServer?>(nil)
 
-    /// The server whose connections the rooms hold (set as soon as it exists: a connection opens
-    /// only after that).
+    /// The server whose connections the rooms hold, set as soon as it exists (a message that came
+    /// before, in the microseconds between the first accept and this, is printed, not relayed).
     func attach(_ server: WebSocketServer) {
         self.server.withLock { $0 = server }
     }

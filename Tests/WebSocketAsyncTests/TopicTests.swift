@@ -335,4 +335,41 @@ struct TopicTests {
         try fast.sendClose()
         try await fastLog.waitForEnd()
     }
+
+    @Test("The queue face and the async face: a socket subscribed from its queue's handler, or from its task, gets every publish in order")
+    func otherFaces() async throws {
+        let queueServer = try shimServer(queue: DispatchQueue(label: "topics"), handler: { socket, event in
+            if case .open = event {
+                _ = try? socket.subscribe("news")
+                try? socket.send(text: "subscribed")
+            }
+        })
+        defer { queueServer.stop() }
+        let asyncServer = try shimAsyncServer()
+        defer { asyncServer.stop() }
+        let serving = Task {
+            await asyncServer.run { socket in
+                do {
+                    try socket.subscribe("news")
+                    try await socket.send(.text("subscribed"))
+                    for try await _ in socket.messages {}
+                } catch {
+                    // The connection ended.
+                }
+            }
+        }
+        for server in [queueServer, asyncServer] {
+            let log = EventLog()
+            let client = try shimClient(.live, port: server.port, log: log)
+            try await log.wait(for: "the subscription") { $0.contains { $0 == .message(.text("subscribed")) } }
+            for index in 0..<50 { server.publish(topic: "news", text: "n\(index)") }
+            let expected = ["subscribed"] + (0..<50).map { "n\($0)" }
+            try await log.wait(for: "every publish") { $0.count { if case .message = $0 { true } else { false } } >= expected.count }
+            #expect(log.texts == expected)
+            try client.sendClose()
+            try await log.waitForEnd()
+        }
+        asyncServer.stop()
+        await serving.value
+    }
 }

@@ -4,6 +4,7 @@
 
 import Testing
 import WebSocketCore
+import WebSocketDeflate
 import WebSocketPOSIX
 
 /// `websocket serve --broadcast` (stdin lines to every client) and `--exec CMD` (a shell command per
@@ -54,6 +55,26 @@ struct ServeModesTests {
         // Still printed, as without rooms.
         #expect(serve.tool.waitForOutput(containing: "hello room a"), "\(serve.tool.transcript)")
         for client in [a1, a2, b] { try client.close() }
+    }
+
+    @Test("--broadcast --deflate: clients that agreed on permessage-deflate get the published messages, uncompressed")
+    func broadcastDeflate() throws {
+        let serve = try ServeProcess(["--broadcast", "--deflate"])
+        var configuration = Connection.Configuration()
+        configuration.extensions = [PerMessageDeflate()]
+        let clients = try (0..<2).map { _ in
+            try BlockingWebSocket.connect(to: serve.url("/room"), configuration: configuration, options: clientOptions())
+        }
+        for client in clients { #expect(client.handshake.extensions.map(\.name) == ["permessage-deflate"]) }
+        // Both in the room before anything is published.
+        #expect(serve.tool.stderr.wait(timeout: generousTimeout) { $0.ranges(of: "resource /room").count >= 2 },
+                "\(serve.tool.transcript)")
+        let long = String(repeating: "compressible ", count: 200)
+        serve.tool.write(long + "\n")
+        for client in clients { #expect(try client.receive() == .text(long)) }
+        try clients[0].send(text: long)
+        #expect(try clients[1].receive() == .text(long))
+        for client in clients { try client.close() }
     }
 
     @Test("--broadcast -b: each stdin line goes out as a binary message")
