@@ -45,10 +45,10 @@ start_serve proxied "$s_proxied" --echo --proxy-protocol --trust-proxy 127.0.0.2
 start_serve plain "$s_plain" --echo
 # The pair HAProxy balances, each broadcasting the lines of its own FIFO.
 mkfifo "$WORK/one.in" "$WORK/two.in"
-"$BIN" serve --port "$s_one" --broadcast --drain-timeout 20 <"$WORK/one.in" >"$WORK/one.out" 2>"$WORK/one.err" &
+"$BIN" serve --port "$s_one" --broadcast --drain-timeout 20 --health /healthz <"$WORK/one.in" >"$WORK/one.out" 2>"$WORK/one.err" &
 PIDS+=($!); pid_one=$!
 exec 7>"$WORK/one.in"
-"$BIN" serve --port "$s_two" --broadcast --drain-timeout 20 <"$WORK/two.in" >"$WORK/two.out" 2>"$WORK/two.err" &
+"$BIN" serve --port "$s_two" --broadcast --drain-timeout 20 --health /healthz <"$WORK/two.in" >"$WORK/two.out" 2>"$WORK/two.err" &
 PIDS+=($!); pid_two=$!
 exec 8>"$WORK/two.in"
 wait_for_port "$s_one" && wait_for_port "$s_two" || fail "the balanced servers did not start"
@@ -100,14 +100,12 @@ backend pool
   # A server that stopped is skipped for new connections: retried on the other one.
   retries 2
   option redispatch
-  # ---- HEALTH CHECKS (serve --health, branch health): not wired yet. Once serve takes --health PATH,
-  # ---- start both servers with --health /healthz and add here:
-  # ----   option httpchk GET /healthz
-  # ----   http-check expect status 200
-  # ---- and "check inter 200ms fall 1 rise 1" to each server line below; then check, during the
-  # ---- drain, that HAProxy marks the draining server DOWN (it answers 503) before it exits.
-  server one 127.0.0.1:$s_one
-  server two 127.0.0.1:$s_two
+  # Health checks on the WebSocket port (serve --health): a server that drains closes its port, and
+  # its checks fail at once.
+  option httpchk GET /healthz
+  http-check expect status 200
+  server one 127.0.0.1:$s_one check inter 200ms fall 1 rise 1
+  server two 127.0.0.1:$s_two check inter 200ms fall 1 rise 1
 EOF
 haproxy -c -f "$WORK/haproxy.cfg" >"$WORK/haproxy-check.log" 2>&1 || { cat "$WORK/haproxy-check.log"; fail "haproxy rejects its configuration"; }
 haproxy -db -f "$WORK/haproxy.cfg" >"$WORK/haproxy.log" 2>&1 &
@@ -204,6 +202,14 @@ wait_for_line "$WORK/plain.err" '^127\.0\.0\.4:[0-9]+: connected, resource /ngin
   || { cat "$WORK/plain.err"; fail "nginx: no connection from 127.0.0.4 with X-Forwarded-For 127.0.0.1"; }
 echo "lb: nginx proxy_pass: echo; X-Forwarded-For 127.0.0.1 from 127.0.0.4"
 
+# Each balanced server answers its health check itself: 200 and "ok" on its WebSocket port.
+for port in "$s_one" "$s_two"; do
+  answer=$("$PY" -c 'import sys, urllib.request; r = urllib.request.urlopen(sys.argv[1], timeout=10); print(r.status, r.read().decode())' \
+    "http://127.0.0.1:$port/healthz") || fail "GET /healthz on $port failed"
+  [ "$answer" = "200 ok" ] || fail "GET /healthz on $port: $answer"
+done
+echo "lb: serve --health answers 200 ok on the WebSocket port; HAProxy checks it (option httpchk)"
+
 # A drain behind HAProxy: clients spread over two servers, each broadcasting numbered lines; one
 # server is stopped (SIGTERM) while it broadcasts. Each of its clients must have every line up to
 # where it stopped, none missing, then 1001; the other server's clients go on.
@@ -227,6 +233,8 @@ done
 writer=$!
 sleep 0.2
 kill -TERM "$pid_one"
+# Its port closes as the drain begins: HAProxy's next check marks it down.
+wait_for_line "$WORK/haproxy.log" 'pool/one is DOWN' || { cat "$WORK/haproxy.log"; fail "HAProxy's health check did not see the drained server go"; }
 wait_for_exit "$pid_one" "the drained server"
 status=$?
 kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null
