@@ -24,3 +24,14 @@ int cwebsocket_accept_configured(int fd, struct sockaddr *address, socklen_t *le
     return accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 #endif
+
+#include <sys/mman.h>
+
+void *cwebsocket_zeroed_pages(size_t size) {
+    void *pages = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return pages == MAP_FAILED ? NULL : pages;
+}
+
+void cwebsocket_free_pages(void *pages, size_t size) {
+    if (pages) munmap(pages, size);
+}

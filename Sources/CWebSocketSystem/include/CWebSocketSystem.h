@@ -45,4 +45,12 @@ static inline void cwebsocket_counter_add(long *counter, long amount) {
 }
 static inline long cwebsocket_counter_read(const long *counter) { return __atomic_load_n(counter, __ATOMIC_RELAXED); }
 
+#include <stddef.h>
+/// `size` bytes of zeroed memory straight from the kernel (an anonymous private mapping), or NULL:
+/// pages no one writes are never made resident, so a large table of counters, most of them never
+/// counted (an HTTP status or close code per slot), costs the pages actually used.
+void *cwebsocket_zeroed_pages(size_t size);
+/// Gives back what `cwebsocket_zeroed_pages(size)` returned.
+void cwebsocket_free_pages(void *pages, size_t size);
+
 #endif
