@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(name: "websocket", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketTLS", "WebSocketAsync",
                                                            "WebSocketRedis"]),
         .executableTarget(name: "websocket-bench", dependencies: ["WebSocketCore", "WebSocketDeflate", "WebSocketPOSIX", "WebSocketAsync", "WebSocketTLS",
-                                                                  "TLSTestSupport", "EchoServerSupport"],
+                                                                  "TLSTestSupport", "EchoServerSupport", "WebSocketRedis"],
                           path: "Benchmarks/websocket-bench"),
         // The echo servers the benchmark scripts drive (Benchmarks/servers), shared by websocket-bench
         // and websocket-echo-server, which links no TLS.

@@ -37,6 +37,8 @@ package enum EchoServerKind: String, CaseIterable, Sendable {
 /// One of our servers, started: the port it listens on, and how to stop it.
 package struct StartedEchoServer: Sendable {
     package let port: UInt16
+    /// The event-loop server, for the kinds that run one (to attach a backplane, say).
+    package var server: WebSocketServer? = nil
     /// Stops accepting (and, where the server does, closes the open connections); may block until
     /// the server's own threads have ended.
     package let stop: @Sendable () -> Void
@@ -93,7 +95,7 @@ package enum EchoServers {
                 }
             }
             serverBox.withLock { $0 = server }
-            return StartedEchoServer(port: server.port, stop: { server.stop() })
+            return StartedEchoServer(port: server.port, server: server, stop: { server.stop() })
 
         case .loopLending:
             let server = try WebSocketServer.lending(host: "127.0.0.1", port: port, backlog: backlog) { socket, event in
@@ -188,7 +190,7 @@ package enum EchoServers {
     }
 
     /// `serve-echo KIND [--port P]`, or `serve-echo --list`.
-    package static func main(_ arguments: [String]) -> Never {
+    package static func main(_ arguments: [String], afterStart: (StartedEchoServer) -> Void = { _ in }) -> Never {
         if arguments == ["--list"] {
             for kind in EchoServerKind.allCases { print(kind.rawValue) }
             exit(0)
@@ -221,6 +223,7 @@ package enum EchoServers {
         } catch {
             fail("serve-echo \(kind.rawValue): \(error)")
         }
+        afterStart(server)
         writeLine("listening \(server.port)")
 
         var number: Int32 = 0

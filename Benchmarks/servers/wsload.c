@@ -37,6 +37,11 @@
  * the slowest and fastest round's rate. Then it closes every connection with 1000. With --publish it
  * asks "publish K S" instead: the server publishes to a topic every connection subscribed to when it
  * opened (WebSocketServer.publish(topic:binary:)); the messages and the checks are the same.
+ * --port2 P2 puts every odd connection on a second server (P2), which gets the messages from the
+ * first through a backplane (redis-broadcast.sh: both servers on one Redis). --latency also reports
+ * when each message reached each connection after the round's request, as percentiles
+ * (arrival_p50_ms, arrival_p99_ms; with --port2, port2_arrival_p50_ms and _p99_ms for the second
+ * server's connections): the difference is the hop's added latency.
  *
  * Every echo is checked: the same kind, length and bytes as the message it answers (each message
  * carries its sequence number), in order; in broadcast, every message the server sends. A
@@ -120,10 +125,12 @@ struct options {
 	struct in_addr host;
 	char host_text[INET_ADDRSTRLEN];
 	int port;
+	int port2;               /* broadcast: odd connections go to this second server (0: none) */
 	long conns, size, depth, parallel, batch, interval_ms, fragment, messages, rounds;
 	double seconds, warmup, hold, timeout;
 	int text;
 	int publish;
+	int latency;             /* broadcast: each message's arrival, by server (p50, p99) */
 	const char *path;
 };
 
@@ -142,6 +149,10 @@ static uint64_t errors, opened, open_failed, messages, cycles, fin_timeouts, mis
 	received_total, closed_clean, close_errors;
 static uint64_t *samples;
 static size_t sample_count, sample_cap;
+/* broadcast with --port2: each message's arrival after the round's request, by the server its
+ * connection is on (0: the publishing one, 1: the other) */
+static uint64_t *group_samples[2];
+static size_t group_count[2], group_cap[2];
 static int reported_errors;
 
 /* The measured window. */
@@ -306,6 +317,23 @@ static void record_sample(uint64_t nanoseconds)
 	}
 	samples[sample_count++] = nanoseconds;
 }
+
+static void record_group_sample(int group, uint64_t nanoseconds)
+{
+	if (group_count[group] == group_cap[group]) {
+		if (group_cap[group] >= (64u << 20))
+			return;
+		size_t capacity = group_cap[group] ? group_cap[group] * 2 : 65536;
+		uint64_t *grown = realloc(group_samples[group], capacity * sizeof *grown);
+		if (!grown)
+			return;
+		group_samples[group] = grown;
+		group_cap[group] = capacity;
+	}
+	group_samples[group][group_count[group]++] = nanoseconds;
+}
+
+static int conn_group(const struct conn *c) { return opt.port2 && c->index % 2 == 1; }
 
 /* MARK: buffers */
 
@@ -541,7 +569,7 @@ static void start_connection(struct conn *c, uint64_t now)
 	int length = snprintf(request, sizeof request,
 			      "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
 			      "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n",
-			      opt.path, opt.host_text, opt.port, key);
+			      opt.path, opt.host_text, conn_group(c) ? opt.port2 : opt.port, key);
 	if (length <= 0 || (size_t)length >= sizeof request || reserve(&c->out, &c->out_cap, (size_t)length)) {
 		fail(c, "request too long");
 		return;
@@ -549,7 +577,8 @@ static void start_connection(struct conn *c, uint64_t now)
 	memcpy(c->out, request, (size_t)length);
 	c->out_len = (size_t)length;
 
-	struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = htons((uint16_t)opt.port), .sin_addr = opt.host };
+	struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = htons((uint16_t)(conn_group(c) ? opt.port2 : opt.port)),
+				       .sin_addr = opt.host };
 	if (connect(fd, (struct sockaddr *)&address, sizeof address) == 0) {
 		c->state = C_HANDSHAKE;
 		(void)flush(c);
@@ -731,6 +760,8 @@ static void deliver_broadcast(struct conn *c, int opcode, const unsigned char *p
 	}
 	c->recv_seq++;
 	received_total++;
+	if (opt.latency)
+		record_group_sample(conn_group(c), now - round_start);
 	if (c->recv_seq == (uint64_t)opt.messages) {
 		round_complete++;
 		if (round_complete == 1)
@@ -1195,6 +1226,20 @@ static double percentile_us(double fraction)
 	return (double)samples[at] / 1000.0;
 }
 
+/* A group's arrival percentile in ms (its samples sorted on the first call). */
+static double group_percentile_ms(int group, double fraction)
+{
+	static int sorted[2];
+	if (!group_count[group])
+		return 0;
+	if (!sorted[group]) {
+		qsort(group_samples[group], group_count[group], sizeof *group_samples[group], compare_u64);
+		sorted[group] = 1;
+	}
+	size_t at = (size_t)((double)(group_count[group] - 1) * fraction + 0.5);
+	return (double)group_samples[group][at] / 1e6;
+}
+
 static void run(void)
 {
 	uint64_t begin = now_ns();
@@ -1384,6 +1429,12 @@ static void run(void)
 		       last_ns / 1e9, last_ns > 0 ? delivered / (last_ns / 1e9) : 0, first_ns / 1e6, last_ns / 1e6,
 		       slowest > 0 ? delivered / (slowest / 1e9) : 0, fastest > 0 ? delivered / (fastest / 1e9) : 0,
 		       (unsigned long long)received_total, (unsigned long long)missing, (unsigned long long)closed_clean);
+		if (opt.latency) {
+			printf(" arrival_p50_ms=%.3f arrival_p99_ms=%.3f", group_percentile_ms(0, 0.50), group_percentile_ms(0, 0.99));
+			if (opt.port2)
+				printf(" port2_arrival_p50_ms=%.3f port2_arrival_p99_ms=%.3f", group_percentile_ms(1, 0.50),
+				       group_percentile_ms(1, 0.99));
+		}
 		break;
 	}
 	printf(" errors=%llu total_s=%.3f\n", (unsigned long long)errors, (double)(end - begin) / 1e9);
@@ -1403,6 +1454,7 @@ static void usage(const char *message)
 		"       wsload idle       --port P --conns N [--hold 60]\n"
 		"       wsload steady     --port P --conns N [--interval-ms 1000] [--seconds 60] [--size 256]\n"
 		"       wsload broadcast  --port P --conns N [--messages 100] [--size 1024] [--rounds 1] [--publish]\n"
+		"                         [--port2 P2] [--latency]\n"
 		"options for all: [--host 127.0.0.1] [--text] [--fragment BYTES] [--warmup 0.5] [--batch 256] [--timeout 30]\n"
 		"                 [--path /]\n");
 	exit(2);
@@ -1472,6 +1524,10 @@ static void parse_arguments(int argc, char **argv)
 			opt.publish = 1;
 			continue;
 		}
+		if (strcmp(name, "--latency") == 0) {
+			opt.latency = 1;
+			continue;
+		}
 		if (i + 1 >= argc)
 			usage("an option without its value");
 		const char *value = argv[++i];
@@ -1479,6 +1535,8 @@ static void parse_arguments(int argc, char **argv)
 			host = value;
 		else if (strcmp(name, "--port") == 0)
 			opt.port = (int)parse_long(name, value, 1, 65535);
+		else if (strcmp(name, "--port2") == 0)
+			opt.port2 = (int)parse_long(name, value, 1, 65535);
 		else if (strcmp(name, "--conns") == 0)
 			opt.conns = parse_long(name, value, 1, 1000000);
 		else if (strcmp(name, "--size") == 0)
@@ -1526,6 +1584,8 @@ static void parse_arguments(int argc, char **argv)
 		usage("--messages and --rounds are for broadcast");
 	if (opt.mode != M_BROADCAST && opt.publish)
 		usage("--publish is for broadcast");
+	if (opt.mode != M_BROADCAST && (opt.port2 || opt.latency))
+		usage("--port2 and --latency are for broadcast");
 	if (opt.size < 0)
 		opt.size = opt.mode == M_BROADCAST ? 1024 : 256;
 	switch (opt.mode) {

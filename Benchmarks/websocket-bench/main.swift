@@ -2,8 +2,9 @@
 // Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 // SPDX-License-Identifier: Apache-2.0
 
-#if canImport(Glibc)
 import EchoServerSupport
+import WebSocketRedis
+#if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -27,7 +28,26 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 // Before the workloads are made: an echo server process holds none of their fixtures.
 if arguments.first == "serve-echo" {
-    EchoServers.main(Array(arguments.dropFirst()))
+    var rest = Array(arguments.dropFirst())
+    // --redis URL (loop-handler): the server's topic shared through Redis (redis-broadcast.sh), the
+    // backplane's state on standard error.
+    var redis: RedisEndpoint? = nil
+    if let at = rest.firstIndex(of: "--redis"), at + 1 < rest.count {
+        do throws(RedisError) {
+            redis = try RedisEndpoint(parsing: rest[at + 1])
+        } catch {
+            fatalError("--redis: \(error)")
+        }
+        rest.removeSubrange(at...(at + 1))
+    }
+    EchoServers.main(rest) { started in
+        guard let redis else { return }
+        guard let server = started.server else { fatalError("--redis needs the loop-handler kind") }
+        server.attach(RedisBackplane(endpoint: redis) { event in
+            let line = Array("redis: \(event)\n".utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        })
+    }
 }
 if arguments.first == "client-echo" {
     ClientEcho.main(Array(arguments.dropFirst()))
