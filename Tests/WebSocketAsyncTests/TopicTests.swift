@@ -334,6 +334,50 @@ struct TopicTests {
         slow.close()
         try fast.sendClose()
         try await fastLog.waitForEnd()
+        // Counted as dropped for backpressure once its connection ended.
+        _ = try await topics.closed.wait(for: "the slow socket's end") { $0.contains("/slow") }
+        #expect(topics.server.metrics.droppedForBackpressure == 1)
+    }
+
+    @Test("A publisher faster than the loops: publishes past maxPublishBacklog are refused, those before delivered, and room comes back")
+    func publishBacklogBounded() async throws {
+        var options = testOptions()
+        options.maxPublishBacklog = 64 << 10
+        let (entered, gate) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        // One loop, which a client's "block" holds in its handler until the test opens the gate.
+        let server = try shimServer(options: options, loops: 1, handler: { socket, event in
+            switch event {
+            case .open: _ = try? socket.subscribe("t")
+            case .message(.text("block")):
+                entered.signal()
+                gate.wait()
+            default: break
+            }
+        })
+        defer { server.stop() }
+        let log = EventLog()
+        let client = try shimClient(.live, port: server.port, log: log)
+        try await log.waitForOpen()
+        try client.send(text: "block")
+        await blocking { entered.wait() }
+
+        // Each 1 KiB message is 1,028 bytes framed: 63 fit in 64 KiB while the loop is held.
+        func message(_ index: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: index)] + payload(1023, seed: UInt8(truncatingIfNeeded: index)) }
+        var results: [Bool] = []
+        for index in 0..<80 { results.append(server.publish(topic: "t", binary: message(index))) }
+        #expect(results == Array(repeating: true, count: 63) + Array(repeating: false, count: 17))
+        #expect(server.core.publishBacklog.reserved == 63 * 1028)
+
+        gate.signal()
+        _ = try await log.wait(for: "the 63 messages") { $0.count { if case .message(.binary) = $0 { true } else { false } } >= 63 }
+        #expect(log.binaries == (0..<63).map(message))
+        // Delivered: the backlog is empty again, and a publish goes through.
+        #expect(server.publish(topic: "t", binary: message(100)))
+        _ = try await log.wait(for: "the next message") { $0.count { if case .message(.binary) = $0 { true } else { false } } >= 64 }
+        #expect(log.binaries.last == message(100))
+        #expect(server.core.publishBacklog.reserved == 0)
+        try client.sendClose()
+        try await log.waitForEnd()
     }
 
     @Test("The queue face and the async face: a socket subscribed from its queue's handler, or from its task, gets every publish in order")

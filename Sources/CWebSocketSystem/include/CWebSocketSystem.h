@@ -35,6 +35,10 @@ static inline long cwebsocket_atomic_load_long(const long *value) { return __ato
 static inline void cwebsocket_atomic_store_long(long *value, long newValue) {
     __atomic_store_n(value, newValue, __ATOMIC_SEQ_CST);
 }
+/// Adds `amount` to `*value` atomically and returns the sum.
+static inline long cwebsocket_atomic_add_long(long *value, long amount) {
+    return __atomic_add_fetch(value, amount, __ATOMIC_SEQ_CST);
+}
 
 // A counter that one thread (a loop) adds to and any thread reads: relaxed loads and stores, so
 // the writer's increment compiles to a plain load, add and store (no locked instruction), and a

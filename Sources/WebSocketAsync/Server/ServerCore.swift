@@ -41,6 +41,8 @@ final class ServerCore: @unchecked Sendable {
     let topicTables: [TopicTable]
     /// The topics with subscribers on any loop, and the backplane told of them.
     let topicPresence: TopicPresence
+    /// Published messages on their way to the loops from other threads, bounded.
+    let publishBacklog: PublishBacklog
 
     private struct Counts {
         /// Connections accepted and not yet closed.
@@ -77,6 +79,7 @@ final class ServerCore: @unchecked Sendable {
         settings = SocketSession.Settings(options: options, configuration: configuration, consumerHolds: holds)
         sharedOptions = OutOfLine(options)
         meters = loops.map { _ in ServerMeter.Storage() }
+        publishBacklog = PublishBacklog(limit: options.maxPublishBacklog)
         let presence = TopicPresence()
         topicPresence = presence
         topicTables = loops.map { _ in TopicTable(presence: presence) }

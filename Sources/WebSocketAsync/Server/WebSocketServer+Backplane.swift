@@ -37,15 +37,27 @@ extension WebSocketServer {
 
 extension ServerCore {
     /// Delivers `message` to the subscribers of `topic` on every loop of the server, and to
-    /// nothing else: at once on the calling loop, as one task on each of the others.
-    func deliverLocally(topic: String, _ message: Connection.PreparedMessage, excluding: WebSocket?) {
+    /// nothing else: at once on the calling loop, as one task on each of the others. `false`, and
+    /// nothing delivered, when the tasks would take the loops' backlog past its limit
+    /// (``PublishBacklog``).
+    @discardableResult
+    func deliverLocally(topic: String, _ message: Connection.PreparedMessage, excluding: WebSocket?) -> Bool {
+        var others = 0
+        for loop in loops where !loop.inLoop { others += 1 }
+        let size = message.wireBytes.count
+        let (cost, overflow) = size.multipliedReportingOverflow(by: others)
+        guard !overflow, publishBacklog.reserve(cost) else { return false }
         for (loop, table) in zip(loops, topicTables) {
             if loop.inLoop {
                 table.deliver(message, to: topic, excluding: excluding)
             } else {
-                loop.execute { table.deliver(message, to: topic, excluding: excluding) }
+                loop.execute { [publishBacklog] in
+                    table.deliver(message, to: topic, excluding: excluding)
+                    publishBacklog.release(size)
+                }
             }
         }
+        return true
     }
 
     /// A message another server published, from the backplane: to the subscribers here only.
@@ -60,6 +72,7 @@ extension ServerCore {
             guard text.utf8.elementsEqual(message.payload) else { return }
             prepared = Connection.PreparedMessage(text: text, fragmentationSize: configuration.fragmentationSize)
         }
+        // Refused past the backlog's limit: lost, as Redis Pub/Sub may lose any message.
         deliverLocally(topic: message.topic, prepared, excluding: nil)
     }
 }

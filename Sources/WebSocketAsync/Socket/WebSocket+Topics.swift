@@ -112,6 +112,7 @@ extension WebSocket {
         if held >= highWaterMark {
             // It leaves its topics at once: the publishes that follow do not come back here.
             leaveAllTopics()
+            peek { $0.closedForBackpressure = true }
             startClosing(Connection.CloseFrame(code: .tryAgainLater, reason: "subscriber too slow"))
         } else {
             _ = peek { $0.sendOrWait(.prepared(message)) { _ in } }

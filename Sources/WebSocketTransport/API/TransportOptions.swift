@@ -87,6 +87,12 @@ public struct TransportOptions: Sendable {
     /// (`WebSocketAsync`, a server) The longest topic name, in UTF-8 bytes, a connection may
     /// subscribe to. Default 512.
     public var maxTopicLength = 512
+    /// (`WebSocketAsync`, a server) The most bytes of published messages on their way to the
+    /// server's loops from other threads (`WebSocketServer.publish` and the like called off the
+    /// loops, and what a backplane brings), counted once per loop each message goes to: a
+    /// publish past it is refused (`publish` returns `false`) until the loops catch up, so that a
+    /// publisher faster than the loops cannot grow memory without bound. Default 64 MiB.
+    public var maxPublishBacklog = 64 << 20
 
     /// The defaults above.
     public init() {}

@@ -78,8 +78,8 @@ public struct ServerMetrics: Sendable, Hashable {
     public var pingsSent = 0
     /// The round trips of those pings answered.
     public var pingRoundTrips = Histogram()
-    /// Connections closed because the peer stopped reading: output stalled past
-    /// ``TransportOptions/writeTimeout``.
+    /// Connections closed because the peer did not keep up: output stalled past
+    /// ``TransportOptions/writeTimeout``, or a topic's subscriber closed with 1013 at its limit.
     public var droppedForBackpressure = 0
 
     /// All zero.

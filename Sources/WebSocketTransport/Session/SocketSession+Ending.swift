@@ -105,7 +105,7 @@ extension SocketSession {
             }
         }
         meter.countEnded(wasOpen: wasOpen, sent: pipeline.connection.closeCodeSent, received: pipeline.connection.closeCodeReceived,
-                         droppedForBackpressure: pipeline.failure == .timedOut(.write))
+                         droppedForBackpressure: closedForBackpressure || pipeline.failure == .timedOut(.write))
     }
 
     private func computeEnding() -> Ending {

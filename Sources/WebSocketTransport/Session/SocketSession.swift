@@ -129,6 +129,9 @@ package struct SocketSession: Sendable {
     /// (Server) The counters of the server's loop this socket is served on, whose storage the
     /// adapter keeps alive; `nil`: nothing counted.
     package var meter: ServerMeter?
+    /// (A server) The adapter closed the connection for not keeping up (a topic's subscriber at its
+    /// limit): counted with the write timeouts as dropped for backpressure.
+    package var closedForBackpressure = false
     /// (Server) The decision's answer was counted (a refusal, a plain request): the end does not
     /// count the connection as refused again.
     var answerCounted = false
