@@ -86,6 +86,7 @@ public final class RedisBackplane: TopicBackplane {
     /// A backplane over `endpoint`, not started: the server starts it when it attaches it.
     ///
     /// - Parameters:
+    ///   - endpoint: the Redis server (``RedisEndpoint/init(parsing:)`` reads a `redis://` URL).
     ///   - channelPrefix: prepended to each topic to name its Redis channel. Default `websocket:`.
     ///   - options: both connections' options (TLS for `rediss://`, timeouts, reconnection, limits).
     ///   - origin: this server's identity in the envelopes; default 16 random bytes. Give each server
