@@ -82,29 +82,10 @@ struct DrainTests {
         let server = try WebSocketServer(host: "127.0.0.1", port: 0, configuration: testConfiguration(), options: testOptions()) { _, _ in }
         // A client that opens, then reads nothing and answers nothing: the drain would wait for it.
         let port = server.port
-        let silent = try RawSocket.connect(port: port)
-        let opened = await blocking { () -> Bool in
-            guard var client = try? Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port)))) else {
-                return false
-            }
-            silent.write(client.takeOutput())
-            while let bytes = silent.read(timeout: Harness.patience), !bytes.isEmpty {
-                client.receive(bytes)
-                if case .handshakeCompleted? = client.nextEvent() { return true }
-            }
-            return false
-        }
-        #expect(opened)
+        let silent = try #require(try await openSilentClient(port: port))
         let started = now()
         let draining = Task { await blocking { server.drain(code: .goingAway, timeout: .seconds(600)) } }
-        let began = await blocking { () -> Bool in
-            let deadline = now() + Harness.patience
-            while !server.core.isDraining {
-                guard now() < deadline else { return false }
-                usleep(5_000)
-            }
-            return true
-        }
+        let began = await eventually { server.core.isDraining }
         #expect(began)
         server.abortDrain()
         let report = await draining.value
@@ -118,40 +99,14 @@ struct DrainTests {
         let server = try WebSocketServer(host: "127.0.0.1", port: 0, configuration: testConfiguration(), options: testOptions()) { _, _ in }
         // A client that opens, then reads nothing and answers nothing.
         let port = server.port
-        let silent = try RawSocket.connect(port: port)
-        let opened = await blocking { () -> Bool in
-            guard var client = try? Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port)))) else {
-                return false
-            }
-            silent.write(client.takeOutput())
-            while let bytes = silent.read(timeout: Harness.patience), !bytes.isEmpty {
-                client.receive(bytes)
-                if case .handshakeCompleted? = client.nextEvent() { return true }
-            }
-            return false
-        }
-        #expect(opened)
+        let silent = try #require(try await openSilentClient(port: port))
         // A client connected before the drain that sends its request only once the drain began.
         let late = try RawSocket.connect(port: server.port)
         // Accepted by the loop (not only in the kernel's backlog, which the drain's stop would reset).
-        let accepted = await blocking { () -> Bool in
-            let deadline = now() + Harness.patience
-            while server.core.endings.live < 2 {
-                guard now() < deadline else { return false }
-                usleep(5_000)
-            }
-            return true
-        }
+        let accepted = await eventually { server.core.endings.live >= 2 }
         #expect(accepted)
         let draining = Task { await blocking { server.drain(code: .goingAway, timeout: .seconds(8)) } }
-        let began = await blocking { () -> Bool in
-            let deadline = now() + Harness.patience
-            while !server.core.isDraining {
-                guard now() < deadline else { return false }
-                usleep(5_000)
-            }
-            return true
-        }
+        let began = await eventually { server.core.isDraining }
         #expect(began)
         var lateClient = try Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: server.port))))
         late.write(lateClient.takeOutput())

@@ -72,38 +72,12 @@ struct HealthMetricsTests {
         let server = try shimServer(configuration: Self.configuration(hook: true), handshake: Self.decide)
         // An open connection that never answers the Close keeps the drain going.
         let port = server.port
-        let silent = try RawSocket.connect(port: port)
-        let opened = await blocking { () -> Bool in
-            guard var silentClient = try? Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port)))) else {
-                return false
-            }
-            silent.write(silentClient.takeOutput())
-            while let bytes = silent.read(timeout: Harness.patience), !bytes.isEmpty {
-                silentClient.receive(bytes)
-                if case .handshakeCompleted? = silentClient.nextEvent() { return true }
-            }
-            return false
-        }
-        #expect(opened)
+        let silent = try #require(try await openSilentClient(port: port))
         let check = try RawSocket.connect(port: server.port)
-        let accepted = await blocking { () -> Bool in
-            let deadline = now() + Harness.patience
-            while server.core.endings.live < 2 {
-                guard now() < deadline else { return false }
-                usleep(5_000)
-            }
-            return true
-        }
+        let accepted = await eventually { server.core.endings.live >= 2 }
         #expect(accepted)
         let draining = Task { await blocking { server.drain(code: .goingAway, timeout: .seconds(3)) } }
-        let began = await blocking { () -> Bool in
-            let deadline = now() + Harness.patience
-            while !server.core.isDraining {
-                guard now() < deadline else { return false }
-                usleep(5_000)
-            }
-            return true
-        }
+        let began = await eventually { server.core.isDraining }
         #expect(began)
         let answer = await blocking { () -> String in
             check.write(Array("GET /health HTTP/1.1\r\nHost: lb\r\n\r\n".utf8))

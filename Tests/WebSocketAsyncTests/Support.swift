@@ -368,3 +368,36 @@ func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
     let nanoseconds = seconds * 1_000_000_000 + (attoseconds + 999_999_999) / 1_000_000_000
     return .nanoseconds(Int(nanoseconds))
 }
+
+/// Waits until `condition` holds (checked every 5 ms on a thread of its own), at most
+/// ``Harness/patience``: for a state no event reports (a server's counts, its drain begun).
+/// Whether it came to hold.
+func eventually(_ condition: @escaping @Sendable () -> Bool) async -> Bool {
+    await blocking { () -> Bool in
+        let deadline = now() + Harness.patience
+        while !condition() {
+            guard now() < deadline else { return false }
+            usleep(5_000)
+        }
+        return true
+    }
+}
+
+/// A raw client of the server on `port` that completes its opening handshake and then reads and
+/// answers nothing (a peer that never takes part in the closing handshake); `nil` if it could not
+/// open.
+func openSilentClient(port: UInt16) async throws -> RawSocket? {
+    let socket = try RawSocket.connect(port: port)
+    let opened = await blocking { () -> Bool in
+        guard var client = try? Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: port)))) else {
+            return false
+        }
+        socket.write(client.takeOutput())
+        while let bytes = socket.read(timeout: Harness.patience), !bytes.isEmpty {
+            client.receive(bytes)
+            if case .handshakeCompleted? = client.nextEvent() { return true }
+        }
+        return false
+    }
+    return opened ? socket : nil
+}

@@ -28,21 +28,13 @@ extension ServerMetrics {
         for reason in Refusal.allCases {
             out.sample("connections_refused_total", refused[reason] ?? 0, label: ("reason", reason.rawValue))
         }
-        out.family("handshakes_failed_total", .counter, "Opening handshakes answered with an HTTP error, by status.")
-        for (status, count) in handshakesFailed.sorted(by: { $0.key < $1.key }) {
-            out.sample("handshakes_failed_total", count, label: ("status", String(status)))
-        }
-        out.family("plain_requests_total", .counter, "Plain HTTP requests (health checks, scrapes) answered, by status.")
-        for (status, count) in plainRequests.sorted(by: { $0.key < $1.key }) {
-            out.sample("plain_requests_total", count, label: ("status", String(status)))
-        }
-        out.family("closes_sent_total", .counter, "Close frames sent, by code.")
-        for (code, count) in closesSent.sorted(by: { $0.key < $1.key }) {
-            out.sample("closes_sent_total", count, label: ("code", code == 0 ? "other" : String(code)))
-        }
-        out.family("closes_received_total", .counter, "Close frames received, by code.")
-        for (code, count) in closesReceived.sorted(by: { $0.key < $1.key }) {
-            out.sample("closes_received_total", count, label: ("code", code == 0 ? "other" : String(code)))
+        out.counters("handshakes_failed_total", "Opening handshakes answered with an HTTP error, by status.", handshakesFailed,
+                     label: "status") { String($0) }
+        out.counters("plain_requests_total", "Plain HTTP requests (health checks, scrapes) answered, by status.", plainRequests,
+                     label: "status") { String($0) }
+        out.counters("closes_sent_total", "Close frames sent, by code.", closesSent, label: "code") { $0 == 0 ? "other" : String($0) }
+        out.counters("closes_received_total", "Close frames received, by code.", closesReceived, label: "code") {
+            $0 == 0 ? "other" : String($0)
         }
         out.family("messages_received_total", .counter, "Messages read from the peers.")
         out.sample("messages_received_total", messagesReceived)
@@ -63,7 +55,7 @@ extension ServerMetrics {
         }
         out.line("ping_round_trip_seconds_sum", "\(Double(pingRoundTrips.sumNanoseconds) / 1e9)")
         out.sample("ping_round_trip_seconds_count", pingRoundTrips.count)
-        out.family("dropped_backpressure_total", .counter, "Connections closed because the peer stopped reading (write timeout).")
+        out.family("dropped_backpressure_total", .counter, "Connections closed because the peer did not keep up (write timeout, or a topic's subscriber at its limit).")
         out.sample("dropped_backpressure_total", droppedForBackpressure)
         return out.text
     }
@@ -75,6 +67,13 @@ private struct PrometheusWriter {
 
     let prefix: String
     var text = ""
+
+    /// A counter family with one sample per key of `values`, in ascending order, labelled `label`.
+    mutating func counters<Key: Comparable>(_ name: String, _ help: String, _ values: [Key: Int], label: String,
+                                            _ text: (Key) -> String) {
+        family(name, .counter, help)
+        for (key, count) in values.sorted(by: { $0.key < $1.key }) { sample(name, count, label: (label, text(key))) }
+    }
 
     mutating func family(_ name: String, _ kind: Kind, _ help: String) {
         text += "# HELP \(prefix)_\(name) \(help)\n# TYPE \(prefix)_\(name) \(kind.rawValue)\n"
