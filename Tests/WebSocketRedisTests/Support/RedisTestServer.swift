@@ -119,33 +119,18 @@ final class RedisTestServer {
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else { throw Failure(description: "pipe: \(String(cString: strerror(errno)))") }
         _ = fcntl(descriptors[0], F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, descriptors[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, descriptors[1], 2)
-        // The test threads block or ignore signals the server must heed (SIGTERM stops it): defaults
-        // and an empty mask for the child.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
-        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, binary, &actions, &attributes, argv, environ)
-        close(descriptors[1])
-        guard result == 0 else {
+        let child: pid_t
+        do throws(SpawnFailure) {
+            child = try spawnChild(binary, arguments, environment: currentEnvironment) { actions in
+                posix_spawn_file_actions_adddup2(&actions, descriptors[1], 1)
+                posix_spawn_file_actions_adddup2(&actions, descriptors[1], 2)
+            }
+        } catch {
+            close(descriptors[1])
             close(descriptors[0])
-            throw Failure(description: "posix_spawn \(binary): \(String(cString: strerror(result)))")
+            throw Failure(description: error.description)
         }
+        close(descriptors[1])
         pid = child
         let log = Log(descriptor: descriptors[0])
         // "Ready to accept connections tcp", or "… now ready to accept connections at PATH" (Unix only).

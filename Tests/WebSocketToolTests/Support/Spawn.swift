@@ -9,6 +9,7 @@ import Darwin
 #endif
 import WebSocketTransport
 import CToolTestSupport
+import TransportTestSupport
 
 /// posix_spawn of the tool, shared by ``ToolProcess`` (pipes) and ``PseudoTerminalProcess`` (a
 /// terminal): argument and environment arrays, a clean signal state, and a thread that reaps the
@@ -38,33 +39,11 @@ enum Spawn {
     static func spawn(_ path: String, _ arguments: [String], environment: [String],
                       flags: Int32, fileActions configure: (inout posix_spawn_file_actions_t) -> Void) throws -> pid_t {
         _ = ignoreBrokenPipes
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        configure(&actions)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for number in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&defaults, number) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(flags | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
-
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        do throws(SpawnFailure) {
+            return try spawnChild(path, arguments, environment: environment, flags: flags, fileActions: configure)
+        } catch {
+            throw ToolTestError(error.description)
         }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw ToolTestError("posix_spawn \(path): \(String(cString: strerror(result)))") }
-        return pid
     }
 
     /// Creates a pipe whose both ends close on exec (so that no other child spawned meanwhile
