@@ -7,7 +7,7 @@
 # over two servers on one Redis, against the same publish to N subscribers of one server, in the
 # same run.
 #
-#   Benchmarks/servers/redis-broadcast.sh [ROUNDS=3] [N=1000]
+#   Benchmarks/servers/redis-broadcast.sh [ROUNDS=3] [N=1000] [K=100]
 #
 # Starts redis-server (Debian's package; on a free port, no persistence), then server A and server B,
 # each `websocket-bench serve-echo loop-handler --redis redis://127.0.0.1:PORT` (every connection
@@ -18,7 +18,7 @@
 #   one server:  wsload broadcast --publish --latency --conns N --port A
 #   two servers: wsload broadcast --publish --latency --conns N --port A --port2 B
 #
-# with --messages 100 --size 1024 --rounds 5 (wsload's median round). In the second, the odd
+# with --messages K --size 1024 --rounds 5 (wsload's median round; K = 1 times one message alone). In the second, the odd
 # connections are B's: they get each message through Redis. Prints a markdown table of medians over
 # the rounds: delivered messages/s, and when messages arrived after the request (p50, p99) at A's
 # connections and at B's: B's minus A's is what the hop through Redis adds. Servers on CPU 0,
@@ -32,8 +32,9 @@ root="$(cd "$here/../.." && pwd)"
 
 rounds="${1:-3}"
 conns="${2:-1000}"
-if ! [[ $rounds =~ ^[1-9][0-9]*$ && $conns =~ ^[2-9][0-9]*$|^[1-9][0-9]+$ ]]; then
-    echo "usage: redis-broadcast.sh [ROUNDS=3] [N=1000]" >&2
+messages="${3:-100}"
+if ! [[ $rounds =~ ^[1-9][0-9]*$ && $conns =~ ^([2-9]|[1-9][0-9]+)$ && $messages =~ ^[1-9][0-9]*$ ]]; then
+    echo "usage: redis-broadcast.sh [ROUNDS=3] [N=1000] [K=100]" >&2
     exit 2
 fi
 command -v redis-server >/dev/null || { echo "redis-broadcast.sh: redis-server is not installed (apt-get install redis-server)" >&2; exit 2; }
@@ -89,7 +90,7 @@ run() {  # label [wsload options]
     local label=$1
     shift
     local line
-    line="$("${pin_load[@]}" "$wsload" broadcast --publish --latency --conns "$conns" --messages 100 --size 1024 --rounds 5 \
+    line="$("${pin_load[@]}" "$wsload" broadcast --publish --latency --conns "$conns" --messages "$messages" --size 1024 --rounds 5 \
         --port "$port_a" "$@" | tail -n 1)"
     echo "$label $line" >>"$log"
     if ! grep -q ' errors=0 ' <<<"$line"; then echo "redis-broadcast.sh: $label failed: $line" >&2; exit 1; fi
@@ -106,7 +107,7 @@ done
 
 field() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p"; }
 median() { sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-echo "| N = $conns, 1 KiB × 100 per round | delivered messages/s | arrival p50 / p99, publishing server (ms) | arrival p50 / p99, other server through Redis (ms) |"
+echo "| N = $conns, 1 KiB × $messages per round | delivered messages/s | arrival p50 / p99, publishing server (ms) | arrival p50 / p99, other server through Redis (ms) |"
 echo "| --- | --- | --- | --- |"
 for label in one two; do
     lines="$(grep "^$label " "$log")"
