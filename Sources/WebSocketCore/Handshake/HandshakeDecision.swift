@@ -28,19 +28,25 @@ extension Connection {
     /// subprotocol the client did not offer, an invalid status or header) is the application's error,
     /// not the client's: the request is then refused with 500, so the handshake still ends.
     ///
+    /// - Returns: the status of the answer written: 101 for an accepted upgrade, 426 for a plain
+    ///   request accepted (nothing to upgrade), the rejection's status, or 500 for an answer refused.
     /// - Throws: ``Connection/UsageError/noPendingHandshakeRequest`` when no request waits for an answer
     ///   (it timed out meanwhile, say); nothing changes then.
-    public mutating func respond(to decision: Connection.HandshakeDecision) throws(Connection.UsageError) {
-        guard pendingHandshakeRequest != nil else { throw .noPendingHandshakeRequest }
+    @discardableResult
+    public mutating func respond(to decision: Connection.HandshakeDecision) throws(Connection.UsageError) -> Int {
+        guard let request = pendingHandshakeRequest else { throw .noPendingHandshakeRequest }
         do throws(Connection.UsageError) {
             switch decision {
             case .accept(let subprotocol, let extensions, let headers):
                 try accept(subprotocol: subprotocol, extensions: extensions, headers: headers)
+                return request.kind == .upgrade ? 101 : 426
             case .reject(let status, let headers, let body):
                 try reject(status: status, headers: headers, body: body)
+                return status
             }
         } catch {
             try reject(status: 500)
+            return 500
         }
     }
 }

@@ -150,35 +150,16 @@ extension SocketSession {
     /// for the server's decision, ``ServerMetrics/Refusal/draining`` for its 503 while it drains.
     package mutating func respond(to decision: Connection.HandshakeDecision, refusal: ServerMetrics.Refusal = .rejected) {
         awaitingDecision = false
-        guard let meter, let request = pipeline.connection.pendingHandshakeRequest else {
-            try? pipeline.connection.respond(to: decision)
-            return
-        }
-        count(decision, on: request, refusal, in: meter)
-        try? pipeline.connection.respond(to: decision)
-        if case .accept = decision, request.kind == .upgrade, case .closed = pipeline.connection.state {
-            // An acceptance the connection refused (a subprotocol the client did not offer): its 500.
-            count(.reject(status: 500), on: request, refusal, in: meter)
-        }
-    }
-
-    /// Counts the answer `decision` makes to `request`: the status the connection will send (500 for
-    /// a status it refuses, as ``WebSocketCore/Connection/respond(to:)`` does).
-    private mutating func count(_ decision: Connection.HandshakeDecision, on request: Connection.HandshakeRequest,
-                                _ refusal: ServerMetrics.Refusal, in meter: ServerMeter) {
-        let status: Int
-        switch decision {
-        case .accept:
-            guard request.kind == .plain else { return }
-            status = 426
-        case .reject(let rejected, _, _):
-            status = (200...599).contains(rejected) ? rejected : 500
-        }
-        answerCounted = true
-        switch request.kind {
+        let kind = pipeline.connection.pendingHandshakeRequest?.kind
+        // The status the connection wrote (it decides: 500 for an answer it refuses), for the counters.
+        guard let status = try? pipeline.connection.respond(to: decision), let meter, let kind else { return }
+        switch kind {
         case .plain:
+            answerCounted = true
             meter.countPlainRequest(status: status)
         case .upgrade:
+            guard status != 101 else { return }
+            answerCounted = true
             meter.countHandshakeFailed(status: status)
             meter.countRefusal(refusal)
         }

@@ -19,10 +19,10 @@ extension SocketSession {
     /// Whether bytes read from the socket may be read in place, with
     /// ``nextAction(readingInPlace:from:)``: no transport layer between the socket and the
     /// connection (a TLS layer's decoded bytes are its own), and the connection open. The opening
-    /// handshake is read by copy, as before: read in place, a client's second connection in a row
-    /// (`websocket connect --reconnect`, ConnectReconnectTests) hung about once in eight runs on the
-    /// `poll(2)` backend, and never with the handshake read by copy (0 in 34); the cause is not found
-    /// yet, and a handshake is read once per connection, so nothing is lost on the echo path.
+    /// handshake is read by copy: read in place, a client's second connection in a row
+    /// (`websocket connect --reconnect`, ConnectReconnectTests) once hung about once in eight runs on
+    /// the `poll(2)` backend; tried again later, it did not hang in 52 runs, and the cause was never
+    /// found. A handshake is read once per connection, so the copy costs nothing on the echo path.
     package var readsInPlace: Bool {
         switch stage {
         case .open: return !pipeline.hasLayers && !awaitsProxyHeader
