@@ -24,18 +24,13 @@ final class BroadcastRooms: @unchecked Sendable {
         self.server.withLock { $0 = server }
     }
 
-    /// The room of a resource: its path, without the query.
-    static func room(of resource: String) -> String {
-        String(resource.prefix { $0 != "?" })
-    }
-
     /// A client opened: it joins its room and ``everyone``. A path too long for a topic
     /// (``WebSocketTransport/TransportOptions/maxTopicLength``) leaves it in ``everyone`` only, said
     /// on standard error.
-    func joined(_ socket: WebSocket, resource: String, peer: String) {
+    func joined(_ socket: WebSocket, handshake: Connection.HandshakeResult, peer: String) {
         _ = try? socket.subscribe(Self.everyone)
         do throws(WebSocketError) {
-            try socket.subscribe(Self.room(of: resource))
+            try socket.subscribe(String(handshake.path))
         } catch {
             printError("\(peer): not in a room: \(error)")
         }
@@ -43,8 +38,8 @@ final class BroadcastRooms: @unchecked Sendable {
 
     /// A client's message, to the others in its room.
     func said(_ message: WebSocketMessage, by socket: WebSocket) {
-        guard let server = server.withLock({ $0 }), let resource = socket.handshake?.resource else { return }
-        let room = Self.room(of: resource)
+        guard let server = server.withLock({ $0 }), let handshake = socket.handshake else { return }
+        let room = String(handshake.path)
         switch message {
         case .text(let text): server.publish(topic: room, text: text, excluding: socket)
         case .binary(let bytes): server.publish(topic: room, binary: bytes, excluding: socket)

@@ -33,7 +33,7 @@ struct PlainPaths: Sendable {
     /// The answer to a plain request: its path (the query aside) picks the page; `.accept()` keeps
     /// the core's 426.
     func answer(_ request: Connection.HandshakeRequest, metrics source: MetricsSource) -> Connection.HandshakeDecision {
-        let path = request.resource.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let path = String(request.path)
         if path == health {
             return .reject(status: 200, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"],
                            body: Array("ok\n".utf8))

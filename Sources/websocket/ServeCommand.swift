@@ -152,7 +152,7 @@ enum ServeCommand {
                 try? socket.sendClose(code: .tryAgainLater, reason: "too many connections")
                 return
             }
-            rooms?.joined(socket, resource: result.resource, peer: peer(socket))
+            rooms?.joined(socket, handshake: result, peer: peer(socket))
             if let command = settings.command {
                 do throws(CommandError) {
                     let environment = [("WEBSOCKET_PEER", peer(socket)), ("WEBSOCKET_RESOURCE", result.resource),

@@ -32,8 +32,9 @@ struct PlainRequestTests {
         guard case .handshakeRequest(let request)? = s.nextEvent() else { throw TestFailure("no request") }
         #expect(request.kind == .plain)
         #expect(request.resource == "/health?verbose")
+        #expect(request.path == "/health")
         #expect(request.head.headers["user-agent"] == "lb")
-        try s.respond(to: .reject(status: 200, headers: ["Content-Type": "text/plain"], body: Array("ok\n".utf8)))
+        #expect(try s.respond(to: .reject(status: 200, headers: ["Content-Type": "text/plain"], body: Array("ok\n".utf8))) == 200)
         let response = text(s.takeOutput())
         #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(response.contains("Content-Length: 3\r\n"))
@@ -100,5 +101,30 @@ struct PlainRequestTests {
         s.receive(Array("GET /health HTTP/1.1\r\nHost: x\r\nX-Filler: \(String(repeating: "a", count: 400))\r\n\r\n".utf8))
         guard case .handshakeFailed? = s.nextEvent() else { throw TestFailure("no failure") }
         #expect(text(s.takeOutput()).hasPrefix("HTTP/1.1 431 "))
+    }
+
+    @Test("respond(to:) returns the status it wrote: 101, 426 for a plain request accepted, the rejection's, 500 for an answer refused")
+    func answeredStatus() throws {
+        func request(_ head: String, hook: Bool = true) throws -> Connection {
+            var s = try server(hook: hook)
+            s.receive(Array(head.utf8))
+            guard case .handshakeRequest? = s.nextEvent() else { throw TestFailure("no request") }
+            return s
+        }
+        let upgrade = "GET /chat?x=1 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        var accepted = try request(upgrade)
+        #expect(try accepted.respond(to: .accept()) == 101)
+        #expect(text(accepted.takeOutput()).hasPrefix("HTTP/1.1 101 "))
+        var notOffered = try request(upgrade)
+        #expect(try notOffered.respond(to: .accept(subprotocol: "never.offered")) == 500)
+        #expect(text(notOffered.takeOutput()).hasPrefix("HTTP/1.1 500 "))
+        var invalid = try request(upgrade)
+        #expect(try invalid.respond(to: .reject(status: 42)) == 500)
+        var forbidden = try request(upgrade)
+        #expect(try forbidden.respond(to: .reject(status: 403)) == 403)
+        var plain = try request("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try plain.respond(to: .accept()) == 426)
+        #expect(text(plain.takeOutput()).hasPrefix("HTTP/1.1 426 "))
     }
 }
