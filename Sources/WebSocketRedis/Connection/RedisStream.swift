@@ -16,7 +16,7 @@ struct RedisStream: ~Copyable {
     let socket: Socket
     var layer: (any TransportLayer)?
     /// Bytes for the socket not written yet (the kernel's buffer was full).
-    var unwritten: [UInt8] = []
+    var unwritten = ByteQueue()
     var readBuffer: [UInt8]
     var decoded: [UInt8]
 
@@ -83,29 +83,33 @@ struct RedisStream: ~Copyable {
         if layer != nil {
             bytes.withUnsafeBytes { layer!.send($0) }
         } else {
-            unwritten.append(contentsOf: bytes)
+            unwritten.append(bytes)
         }
     }
 
     /// Writes what the kernel takes now.
     mutating func write() throws(RedisError) {
         if layer != nil {
-            var taken: [UInt8] = []
             layer!.withPendingOutput { raw in
-                taken.append(contentsOf: raw)
+                unwritten.append(raw)
                 return raw.count
             }
-            unwritten.append(contentsOf: taken)
         }
+        // Taken from the front without moving the rest (a partial write of a long backlog moved
+        // all of it each time with `removeFirst`).
         while !unwritten.isEmpty {
-            let written: Int
-            do throws(Errno) {
-                written = try unwritten.withUnsafeBytes { raw in Result { () throws(Errno) in try socket.writeSome(raw) } }.get()
-            } catch {
-                throw RedisError(.connectionClosed, reason: "writing: \(error)")
+            var failure: Errno? = nil
+            var written = 0
+            unwritten.withBytes { raw in
+                do throws(Errno) {
+                    written = try socket.writeSome(raw)
+                } catch {
+                    failure = error
+                }
+                return written
             }
+            if let failure { throw RedisError(.connectionClosed, reason: "writing: \(failure)") }
             if written == 0 { return }
-            unwritten.removeFirst(written)
         }
     }
 

@@ -9,11 +9,11 @@
 struct TunnelStreams: Sendable {
     let maxBufferedSend: Int
     /// To the proxy: the tunnel's own messages, then, once established, the bytes from above.
-    var output = ProxyByteQueue()
+    var output = ByteQueue()
     /// For the layer above: what the proxy sent after its last reply.
-    var inbound = ProxyByteQueue()
+    var inbound = ByteQueue()
     /// From above, while establishing.
-    private(set) var held = ProxyByteQueue()
+    private(set) var held = ByteQueue()
 
     init(maxBufferedSend: Int) { self.maxBufferedSend = maxBufferedSend }
 

@@ -2,35 +2,38 @@
 // Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 // SPDX-License-Identifier: Apache-2.0
 
-/// A FIFO of bytes for the tunnel layers' input and output: appends at the end, takes from the front
+/// A FIFO of bytes (the tunnel layers' input and output, a Redis connection's output): appends at the end, takes from the front
 /// without moving the rest (the consumed prefix is dropped once it is most of the buffer), so that
 /// every byte is copied in and out once, whatever the sizes of the pieces.
-struct ProxyByteQueue: Sendable {
+package struct ByteQueue: Sendable {
     private var storage: [UInt8] = []
     private var start = 0
 
+    /// An empty queue.
+    package init() {}
+
     /// The bytes queued.
-    var count: Int { storage.count - start }
+    package var count: Int { storage.count - start }
 
-    var isEmpty: Bool { start == storage.count }
+    package var isEmpty: Bool { start == storage.count }
 
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compactIfWorthIt()
         storage.append(contentsOf: bytes)
     }
 
-    mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         compactIfWorthIt()
         storage.append(contentsOf: bytes)
     }
 
-    mutating func append(contentsOf other: ProxyByteQueue) {
+    package mutating func append(contentsOf other: ByteQueue) {
         compactIfWorthIt()
         storage.append(contentsOf: other.storage[other.start...])
     }
 
     /// Moves up to `buffer.count` bytes from the front into `buffer`; returns how many.
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         let count = min(buffer.count, self.count)
         guard count > 0 else { return 0 }
         storage.withUnsafeBytes { raw in
@@ -41,14 +44,14 @@ struct ProxyByteQueue: Sendable {
     }
 
     /// Lends the queued bytes to `write`, which returns how many of them it took; those are removed.
-    mutating func withBytes(_ write: (UnsafeRawBufferPointer) -> Int) {
+    package mutating func withBytes(_ write: (UnsafeRawBufferPointer) -> Int) {
         guard !isEmpty else { return }
         let taken = storage.withUnsafeBytes { raw in write(UnsafeRawBufferPointer(rebasing: raw[start...])) }
         precondition(taken >= 0 && taken <= count, "took \(taken) of \(count) bytes")
         removeFirst(taken)
     }
 
-    mutating func removeAll() {
+    package mutating func removeAll() {
         storage = []
         start = 0
     }
