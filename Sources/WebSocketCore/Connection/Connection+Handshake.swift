@@ -131,7 +131,7 @@ extension Connection {
         guard let request = pendingHandshakeRequest else { throw .noPendingHandshakeRequest }
         guard request.kind == .upgrade else {
             // Nothing to upgrade: the answer the core gives such a request without the hook.
-            outbox.append(contentsOf: ServerHandshake.errorResponse(for: .missingUpgrade))
+            outbox.append(contentsOf: ServerHandshake.errorResponse(for: .missingUpgrade, sendsBody: request.head.method != "HEAD"))
             transition(.handshakeRejected)
             return
         }

@@ -189,13 +189,15 @@ enum ServerHandshake {
 
     /// The response to an invalid request: `error.httpStatus` with its reason phrase, the fields of
     /// `errorHeaders(for:)`, and `error.reason` as a plain-text body.
-    static func errorResponse(for error: Connection.HandshakeError) -> [UInt8] {
+    /// Without `sendsBody` (the answer to a `HEAD`, RFC 9110 §9.3.2) the body is left out, its length
+    /// still stated.
+    static func errorResponse(for error: Connection.HandshakeError, sendsBody: Bool = true) -> [UInt8] {
         let status = error.httpStatus
         var head = HTTPHeadWriter(startLine: "HTTP/1.1 \(status) \(HTTPReasonPhrase.phrase(for: status))")
         let body = errorBody(for: error)
         for field in errorHeaders(for: error, bodyCount: body.count) { head.appendUnchecked(name: field.name, value: field.value) }
         var bytes = head.finish()
-        bytes.append(contentsOf: body)
+        if sendsBody { bytes.append(contentsOf: body) }
         return bytes
     }
 

@@ -125,6 +125,15 @@ struct PlainRequestTests {
         #expect(try forbidden.respond(to: .reject(status: 403)) == 403)
         var plain = try request("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try plain.respond(to: .accept()) == 426)
-        #expect(text(plain.takeOutput()).hasPrefix("HTTP/1.1 426 "))
+        let answer = text(plain.takeOutput())
+        #expect(answer.hasPrefix("HTTP/1.1 426 "))
+        #expect(!answer.hasSuffix("\r\n\r\n"), "a GET's 426 has its body")
+        // A HEAD's 426 states the body's length and leaves the body out (RFC 9110 §9.3.2).
+        var head = try request("HEAD /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try head.respond(to: .accept()) == 426)
+        let headAnswer = text(head.takeOutput())
+        #expect(headAnswer.hasPrefix("HTTP/1.1 426 "))
+        #expect(headAnswer.contains("Content-Length: "))
+        #expect(headAnswer.hasSuffix("\r\n\r\n"), "no body after the head: \(headAnswer)")
     }
 }
