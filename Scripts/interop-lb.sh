@@ -102,10 +102,12 @@ backend pool
   option redispatch
   # Health checks on the WebSocket port (serve --health): a server that drains closes its port, and
   # its checks fail at once.
+  # Three failed checks in a row mark a server down: one slow answer on a busy machine does not.
   option httpchk GET /healthz
   http-check expect status 200
-  server one 127.0.0.1:$s_one check inter 200ms fall 1 rise 1
-  server two 127.0.0.1:$s_two check inter 200ms fall 1 rise 1
+  timeout check 5s
+  server one 127.0.0.1:$s_one check inter 200ms fall 3 rise 1
+  server two 127.0.0.1:$s_two check inter 200ms fall 3 rise 1
 EOF
 haproxy -c -f "$WORK/haproxy.cfg" >"$WORK/haproxy-check.log" 2>&1 || { cat "$WORK/haproxy-check.log"; fail "haproxy rejects its configuration"; }
 haproxy -db -f "$WORK/haproxy.cfg" >"$WORK/haproxy.log" 2>&1 &
@@ -156,9 +158,9 @@ check_echo() {  # description url
   [ "$status" = 0 ] || { cat "$WORK/client.err"; fail "$what: exit status $status"; }
   [ "$out" = "through $what" ] || { cat "$WORK/client.err"; fail "$what: got $(printf '%q' "$out")"; }
 }
-# Waits until a file has a line matching the pattern.
+# Waits until a file has a line matching the pattern (30 s at most).
 wait_for_line() {  # file pattern
-  for _ in $(seq 100); do grep -qE "$2" "$1" && return 0; sleep 0.1; done; return 1
+  for _ in $(seq 300); do grep -qE "$2" "$1" && return 0; sleep 0.1; done; return 1
 }
 # Waits until a background process exits; fails after 30 s.
 wait_for_exit() {  # pid what

@@ -73,7 +73,8 @@ cat >"$WORK/restart.sh" <<RESTART
 set -u
 kill $REDIS_PID; while kill -0 $REDIS_PID 2>/dev/null; do sleep 0.1; done
 for name in one two; do
-  grep -q -E '^redis: subscriber cut off' "$WORK/\$name.err" || { for _ in \$(seq 300); do grep -q -E '^redis: subscriber cut off' "$WORK/\$name.err" && break; sleep 0.1; done; }
+  for _ in \$(seq 300); do grep -q -E '^redis: subscriber cut off' "$WORK/\$name.err" && break; sleep 0.1; done
+  grep -q -E '^redis: subscriber cut off' "$WORK/\$name.err" || exit 1
 done
 redis-server --port $r --bind 127.0.0.1 --requirepass "$PASS" --save '' --appendonly no --dir "$WORK" >>"$WORK/redis.log" 2>&1 &
 echo \$! >"$WORK/redis.pid"

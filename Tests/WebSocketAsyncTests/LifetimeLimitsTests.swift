@@ -43,19 +43,19 @@ struct LifetimeLimitsTests {
 
     @Test("A client that keeps talking is not idle; once it falls silent, it is closed with 1001 \"idle timeout\", no earlier than the timeout")
     func idleClosed() async throws {
-        let (server, client, log, _) = try await Self.connected(LifetimeLimits(idleTimeout: .milliseconds(1500)))
+        let (server, client, log, _) = try await Self.connected(LifetimeLimits(idleTimeout: .seconds(3)))
         defer { server.stop() }
-        // Talks for two timeouts, a message (and its echo) every tenth of a second: the pauses pace
-        // the talk, a stall of a whole timeout on a loaded machine is what would end it.
+        // Talks for longer than a timeout (40 messages, a tenth of a second apart, against 3 s): the
+        // pauses pace the talk, and only a stall of a whole timeout on a loaded machine would end it.
         // The silence is timed from the last message's send: the server receives it later, and counts
         // its idle time from then (timed from after the last pause instead, a pause that a loaded
         // machine stretched made the silence look shorter than the timeout).
         var silent = now()
-        for index in 0..<30 {
+        for index in 0..<40 {
             silent = now()
             try client.send(text: "\(index)")
             try await log.wait(for: "echo \(index)") { $0.contains(.message(.text("\(index)"))) }
-            if index < 29 { try await Task.sleep(for: .milliseconds(100)) }
+            if index < 39 { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(!log.all.contains { $0.isLast }, "\(log.all.map(\.brief))")
         let end = try await log.waitForEnd()
@@ -64,6 +64,6 @@ struct LifetimeLimitsTests {
         #expect(status.code == .goingAway)
         #expect(status.reason == "idle timeout")
         #expect(status.wasClean)
-        #expect(quiet >= .milliseconds(1500), "closed after \(quiet) of silence")
+        #expect(quiet >= .seconds(3), "closed after \(quiet) of silence")
     }
 }
