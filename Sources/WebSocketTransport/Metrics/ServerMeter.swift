@@ -55,7 +55,10 @@ package struct ServerMeter: @unchecked Sendable {
         static let pingsSent = 8, roundTrips = 9, roundTripNanoseconds = 10, backpressure = 11
         static let roundTripBuckets = 12
         static let refusals = roundTripBuckets + ServerMetrics.Histogram.bounds.count + 1
-        static let handshakeStatuses = refusals + ServerMetrics.Refusal.allCases.count
+        static let handshakeStatuses = refusals + refusalOrder.count
+        /// The refusals in slot order, made once (`allCases` builds an array at every use, and a
+        /// flood of refused handshakes counts one each).
+        static let refusalOrder = ServerMetrics.Refusal.allCases
         static let plainStatuses = handshakeStatuses + statusCount
         static let closesSent = plainStatuses + statusCount
         static let closesReceived = closesSent + closeCodeCount
@@ -123,7 +126,7 @@ package struct ServerMeter: @unchecked Sendable {
     }
 
     func countRefusal(_ refusal: ServerMetrics.Refusal) {
-        add(Slot.refusals + (ServerMetrics.Refusal.allCases.firstIndex(of: refusal) ?? 0))
+        add(Slot.refusals + (Slot.refusalOrder.firstIndex(of: refusal) ?? 0))
     }
 
     func countHandshakeFailed(status: Int) { add(Slot.handshakeStatuses + Slot.status(status)) }
@@ -159,7 +162,7 @@ package struct ServerMeter: @unchecked Sendable {
         for index in metrics.pingRoundTrips.buckets.indices {
             metrics.pingRoundTrips.buckets[index] = total(Slot.roundTripBuckets + index)
         }
-        for (index, refusal) in ServerMetrics.Refusal.allCases.enumerated() {
+        for (index, refusal) in Slot.refusalOrder.enumerated() {
             let value = total(Slot.refusals + index)
             if value != 0 { metrics.refused[refusal] = value }
         }
