@@ -25,7 +25,8 @@ extension SocketSession {
     /// found. A handshake is read once per connection, so the copy costs nothing on the echo path.
     package var readsInPlace: Bool {
         switch stage {
-        case .open: return !pipeline.hasLayers && !awaitsProxyHeader
+        // (A PROXY header, when one is expected, is settled before the opening handshake can end.)
+        case .open: return !pipeline.hasLayers
         case .handshaking, .resolving, .connecting, .finished: return false
         }
     }
