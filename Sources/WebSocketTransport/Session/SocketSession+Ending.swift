@@ -96,8 +96,6 @@ extension SocketSession {
                 meter.countRefusal(.invalidRequest)
             } else if handshakeFailure == .timedOut {
                 meter.countRefusal(.handshakeTimeout)
-            } else if case .refused = proxyHeader {
-                meter.countRefusal(.proxyHeader)
             } else if case .proxyProtocol = pipeline.failure {
                 meter.countRefusal(.proxyHeader)
             } else {
