@@ -65,6 +65,7 @@ extension RedisClient {
         guard subscriptions.insert(channel).inserted else { return }
         guard case .ready(var ready) = state else { return }
         try checkRoom(ready, adding: 1)
+        state = .idle   // the enum's copy released: the change below is made in place, not on a copy
         ready.pendingSubscribes[channel, default: 0] += 1
         state = .ready(ready)
         (sharded ? RedisCommand.shardSubscribe(channels: [channel]) : .subscribe(channels: [channel])).encode(into: &output)
@@ -78,6 +79,7 @@ extension RedisClient {
         guard subscriptions.remove(channel) != nil else { return }
         guard case .ready(var ready) = state else { return }
         try checkRoom(ready, adding: 1)
+        state = .idle   // as in subscribe(_:)
         ready.pendingUnsubscribes[channel, default: 0] += 1
         state = .ready(ready)
         (sharded ? RedisCommand.shardUnsubscribe(channels: [channel]) : .unsubscribe(channels: [channel])).encode(into: &output)
@@ -93,6 +95,7 @@ extension RedisClient {
         guard role == .publisher else { throw RedisError(.notReady, reason: "a subscriber does not publish") }
         guard case .ready(var ready) = state else { throw notReadyError }
         try checkRoom(ready, adding: 1, bytes: payload.count + channel.utf8.count + 48)
+        state = .idle   // as in subscribe(_:): each publish would otherwise copy the replies awaited
         ready.expected.append(.publish)
         state = .ready(ready)
         RedisCommand.appendPublish(channel: channel, payload: payload, sharded: sharded, to: &output)
@@ -104,6 +107,7 @@ extension RedisClient {
     public mutating func ping() throws(RedisError) {
         guard case .ready(var ready) = state else { throw notReadyError }
         try checkRoom(ready, adding: 1)
+        state = .idle   // as in subscribe(_:)
         switch role {
         case .publisher: ready.expected.append(.ping)
         case .subscriber: ready.pendingPings += 1
@@ -154,6 +158,7 @@ extension RedisClient {
         case .failed:
             return
         case .handshaking(var handshake):
+            state = .idle   // released while it changes (a throw fails the client)
             let next = try handshake.receive(value)
             let version: Int
             switch handshake.state {
@@ -166,6 +171,7 @@ extension RedisClient {
             state = .handshaking(handshake)
             step(next, protocolVersion: version)
         case .ready(var ready):
+            state = .idle   // released while it changes (a throw fails the client)
             switch role {
             case .publisher: try handlePublisherReply(value, &ready)
             case .subscriber: try handleSubscriberValue(value, &ready)
