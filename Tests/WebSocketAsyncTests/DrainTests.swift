@@ -106,11 +106,15 @@ struct DrainTests {
         let accepted = await eventually { server.core.endings.live >= 2 }
         #expect(accepted)
         let draining = Task { await blocking { server.drain(code: .goingAway, timeout: .seconds(8)) } }
-        let began = await eventually { server.core.isDraining }
-        #expect(began)
         var lateClient = try Connection(role: .client(Connection.ClientOptions(url: WebSocketURL(host: "127.0.0.1", port: server.port))))
-        late.write(lateClient.takeOutput())
+        let request = lateClient.takeOutput()
         let answer = await blocking { () -> String in
+            // The request goes out within the drain's 8 s from the thread that saw it begin: a task
+            // resumed in between could wait for Swift's cooperative pool, which other tests hold.
+            let deadline = now() + Harness.patience
+            while !server.core.isDraining, now() < deadline { usleep(1_000) }
+            guard server.core.isDraining else { return "the drain never began" }
+            late.write(request)
             var text = ""
             while let bytes = late.read(timeout: Harness.patience), !bytes.isEmpty {
                 text += String(decoding: bytes, as: UTF8.self)

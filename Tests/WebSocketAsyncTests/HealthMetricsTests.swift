@@ -76,16 +76,21 @@ struct HealthMetricsTests {
         let check = try RawSocket.connect(port: server.port)
         let accepted = await eventually { server.core.endings.live >= 2 }
         #expect(accepted)
-        let draining = Task { await blocking { server.drain(code: .goingAway, timeout: .seconds(3)) } }
-        let began = await eventually { server.core.isDraining }
-        #expect(began)
+        // No deadline to race: the drain is aborted once the answer is in.
+        let draining = Task { await blocking { server.drain(code: .goingAway, timeout: .seconds(600)) } }
         let answer = await blocking { () -> String in
+            // Waited for here, on the thread that then writes: a task resumed between the two
+            // could wait for Swift's cooperative pool.
+            let deadline = now() + Harness.patience
+            while !server.core.isDraining, now() < deadline { usleep(1_000) }
+            guard server.core.isDraining else { return "the drain never began" }
             check.write(Array("GET /health HTTP/1.1\r\nHost: lb\r\n\r\n".utf8))
             var text = ""
             while let bytes = check.read(timeout: Harness.patience), !bytes.isEmpty { text += String(decoding: bytes, as: UTF8.self) }
             return text
         }
         #expect(answer.hasPrefix("HTTP/1.1 503 "), "\(answer)")
+        server.abortDrain()
         _ = await draining.value
         #expect(server.metrics.plainRequests == [503: 1])
         check.close()
