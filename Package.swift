@@ -86,7 +86,7 @@ let package = Package(
         // made at test time with OpenSSL's C API.
         .target(name: "TLSTestSupport", dependencies: ["WebSocketTLS", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
                 path: "Tests/TLSTestSupport"),
-        .testTarget(name: "WebSocketTLSTests", dependencies: ["WebSocketTLS", "WebSocketTransport", "WebSocketCore", "TLSTestSupport",
+        .testTarget(name: "WebSocketTLSTests", dependencies: ["WebSocketTLS", "WebSocketTransport", "WebSocketCore", "TLSTestSupport", "TransportTestSupport",
                                                              .target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         .testTarget(name: "WebSocketAsyncTests", dependencies: ["WebSocketAsync", "WebSocketTransport", "WebSocketCore", "WebSocketPOSIX",
                                                                "TransportTestSupport", "WebSocketTLS", "TLSTestSupport", "AllocationCounter"]),

@@ -67,7 +67,7 @@ final class FakeRedis: Sendable {
     }
 }
 
-@Suite("RedisConnection against a fake Redis: a clear error and a reconnect, never a crash, a hang or unbounded memory")
+@Suite("RedisConnection against a fake Redis: a clear error and a reconnect, never a crash, a hang or unbounded memory", .onTestThreads)
 struct FakeRedisTests {
     static let cases: [(String, [UInt8], RedisError.Code)] = [
         ("an HTTP server", Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8), .malformedReply),
@@ -102,7 +102,7 @@ struct FakeRedisTests {
     }
 }
 
-@Suite("RedisConnection against a fake Redis that logs in, then stops answering or reading")
+@Suite("RedisConnection against a fake Redis that logs in, then stops answering or reading", .onTestThreads)
 struct StalledRedisTests {
     static let loggedIn = Array("%1\r\n+proto\r\n:3\r\n".utf8)
 

@@ -17,7 +17,7 @@ import WebSocketTransport
 /// Topics across servers through a real Redis (issue 31): two servers, each with a
 /// ``RedisBackplane`` on the same Redis, act as one room per resource path; Redis restarted in the
 /// middle, both reconnect and subscribe again while their clients stay connected.
-@Suite("RedisBackplane: two servers, one Redis", .enabled(if: RedisTestServer.enabled), .serialized)
+@Suite("RedisBackplane: two servers, one Redis", .enabled(if: RedisTestServer.enabled), .serialized, .onTestThreads)
 struct RedisBackplaneTests {
     /// A server whose connections join the room of their resource path and publish every text
     /// message they send to it (the sender gets its own too), with a Redis backplane.

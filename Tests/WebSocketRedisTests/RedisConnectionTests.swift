@@ -14,7 +14,7 @@ import WebSocketRedis
 import WebSocketTLS
 import WebSocketTransport
 
-@Suite("RedisConnection against a real redis-server", .enabled(if: RedisTestServer.enabled))
+@Suite("RedisConnection against a real redis-server", .enabled(if: RedisTestServer.enabled), .onTestThreads)
 struct RedisConnectionTests {
     static let password = "s3cret pass"
 
@@ -166,7 +166,7 @@ struct RedisConnectionTests {
     }
 }
 
-@Suite("RedisConnection over TCP and rediss:// (the TLS layer, with its verification)", .enabled(if: RedisTestServer.enabled))
+@Suite("RedisConnection over TCP and rediss:// (the TLS layer, with its verification)", .enabled(if: RedisTestServer.enabled), .onTestThreads)
 struct RedisTCPAndTLSTests {
     static let pki = TestPKI.shared
 

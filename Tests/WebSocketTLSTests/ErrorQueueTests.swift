@@ -6,6 +6,7 @@
 import COpenSSL
 import Dispatch
 import Testing
+import TransportTestSupport
 import WebSocketCore
 import WebSocketTransport
 @_spi(Testing) @testable import WebSocketTLS
@@ -14,7 +15,7 @@ import TLSTestSupport
 /// OpenSSL's error queue is per thread: a session must neither be misled by errors that other code
 /// left on the thread nor leave its own behind, and it must work when its calls move between
 /// threads (one at a time), as an adapter's pipeline does.
-@Suite struct ErrorQueueTests {
+@Suite(.onTestThreads) struct ErrorQueueTests {
     /// Leaves an error on this thread's queue, as unrelated OpenSSL code might.
     static func leaveAnError() {
         if let bio = BIO_new_file("/nonexistent/websocket-tls-test", "r") { BIO_free(bio) }

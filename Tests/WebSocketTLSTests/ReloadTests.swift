@@ -4,6 +4,7 @@
 
 #if canImport(COpenSSL)
 import Testing
+import TransportTestSupport
 import WebSocketCore
 import WebSocketTransport
 @_spi(Testing) @testable import WebSocketTLS
@@ -11,7 +12,7 @@ import TLSTestSupport
 
 /// `TLSContext.reload(_:)`: new sessions get the new configuration, sessions made before keep
 /// theirs, and a reload that fails changes nothing.
-@Suite struct ReloadTests {
+@Suite(.onTestThreads) struct ReloadTests {
     let pki = TestPKI.shared
 
     static func connect(_ client: TLSConfiguration, _ server: TLSContext) throws -> SessionPair {

@@ -4,6 +4,7 @@
 
 #if canImport(COpenSSL)
 import Testing
+import TransportTestSupport
 @testable import WebSocketCore
 import WebSocketTransport
 @_spi(Testing) @testable import WebSocketTLS
@@ -96,7 +97,7 @@ struct PipelinePair {
     }
 }
 
-@Suite struct WebSocketOverTLSTests {
+@Suite(.onTestThreads) struct WebSocketOverTLSTests {
     static let clientContext = try! TLSContext(Configurations.client())
     static let serverContext = try! TLSContext(Configurations.server())
 

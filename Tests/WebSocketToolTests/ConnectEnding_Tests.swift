@@ -14,7 +14,7 @@ import TransportTestSupport
 
 /// How `websocket connect` ends, and the exit status that tells it: the peer's close code, a
 /// message limit, `--no-close`, a signal, a protocol violation, a lost connection.
-@Suite("connect: ending and exit statuses")
+@Suite("connect: ending and exit statuses", .onTestThreads)
 struct ConnectEndingTests {
     @Test("The server closes first: 1000 → exit 0; 4000, 1001 → exit 1", arguments: [(UInt16(1000), Int32(0)), (4000, 1), (1001, 1)])
     func serverCloses(code: UInt16, status: Int32) throws {

@@ -3,12 +3,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import TransportTestSupport
 import WebSocketCore
 
 /// What `websocket connect` puts in its opening handshake (headers, subprotocols, Origin, Basic
 /// credentials) as the server sees it, and the exit statuses of a connection that never opens:
 /// 3 (no connection) and 4 (the handshake failed, refused or timed out).
-@Suite("connect: the opening handshake")
+@Suite("connect: the opening handshake", .onTestThreads)
 struct ConnectHandshakeTests {
     /// The one request the server saw, after the tool ran with `arguments` and empty input.
     private func request(_ arguments: [String], server: RecordingServer,

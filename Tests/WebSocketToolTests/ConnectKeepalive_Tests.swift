@@ -3,10 +3,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import TransportTestSupport
 
 /// `websocket connect --ping-interval` / `--ping-timeout`: keepalive pings, and the end of a
 /// connection whose peer stops answering them.
-@Suite("connect: keepalive pings")
+@Suite("connect: keepalive pings", .onTestThreads)
 struct ConnectKeepaliveTests {
     @Test("--ping-interval 0.2: the server sees pings while the connection is idle")
     func pings() throws {

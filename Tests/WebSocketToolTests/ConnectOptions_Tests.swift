@@ -3,12 +3,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import TransportTestSupport
 import WebSocketCore
 import WebSocketDeflate
 
 /// `websocket connect`'s other options against the test server: permessage-deflate, size limits,
 /// redirects, and the proxy settings that must leave a loopback connection alone.
-@Suite("connect: --deflate, limits, redirects, proxies")
+@Suite("connect: --deflate, limits, redirects, proxies", .onTestThreads)
 struct ConnectOptionsTests {
     @Test("--deflate: permessage-deflate agreed (reported on stderr), messages round-trip")
     func deflate() throws {

@@ -3,11 +3,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import TransportTestSupport
 import WebSocketCore
 
 /// The forms of `websocket connect`'s standard output besides the default (text as is, binary as
 /// "binary: <hex>"): `--jsonl`, one JSON object per event, and `--raw-output`, the bytes themselves.
-@Suite("connect: --jsonl and --raw-output")
+@Suite("connect: --jsonl and --raw-output", .onTestThreads)
 struct ConnectOutputTests {
     /// The stdout lines parsed as JSON objects; a recorded issue for any line that is not one, or
     /// that lacks a string "type" and a number "time" (seconds since the tool started).

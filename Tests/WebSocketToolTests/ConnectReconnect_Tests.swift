@@ -3,12 +3,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import TransportTestSupport
 import WebSocketCore
 import WebSocketTransport
 
 /// `websocket connect --reconnect N`: a connection that ends with 1001, 1011, 1012, 1013 or 1014 (or
 /// abnormally, or fails to open) is made again, at most N times; other endings are final.
-@Suite("connect: --reconnect")
+@Suite("connect: --reconnect", .onTestThreads)
 struct ConnectReconnectTests {
     @Test("The server closes the first connection with a code worth retrying: the tool connects again, and carries on", arguments: [UInt16(1001), 1011, 1012, 1013, 1014])
     func reconnects(code: UInt16) throws {

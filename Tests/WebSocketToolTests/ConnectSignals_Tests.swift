@@ -8,12 +8,13 @@ import Glibc
 import Darwin
 #endif
 import Testing
+import TransportTestSupport
 import WebSocketCore
 
 /// Signals and the closing handshake's timeout in `websocket connect`, against peers that stop
 /// answering: a second signal exits at once, a signal while nothing is open exits at once, and a
 /// Close that is never answered ends the run after --close-timeout.
-@Suite("connect: signals and stalled peers")
+@Suite("connect: signals and stalled peers", .onTestThreads)
 struct ConnectSignalsTests {
     @Test("SIGINT while the opening handshake is unanswered: exits at once with 130 (128 + SIGINT)")
     func signalWhileConnecting() throws {

@@ -3,11 +3,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import TransportTestSupport
 import WebSocketTransport
 
 /// `websocket connect` with standard input piped: each line a message, the peer's answers printed,
 /// a clean close (1000, exit 0) once input has ended and the answers have stopped coming.
-@Suite("connect: standard input piped")
+@Suite("connect: standard input piped", .onTestThreads)
 struct ConnectStdinTests {
     @Test("printf 'a\\nb\\n' | websocket connect: both echoes on stdout, the server sees 1000, exit 0 (10 runs, every one must pass)")
     func linesEchoed() throws {

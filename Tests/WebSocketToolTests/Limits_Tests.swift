@@ -3,13 +3,14 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import TransportTestSupport
 import WebSocketCore
 import WebSocketDeflate
 import WebSocketPOSIX
 
 /// The frame and fragment limits and permessage-deflate, as both commands spell them: a peer over a
 /// limit gets 1009 (and `connect` exits 5), `--deflate` is agreed when the peer offers it.
-@Suite("Limits and --deflate in both commands")
+@Suite("Limits and --deflate in both commands", .onTestThreads)
 struct LimitsTests {
     @Test("connect --max-frame-size 16: a 17-byte frame from the server fails the connection with 1009, exit 5")
     func connectMaxFrameSize() throws {

@@ -7,7 +7,7 @@ import WebSocketCore
 import WebSocketTransport
 import TransportTestSupport
 
-@Suite("serve --health, --metrics and the per-connection line")
+@Suite("serve --health, --metrics and the per-connection line", .onTestThreads)
 struct ServeHealth_Tests {
     /// Sends `request` on a raw connection and reads the answer to the end of the stream.
     static func ask(port: UInt16, _ request: String) throws -> String {

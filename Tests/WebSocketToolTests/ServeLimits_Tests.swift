@@ -12,7 +12,7 @@ import TransportTestSupport
 import WebSocketCore
 import WebSocketTransport
 
-@Suite("websocket serve: --max-lifetime, --idle-timeout, and a second signal that aborts the drain")
+@Suite("websocket serve: --max-lifetime, --idle-timeout, and a second signal that aborts the drain", .onTestThreads)
 struct ServeLimitsTests {
     @Test("serve --idle-timeout 1: a silent client is closed with 1001 \"idle timeout\", no sooner than the timeout")
     func idleTimeout() throws {

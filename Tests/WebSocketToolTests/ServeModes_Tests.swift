@@ -3,13 +3,14 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import TransportTestSupport
 import WebSocketCore
 import WebSocketDeflate
 import WebSocketPOSIX
 
 /// `websocket serve --broadcast` (stdin lines to every client) and `--exec CMD` (a shell command per
 /// connection, its stdin fed by the client's messages and its stdout lines sent back).
-@Suite("serve: --broadcast and --exec")
+@Suite("serve: --broadcast and --exec", .onTestThreads)
 struct ServeModesTests {
     /// Connects `count` clients and waits until the tool has reported each connection on stderr, so
     /// that a broadcast written next reaches them all.

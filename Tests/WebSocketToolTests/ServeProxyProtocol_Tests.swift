@@ -7,7 +7,7 @@ import WebSocketCore
 import WebSocketTransport
 import TransportTestSupport
 
-@Suite("serve --proxy-protocol: behind a load balancer")
+@Suite("serve --proxy-protocol: behind a load balancer", .onTestThreads)
 struct ServeProxyProtocol_Tests {
     /// Sends `prefix` and an opening handshake over a raw connection; whether 101 came back.
     static func opens(port: UInt16, prefix: [UInt8]) throws -> Bool {

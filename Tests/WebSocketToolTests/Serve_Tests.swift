@@ -8,13 +8,14 @@ import Glibc
 import Darwin
 #endif
 import Testing
+import TransportTestSupport
 import WebSocketCore
 import WebSocketTransport
 import WebSocketPOSIX
 
 /// `websocket serve` as a process, and the library's client against it: status lines on stderr,
 /// messages on stdout, `--echo`, subprotocols, origins, limits, and the end on a signal.
-@Suite("serve: the tool as a server")
+@Suite("serve: the tool as a server", .onTestThreads)
 struct ServeTests {
     @Test("serve: the listening line (ws://127.0.0.1:PORT/) on stderr, not stdout, which is for messages")
     func listeningLine() throws {

@@ -8,11 +8,12 @@ import Glibc
 import Darwin
 #endif
 import Testing
+import TransportTestSupport
 import TLSTestSupport
 
 /// `serve` as a server that stays up: SIGHUP reads `--tls-cert` and `--tls-key` again, and repeated
 /// pairs choose a certificate by the client's server name.
-@Suite("TLS: serve reloads on SIGHUP, repeated --tls-cert")
+@Suite("TLS: serve reloads on SIGHUP, repeated --tls-cert", .onTestThreads)
 struct TLSReloadTests {
     /// `serve --echo` with a `--tls-cert`/`--tls-key` pair per identity, written as `NAME.pem` and
     /// `NAME-key.pem`.

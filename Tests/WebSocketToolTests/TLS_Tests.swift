@@ -8,11 +8,12 @@ import Glibc
 import Darwin
 #endif
 import Testing
+import TransportTestSupport
 import TLSTestSupport
 
 /// The tool on both ends over TLS: `serve --tls-cert --tls-key` and `connect wss://` with the test
 /// PKI's files (made at test time), verification, pins, client certificates, and the refusals.
-@Suite("TLS: serve --tls-cert and connect wss://")
+@Suite("TLS: serve --tls-cert and connect wss://", .onTestThreads)
 struct TLSTests {
     /// The test PKI's PEM files in a temporary directory.
     final class Files {

@@ -8,10 +8,11 @@ import Glibc
 import Darwin
 #endif
 import Testing
+import TransportTestSupport
 
 /// `websocket connect` driven as a person at a terminal drives it: typed lines, then Ctrl-D (end of
 /// input at the start of a line) or Ctrl-C (SIGINT from the terminal's line discipline).
-@Suite("connect on a pseudo-terminal: typing, Ctrl-D, Ctrl-C")
+@Suite("connect on a pseudo-terminal: typing, Ctrl-D, Ctrl-C", .onTestThreads)
 struct TerminalTests {
     @Test("Two typed lines, each echoed by the server and printed; Ctrl-D: a clean close with 1000, exit 0")
     func typeThenEndOfInput() throws {

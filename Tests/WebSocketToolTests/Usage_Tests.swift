@@ -3,10 +3,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
+import TransportTestSupport
 
 /// `websocket help`, `--help`, and what a bad command line does: exit status 2 and ONE line first
 /// on standard error, `websocket: <message naming the option>`, before any usage text.
-@Suite("Usage: help, --help, bad options (exit 2)")
+@Suite("Usage: help, --help, bad options (exit 2)", .onTestThreads)
 struct UsageTests {
     /// The first line of standard error of a run that must be a usage error, checked for the
     /// `websocket: ` prefix and for naming `option`.
