@@ -88,6 +88,10 @@ final class EventLoop: @unchecked Sendable {
     private var listeners: [Listener?] = []
     @exclusivity(unchecked) private var local: [Work] = []
     @exclusivity(unchecked) private var dirty: [WebSocket] = []
+    /// The socket whose readiness the loop is acting on: ``handle(_:_:)`` flushes it right after,
+    /// so while it is handled a ``WebSocket/markDirty()`` of its own only sets its flag. Listed
+    /// as well, it cost a retain, a release and a place in `dirty` per echoed message.
+    @exclusivity(unchecked) private(set) var handling: ObjectIdentifier?
     /// The sockets being flushed, and the work being run: swapped with `dirty` and `local` each
     /// turn, so that neither array is allocated again once it has grown.
     @exclusivity(unchecked) private var flushing: [WebSocket] = []
@@ -396,11 +400,13 @@ final class EventLoop: @unchecked Sendable {
         if token >= Token.firstSpecial {
             listenerReady(token, unpausing: false)
         } else if let socket = socket(for: token) {
+            handling = ObjectIdentifier(socket)
             socket.handle(events)
             // The tasks the delivery resumed (the async face) answer now, and the answers go out
             // before the loop reads the next socket: a peer waiting for this one's reply does not
             // wait for the rest of the turn. Sends made elsewhere go out at the turn's end.
             runLocalWork()
+            handling = nil
             if socket.isDirty { socket.flush() }
         }
     }

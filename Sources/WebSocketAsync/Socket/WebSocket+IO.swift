@@ -24,7 +24,13 @@ extension WebSocket {
             break
         }
         // Raw values, not array literals: a debug build allocates an array for each literal.
-        if events.rawValue & (ReadinessEvents.writable.rawValue | ReadinessEvents.failed.rawValue) != 0 {
+        // Writable news only when the socket was full: epoll (edge-triggered, both directions
+        // registered) reports the socket writable with every read, and marking it dirty each time
+        // cost a retain, a release and a place in the loop's dirty list per echoed message. While
+        // `writable` holds, no output waits for room (a write round that the socket took less of
+        // clears it). A failure always goes through.
+        if events.rawValue & ReadinessEvents.failed.rawValue != 0
+            || (!writable && events.rawValue & ReadinessEvents.writable.rawValue != 0) {
             writable = true
             markDirty()
         }
@@ -46,7 +52,7 @@ extension WebSocket {
     /// and acting on what it parsed after each read.
     func readAvailable() {
         var reads = 0
-        while readable, let socket, peek({ $0.wantsInput }) {
+        while readable, let socket = unretainedSocket, peek({ $0.wantsInput }) {
             guard reads < Self.readsPerTurn else {
                 loop.readAgain(self)
                 break
@@ -55,7 +61,9 @@ extension WebSocket {
             let buffer = loop.readBuffer
             let outcome: Socket.ReadOutcome
             do throws(Errno) {
-                outcome = try socket.read(into: buffer)
+                outcome = try socket._withUnsafeGuaranteedRef { socket in
+                    Result { () throws(Errno) in try socket.read(into: buffer) }
+                }.get()
             } catch {
                 readable = false
                 peek { $0.readFailed(error) }
@@ -169,11 +177,12 @@ extension WebSocket {
     /// Writes the session's output while the socket takes it, in gathered sends (the connection's
     /// frames, and prepared messages kept apart in place): a burst goes out in a few calls.
     private func writeOutput() {
-        guard let socket else { return }
+        guard let socket = unretainedSocket else { return }
         let isFull = session.writeOutput(upTo: Socket.maxPieces, at: loop.now, socketIsWritable: writable,
-                                         send: { (bytes: UnsafeRawBufferPointer) throws(Errno) -> Int in try socket.writeSome(bytes) }) {
-            (pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int in
-            try socket.writeSome(pieces: pieces)
+                                         send: { (bytes: UnsafeRawBufferPointer) throws(Errno) -> Int in
+            try socket._withUnsafeGuaranteedRef { socket in Result { () throws(Errno) in try socket.writeSome(bytes) } }.get()
+        }) { (pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int in
+            try socket._withUnsafeGuaranteedRef { socket in Result { () throws(Errno) in try socket.writeSome(pieces: pieces) } }.get()
         }
         if isFull { writable = false }
     }

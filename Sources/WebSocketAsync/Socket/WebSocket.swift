@@ -66,7 +66,14 @@ public final class WebSocket: @unchecked Sendable {
     /// The buffered amount at which sends are refused: the core's ``WebSocketCore/Connection/Limits/maxBufferedOutput``.
     public let highWaterMark: Int
     /// The socket's descriptor: `nil` while a client resolves, and between connect attempts.
-    @exclusivity(unchecked) var socket: Socket?
+    @exclusivity(unchecked) var socket: Socket? {
+        didSet { unretainedSocket = socket.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `socket`, unretained: the reads and writes of a turn call it through this, with no retain and
+    /// release around each call (two pairs per echoed message, about 80 instructions). Safe because
+    /// `socket` holds it, and neither a read nor a write round calls anything that could replace
+    /// `socket` before it returns.
+    @exclusivity(unchecked) private(set) var unretainedSocket: Unmanaged<Socket>?
     @exclusivity(unchecked) var session: SocketSession
     /// Where its events go: settled when a client is made, when a server's connection opens.
     @exclusivity(unchecked) var consumer: Consumer {
@@ -177,6 +184,7 @@ public final class WebSocket: @unchecked Sendable {
         self.loop = loop
         self.server = server
         self.socket = socket
+        self.unretainedSocket = socket.map { Unmanaged.passUnretained($0) }
         self.session = session
         self.consumer = consumer
         if case .queueHandler(let queue, let handler) = consumer { queueFace = (queue, handler) }
@@ -302,6 +310,7 @@ public final class WebSocket: @unchecked Sendable {
     func markDirty() {
         guard !isDirty else { return }
         isDirty = true
-        loop.markDirty(self)
+        // The socket the loop is handling is flushed when its handling ends: no need to list it.
+        if loop.handling != ObjectIdentifier(self) { loop.markDirty(self) }
     }
 }
