@@ -413,6 +413,9 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs the work the loop queued itself (tasks resumed on it), a few rounds at most.
     private func runLocalWork() {
+        // Checked once up front: after every socket's readiness, and almost always empty (a
+        // `where` clause alone was evaluated for each of the four rounds).
+        guard !local.isEmpty else { return }
         for _ in 0..<4 where !local.isEmpty {
             now = system.monotonicNow()  // as in runWork
             swap(&local, &running)
