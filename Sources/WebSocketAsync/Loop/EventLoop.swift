@@ -92,6 +92,8 @@ final class EventLoop: @unchecked Sendable {
     /// so while it is handled a ``WebSocket/markDirty()`` of its own only sets its flag. Listed
     /// as well, it cost a retain, a release and a place in `dirty` per echoed message.
     @exclusivity(unchecked) private(set) var handling: ObjectIdentifier?
+    /// Sockets unregistered this turn, released at its end: the loop may still be calling them.
+    @exclusivity(unchecked) private var retiring: [WebSocket] = []
     /// The sockets being flushed, and the work being run: swapped with `dirty` and `local` each
     /// turn, so that neither array is allocated again once it has grown.
     @exclusivity(unchecked) private var flushing: [WebSocket] = []
@@ -192,6 +194,8 @@ final class EventLoop: @unchecked Sendable {
         let slot = Int(socket.token & 0xffff_ffff)
         guard slot < sockets.count, sockets[slot] === socket else { return }
         readiness.deregister(descriptor)
+        // Kept alive to the turn's end: `handle` calls the socket it is handling unretained.
+        retiring.append(socket)
         sockets[slot] = nil
         if let server = socket.server, let group = byServer.firstIndex(where: { $0.server === server }) {
             // Swap-remove: the last socket takes the leaving one's place.
@@ -216,6 +220,14 @@ final class EventLoop: @unchecked Sendable {
         guard peakSinceTrim >= 256 ? liveCount <= peakSinceTrim / 2 : (liveCount == 0 && peakSinceTrim > 0) else { return }
         peakSinceTrim = liveCount
         releaseFreedMemory()
+    }
+
+    /// The live socket with `token`, unretained: valid until the turn ends, even if it is
+    /// unregistered meanwhile (``unregister(_:descriptor:)`` keeps it in `retiring` until then).
+    private func unretainedSocket(for token: UInt64) -> Unmanaged<WebSocket>? {
+        let slot = Int(token & 0xffff_ffff)
+        guard slot < sockets.count, UInt64(generations[slot]) == token >> 32, let socket = sockets[slot] else { return nil }
+        return Unmanaged.passUnretained(socket)
     }
 
     /// The live socket with `token`, if any.
@@ -393,21 +405,27 @@ final class EventLoop: @unchecked Sendable {
             runWork()
             flushDirty()
             dispatchDrains()
+            if !retiring.isEmpty { retiring.removeAll(keepingCapacity: true) }
         }
     }
 
     private func handle(_ token: UInt64, _ events: ReadinessEvents) {
         if token >= Token.firstSpecial {
             listenerReady(token, unpausing: false)
-        } else if let socket = socket(for: token) {
-            handling = ObjectIdentifier(socket)
-            socket.handle(events)
-            // The tasks the delivery resumed (the async face) answer now, and the answers go out
-            // before the loop reads the next socket: a peer waiting for this one's reply does not
-            // wait for the rest of the turn. Sends made elsewhere go out at the turn's end.
-            runLocalWork()
-            handling = nil
-            if socket.isDirty { socket.flush() }
+        } else if let unretained = unretainedSocket(for: token) {
+            // Unretained (a retain and a release per readiness otherwise): the socket outlives the
+            // turn even if its handler closes it.
+            unretained._withUnsafeGuaranteedRef { socket in
+                handling = ObjectIdentifier(socket)
+                socket.handle(events)
+                // The tasks the delivery resumed (the async face) answer now, and the answers go
+                // out before the loop reads the next socket: a peer waiting for this one's reply
+                // does not wait for the rest of the turn. Sends made elsewhere go out at the
+                // turn's end.
+                runLocalWork()
+                handling = nil
+                if socket.isDirty { socket.flush() }
+            }
         }
     }
 
