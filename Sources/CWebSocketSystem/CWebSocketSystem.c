@@ -25,6 +25,23 @@ int cwebsocket_accept_configured(int fd, struct sockaddr *address, socklen_t *le
 }
 #endif
 
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// Straight system calls, not glibc's recv and send: those are cancellation points, and in a
+// process with more than one thread each call switches asynchronous cancellation on and off around
+// the system call (about 60 instructions per echoed message, `__pthread_enable_asynccancel` and
+// `__pthread_disable_asynccancel` under callgrind). No thread of ours is ever cancelled.
+ssize_t cwebsocket_recv(int fd, void *buffer, size_t count, int flags) {
+    return syscall(SYS_recvfrom, fd, buffer, count, flags, NULL, NULL);
+}
+
+ssize_t cwebsocket_send(int fd, const void *buffer, size_t count, int flags) {
+    return syscall(SYS_sendto, fd, buffer, count, flags, NULL, 0);
+}
+#endif
+
 #include <sys/mman.h>
 
 void *cwebsocket_zeroed_pages(size_t size) {

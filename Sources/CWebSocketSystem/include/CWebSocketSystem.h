@@ -18,6 +18,10 @@ int cwebsocket_available_cpus(void);
 #include <sys/socket.h>
 /// accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC).
 int cwebsocket_accept_configured(int fd, struct sockaddr *address, socklen_t *length);
+/// recv(fd, buffer, count, flags) as a plain system call, not a cancellation point (the file says why).
+ssize_t cwebsocket_recv(int fd, void *buffer, size_t count, int flags);
+/// send(fd, buffer, count, flags) as a plain system call, not a cancellation point.
+ssize_t cwebsocket_send(int fd, const void *buffer, size_t count, int flags);
 #endif
 
 // A flag read and written atomically (sequentially consistent), on every platform: the socket

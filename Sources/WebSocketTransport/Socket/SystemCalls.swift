@@ -109,8 +109,20 @@ private func sys_accept(_ fd: Int32, _ a: UnsafeMutablePointer<sockaddr>, _ l: U
     accept(fd, a, l)
     #endif
 }
-private func sys_recv(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int, _ flags: Int32) -> Int { recv(fd, b, n, flags) }
-private func sys_send(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int, _ flags: Int32) -> Int { send(fd, b, n, flags) }
+private func sys_recv(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int, _ flags: Int32) -> Int {
+    #if os(Linux)
+    cwebsocket_recv(fd, b, n, flags)  // not a cancellation point: see CWebSocketSystem.c
+    #else
+    recv(fd, b, n, flags)
+    #endif
+}
+private func sys_send(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int, _ flags: Int32) -> Int {
+    #if os(Linux)
+    cwebsocket_send(fd, b, n, flags)
+    #else
+    send(fd, b, n, flags)
+    #endif
+}
 private func sys_sendPieces(_ fd: Int32, _ pieces: UnsafePointer<iovec>, _ count: Int32, _ flags: Int32) -> Int {
     var message = msghdr()
     message.msg_iov = UnsafeMutablePointer(mutating: pieces)
