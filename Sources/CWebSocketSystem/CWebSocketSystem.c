@@ -40,6 +40,10 @@ ssize_t cwebsocket_recv(int fd, void *buffer, size_t count, int flags) {
 ssize_t cwebsocket_send(int fd, const void *buffer, size_t count, int flags) {
     return syscall(SYS_sendto, fd, buffer, count, flags, NULL, 0);
 }
+
+ssize_t cwebsocket_sendmsg(int fd, const struct msghdr *message, int flags) {
+    return syscall(SYS_sendmsg, fd, message, flags);
+}
 #endif
 
 #include <sys/mman.h>

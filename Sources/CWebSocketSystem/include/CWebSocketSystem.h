@@ -22,6 +22,8 @@ int cwebsocket_accept_configured(int fd, struct sockaddr *address, socklen_t *le
 ssize_t cwebsocket_recv(int fd, void *buffer, size_t count, int flags);
 /// send(fd, buffer, count, flags) as a plain system call, not a cancellation point.
 ssize_t cwebsocket_send(int fd, const void *buffer, size_t count, int flags);
+/// sendmsg(fd, message, flags) as a plain system call, not a cancellation point.
+ssize_t cwebsocket_sendmsg(int fd, const struct msghdr *message, int flags);
 #endif
 
 // A flag read and written atomically (sequentially consistent), on every platform: the socket

@@ -131,7 +131,11 @@ private func sys_sendPieces(_ fd: Int32, _ pieces: UnsafePointer<iovec>, _ count
     #else
     message.msg_iovlen = count
     #endif
+    #if os(Linux)
+    return cwebsocket_sendmsg(fd, &message, flags)
+    #else
     return sendmsg(fd, &message, flags)
+    #endif
 }
 private func sys_read(_ fd: Int32, _ b: UnsafeMutableRawPointer, _ n: Int) -> Int { read(fd, b, n) }
 private func sys_write(_ fd: Int32, _ b: UnsafeRawPointer, _ n: Int) -> Int { write(fd, b, n) }
