@@ -110,6 +110,8 @@ extension WebSocket {
                 } else {
                     perform(peek { $0.deliver(lent: kind, payload) })
                 }
+                // The read's last message: the pull that would find nothing is skipped.
+                if offset == bytes.count, peek({ $0.hasNothingMoreInPlace }) { return }
             case .action(let action): perform(action)
             }
         }

@@ -73,6 +73,14 @@ extension SocketSession {
         return nil
     }
 
+    /// Whether another ``nextAction(readingInPlace:from:)`` at the end of the bytes read would
+    /// return `nil` at once: no action queued, no awaited ping to settle, and a connection that has
+    /// parsed everything and holds no event. An adapter checks it after handing out the read's last
+    /// message, instead of making that pull (about 100 instructions per echoed message).
+    package var hasNothingMoreInPlace: Bool {
+        actionsStart == actions.count && pingWaiters.isEmpty && pipeline.connection.isAwaitingInput
+    }
+
     /// A lent message as the consumer's event, copied once into the message (and counted as held
     /// when the consumer holds what it is handed).
     package mutating func deliver(lent kind: Connection.MessageKind, _ payload: UnsafeRawBufferPointer) -> SessionAction {
