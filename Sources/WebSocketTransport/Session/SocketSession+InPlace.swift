@@ -81,6 +81,16 @@ extension SocketSession {
         actionsStart == actions.count && pingWaiters.isEmpty && pipeline.connection.isAwaitingInput
     }
 
+    /// A lent binary message as the consumer's event, its bytes copied into `storage`, which is
+    /// left empty: an adapter that gets the array back unshared once the consumer is done with it
+    /// (a handler that kept no copy) passes it in again, and the next message costs no allocation.
+    package mutating func deliver(lentBinary payload: UnsafeRawBufferPointer, reusing storage: inout [UInt8]) -> SessionAction {
+        var bytes: [UInt8] = []
+        swap(&bytes, &storage)
+        bytes.append(contentsOf: payload)
+        return deliver(.binary(bytes))
+    }
+
     /// A lent message as the consumer's event, copied once into the message (and counted as held
     /// when the consumer holds what it is handed).
     package mutating func deliver(lent kind: Connection.MessageKind, _ payload: UnsafeRawBufferPointer) -> SessionAction {
