@@ -57,9 +57,14 @@ extension WebSocket {
         handOver()
     }
 
-    /// Hands the queue face's batch to its queue and publishes the async face's messages.
+    /// Hands the queue face's batch to its queue and publishes the async face's messages. The flag
+    /// is checked inline: the loop faces, which hand nothing over, call this twice per message.
+    @inline(__always)
     func handOver() {
-        guard handsOver else { return }
+        if handsOver { handOverBatch() }
+    }
+
+    private func handOverBatch() {
         switch consumer {
         case .queueHandler(let queue, let handler): dispatchBatch(to: queue, handler)
         case .batches(let batches): batches.publish()
