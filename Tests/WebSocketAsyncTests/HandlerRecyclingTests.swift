@@ -33,33 +33,16 @@ struct HandlerRecyclingTests {
     func noAllocationPerEcho() async throws {
         // A loop of this test's own: every allocation it counts is the echo's.
         let loop = try EventLoop(index: 91, backend: ReadinessBackend.selected)
-        let counts = Locked((messages: 0, atWarm: 0 as UInt, atEnd: 0 as UInt))
-        let warm = 200, measured = 2_000
+        let probe = LendingFaceTests.AllocationProbe()
         let server = try Self.server(loop: loop, log: EventLog()) { socket, bytes in
-            counts.withLock { counts in
-                counts.messages += 1
-                if counts.messages == warm { counts.atWarm = allocation_count_for_current_thread() }
-                if counts.messages == warm + measured { counts.atEnd = allocation_count_for_current_thread() }
-            }
+            probe.messageArrived()
             try? socket.send(binary: bytes)
         }
         defer { server.stop() }
-        let outcome: String? = await blocking {
-            do {
-                var client = try LendingFaceTests.RawClient(port: server.port)
-                let message = WebSocketMessage.binary(payload(256))
-                for _ in 0..<(warm + measured) {
-                    guard try client.roundTrip(message) == message else { return "not echoed" }
-                }
-                return nil
-            } catch {
-                return "\(error)"
-            }
-        }
-        #expect(outcome == nil)
-        let (messages, atWarm, atEnd) = counts.withLock { $0 }
-        #expect(messages == warm + measured)
-        #expect(atEnd - atWarm == 0, "\(atEnd - atWarm) allocations on the loop in \(measured) echoes")
+        #expect(await probe.echo(port: server.port) == nil)
+        let (messages, allocations) = probe.outcome
+        #expect(messages == probe.warm + probe.measured)
+        #expect(allocations == 0, "\(allocations) allocations on the loop in \(probe.measured) echoes")
     }
 
     @Test("Messages a handler keeps stay what arrived, whatever comes after them; the echoes are right too")

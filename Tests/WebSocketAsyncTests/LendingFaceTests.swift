@@ -46,6 +46,46 @@ struct LendingFaceTests {
         }
     }
 
+    /// Counts the allocations a server's loop makes over `measured` echoes of 256 B, after `warm`
+    /// of them: the server's handler calls ``messageArrived()`` on its loop for each message, and
+    /// ``echo(port:)`` drives a raw client from a thread of its own.
+    final class AllocationProbe: Sendable {
+        let warm = 200, measured = 2_000
+        private let counts = Locked((messages: 0, atWarm: 0 as UInt, atEnd: 0 as UInt))
+
+        /// (On the server's loop) One more message arrived.
+        func messageArrived() {
+            counts.withLock { counts in
+                counts.messages += 1
+                if counts.messages == warm { counts.atWarm = allocation_count_for_current_thread() }
+                if counts.messages == warm + measured { counts.atEnd = allocation_count_for_current_thread() }
+            }
+        }
+
+        /// Echoes every message against the server on `port`; a failure, or `nil`.
+        func echo(port: UInt16) async -> String? {
+            let total = warm + measured
+            return await blocking {
+                do {
+                    var client = try RawClient(port: port)
+                    let message = WebSocketMessage.binary(payload(256))
+                    for _ in 0..<total {
+                        guard try client.roundTrip(message) == message else { return "not echoed" }
+                    }
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            }
+        }
+
+        /// The messages the server saw, and the allocations on its loop between the warm-up's end
+        /// and the last measured message.
+        var outcome: (messages: Int, allocations: UInt) {
+            counts.withLock { ($0.messages, $0.atEnd &- $0.atWarm) }
+        }
+    }
+
     /// A lending server that echoes every message from the view it is lent, logging the other events.
     static func echoServer(configuration: Connection.Configuration = testConfiguration(), log: EventLog,
                            eventLoops: [EventLoop]? = nil,
@@ -102,32 +142,12 @@ struct LendingFaceTests {
         // A loop of this test's own: its thread serves nothing else, so every allocation it counts
         // is the echo's.
         let loop = try EventLoop(index: 90, backend: ReadinessBackend.selected)
-        let counts = Locked((messages: 0, atWarm: 0 as UInt, atEnd: 0 as UInt))
-        let warm = 200, measured = 2_000
-        let log = EventLog()
-        let server = try Self.echoServer(log: log, eventLoops: [loop], onMessage: {
-            counts.withLock { counts in
-                counts.messages += 1
-                if counts.messages == warm { counts.atWarm = allocation_count_for_current_thread() }
-                if counts.messages == warm + measured { counts.atEnd = allocation_count_for_current_thread() }
-            }
-        })
+        let probe = AllocationProbe()
+        let server = try Self.echoServer(log: EventLog(), eventLoops: [loop], onMessage: { probe.messageArrived() })
         defer { server.stop() }
-        let outcome: String? = await blocking {
-            do {
-                var client = try RawClient(port: server.port)
-                let message = WebSocketMessage.binary(payload(256))
-                for _ in 0..<(warm + measured) {
-                    guard try client.roundTrip(message) == message else { return "not echoed" }
-                }
-                return nil
-            } catch {
-                return "\(error)"
-            }
-        }
-        #expect(outcome == nil)
-        let (messages, atWarm, atEnd) = counts.withLock { $0 }
-        #expect(messages == warm + measured)
-        #expect(atEnd - atWarm == 0, "\(atEnd - atWarm) allocations on the loop in \(measured) echoes")
+        #expect(await probe.echo(port: server.port) == nil)
+        let (messages, allocations) = probe.outcome
+        #expect(messages == probe.warm + probe.measured)
+        #expect(allocations == 0, "\(allocations) allocations on the loop in \(probe.measured) echoes")
     }
 }
