@@ -2,12 +2,6 @@
 // Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 // SPDX-License-Identifier: Apache-2.0
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension ReconnectingWebSocket {
     /// How soon and how many times a ``ReconnectingWebSocket`` connects again: truncated exponential
     /// backoff with jitter (RFC 6455 §7.2.3).
@@ -98,18 +92,8 @@ extension ReconnectingWebSocket {
                 guard upper > lower else { return min(lower, maximum) }
                 return min(lower + (upper - lower) * Double.random(in: 0 ... 1, using: &generator), maximum)
             }
-            let start = Self.seconds(max(secondDelay, .zero)), longest = Self.seconds(maximum)
-            // Past a few hundred attempts the growth overflows: the maximum it is.
-            let grown = start > 0 ? start * pow(max(factor, 1), Double(attempt - 2)) : 0
-            let base = grown.isFinite ? min(grown, longest) : longest
-            let spread = min(max(jitter, 0), 1)
-            guard spread > 0 else { return .seconds(base) }
-            return .seconds(base * (1 - spread * Double.random(in: 0 ... 1, using: &generator)))
-        }
-
-        private static func seconds(_ duration: Duration) -> Double {
-            let (seconds, attoseconds) = duration.components
-            return Double(seconds) + Double(attoseconds) / 1e18
+            return backoffDelay(from: secondDelay, factor: factor, steps: attempt - 2, maximum: maximum, jitter: jitter,
+                                using: &generator)
         }
     }
 }

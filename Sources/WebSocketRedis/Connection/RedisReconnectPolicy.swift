@@ -2,6 +2,8 @@
 // Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 // SPDX-License-Identifier: Apache-2.0
 
+import WebSocketTransport
+
 /// How soon a ``RedisConnection`` tries again after a failed attempt or a lost connection: truncated
 /// exponential backoff with jitter.
 ///
@@ -33,20 +35,7 @@ public struct RedisReconnectPolicy: Sendable, Hashable {
 
     /// The wait before attempt `attempt` (1 for the first) of a series.
     public func delay(beforeAttempt attempt: Int, using generator: inout some RandomNumberGenerator) -> Duration {
-        let longest = Self.seconds(max(maximumDelay, .zero))
-        let start = Self.seconds(max(initialDelay, .zero))
-        // Past a few hundred attempts the growth overflows: the maximum it is.
-        var power = 1.0
-        for _ in 0 ..< min(max(attempt - 1, 0), 1_100) { power *= max(factor, 1) }
-        let grown = start * power
-        let base = grown.isFinite ? min(grown, longest) : longest
-        let spread = min(max(jitter, 0), 1)
-        guard spread > 0, base > 0 else { return .seconds(base) }
-        return .seconds(base * (1 - spread * Double.random(in: 0 ... 1, using: &generator)))
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
+        backoffDelay(from: initialDelay, factor: factor, steps: attempt - 1, maximum: maximumDelay, jitter: jitter,
+                     using: &generator)
     }
 }
