@@ -65,13 +65,44 @@ public struct RedisError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// What went wrong.
     public var code: Code
-    /// Details: what was expected, the server's error message.
+    /// Details: what was expected, the server's error message. One line of at most
+    /// ``maxReasonLength`` characters: a server's text comes as it is sent, up to the decoder's
+    /// limits, so control characters (a bulk error may hold line breaks) are escaped and a long text
+    /// is cut, ending in `…`.
     public var reason: String
 
-    /// An error of the given kind.
+    /// The most characters of ``reason``.
+    public static let maxReasonLength = 512
+
+    /// An error of the given kind; `reason` is made one bounded line (see ``reason``).
     public init(_ code: Code, reason: String) {
         self.code = code
-        self.reason = reason
+        self.reason = Self.oneLine(reason)
+    }
+
+    /// `text` with its control characters escaped (`\r`, `\n`, `\t`, `\u{1B}`), cut to
+    /// ``maxReasonLength`` characters.
+    static func oneLine(_ text: String) -> String {
+        var line = ""
+        var length = 0
+        for scalar in text.unicodeScalars {
+            let piece: String
+            switch scalar {
+            case "\r": piece = "\\r"
+            case "\n": piece = "\\n"
+            case "\t": piece = "\\t"
+            case _ where scalar.value < 0x20 || (0x7F ... 0x9F).contains(scalar.value):
+                piece = "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: piece = String(scalar)
+            }
+            guard length + piece.unicodeScalars.count <= maxReasonLength - 1 else {
+                line += "…"
+                return line
+            }
+            line += piece
+            length += piece.unicodeScalars.count
+        }
+        return line
     }
 
     /// One line, e.g. `Redis: authenticationFailed: WRONGPASS invalid username-password pair`.
