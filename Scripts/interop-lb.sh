@@ -220,7 +220,7 @@ for i in $(seq "$clients"); do
   "$BIN" connect "ws://127.0.0.1:$p_pool/pool" -n </dev/null >"$WORK/c$i.out" 2>"$WORK/c$i.err" &
   PIDS+=($!); eval "pid_c$i=$!"
 done
-for _ in $(seq 100); do
+for _ in $(seq 300); do
   [ "$(grep -c ': connected' "$WORK/one.err")" = $((clients / 2)) ] && [ "$(grep -c ': connected' "$WORK/two.err")" = $((clients / 2)) ] && break
   sleep 0.1
 done

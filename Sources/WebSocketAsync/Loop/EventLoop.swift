@@ -237,9 +237,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// The live socket with `token`, if any.
     private func socket(for token: UInt64) -> WebSocket? {
-        let slot = Int(token & 0xffff_ffff)
-        guard slot < sockets.count, UInt64(generations[slot]) == token >> 32 else { return nil }
-        return sockets[slot]
+        unretainedSocket(for: token)?.takeUnretainedValue()
     }
 
     /// Every live socket of `server` on this loop.

@@ -113,7 +113,7 @@ extension WebSocket {
                     perform(peek { $0.deliver(lent: kind, payload) })
                 }
                 // The read's last message: the pull that would find nothing is skipped.
-                if offset == bytes.count, peek({ $0.hasNothingMoreInPlace }) { return }
+                if offset == bytes.count, peek({ $0.hasNothingToPull }) { return }
             case .action(let action): perform(action)
             }
         }

@@ -48,7 +48,7 @@ extension SocketSession {
             return nil
         }
         // The steady state between reads: nothing to parse, no pong awaited.
-        if pingWaiters.isEmpty, pipeline.connection.isAwaitingInput { return nil }
+        if hasNothingToPull { return nil }
         var pulled: Connection.Event? = nil
         while pipeline.connection.nextEventView({ view in
             switch view {

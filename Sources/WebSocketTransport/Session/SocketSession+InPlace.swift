@@ -73,11 +73,11 @@ extension SocketSession {
         return nil
     }
 
-    /// Whether another ``nextAction(readingInPlace:from:)`` at the end of the bytes read would
-    /// return `nil` at once: no action queued, no awaited ping to settle, and a connection that has
-    /// parsed everything and holds no event. An adapter checks it after handing out the read's last
-    /// message, instead of making that pull (about 100 instructions per echoed message).
-    package var hasNothingMoreInPlace: Bool {
+    /// Whether a pull (``nextAction()``, or ``nextAction(readingInPlace:from:)`` at the end of the
+    /// bytes read) would find nothing: no action queued, no awaited ping to settle, and a connection
+    /// that has parsed everything and holds no event. An adapter checks it after handing out the
+    /// read's last message, instead of making that pull (about 100 instructions per echoed message).
+    package var hasNothingToPull: Bool {
         actionsStart == actions.count && pingWaiters.isEmpty && pipeline.connection.isAwaitingInput
     }
 

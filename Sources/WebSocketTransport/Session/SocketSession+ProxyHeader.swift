@@ -12,15 +12,11 @@ package enum ProxyHeaderState: Sendable {
     /// exists only until the header is read.
     indirect case required(ProxyProtocolParser)
     /// The peer is not trusted: a connection that begins with a header's signature ends; any other
-    /// is a direct client. The `matched` bytes read so far are the first of a signature's (version
-    /// 1's `PROXY `, or version 2's 12 bytes `\r\n\r\n\0\r\nQUIT\n` when `version2`), held back
-    /// until a byte settles it.
-    case refused(matched: Int, version2: Bool)
+    /// is a direct client. `held`: the first `count` bytes of `signature` (version 1's `PROXY `, or
+    /// version 2's 12 bytes), all that was read so far, held back until a byte settles it; `nil`
+    /// before the first byte.
+    case refused(held: (signature: [UInt8], count: Int)?)
 }
-
-/// The signatures of the two versions: the bytes that begin a header and no HTTP request.
-private let proxySignatureV1: [UInt8] = Array("PROXY ".utf8)
-private let proxySignatureV2: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A, 0x00, 0x0D, 0x0A, 0x51, 0x55, 0x49, 0x54, 0x0A]
 
 extension SocketSession {
     /// (A server, before any byte is read) Sets what the connection from `peer` must begin with,
@@ -30,7 +26,7 @@ extension SocketSession {
         if let peer, trusted.contains(peer) {
             proxyHeader = .required(ProxyProtocolParser(maxHeaderBytes: options.maxProxyHeaderBytes))
         } else {
-            proxyHeader = .refused(matched: 0, version2: false)
+            proxyHeader = .refused(held: nil)
         }
     }
 
@@ -57,8 +53,8 @@ extension SocketSession {
                 proxyHeader = .notExpected
                 pipeline.fail(.proxyProtocol(error))
             }
-        case .refused(let matched, let version2):
-            refuseProxyHeader(bytes, matched: matched, version2: version2)
+        case .refused(let held):
+            refuseProxyHeader(bytes, held: held)
         }
     }
 
@@ -67,16 +63,17 @@ extension SocketSession {
     /// held back goes to the connection with the rest. A direct client's request may begin with `P`
     /// (`POST`, `PUT`, HTTP/2's `PRI`) or with an empty line (RFC 9112 §2.2): each differs from the
     /// signature by its second or third byte.
-    private mutating func refuseProxyHeader(_ bytes: UnsafeRawBufferPointer, matched: Int, version2: Bool) {
+    private mutating func refuseProxyHeader(_ bytes: UnsafeRawBufferPointer, held: (signature: [UInt8], count: Int)?) {
         guard let first = bytes.first else { return }
-        let isVersion2 = matched > 0 ? version2 : first == proxySignatureV2[0]
-        let signature = isVersion2 ? proxySignatureV2 : proxySignatureV1
-        var count = matched
+        let signature = held?.signature
+            ?? (first == ProxyProtocolParser.version2Signature[0] ? ProxyProtocolParser.version2Signature : ProxyProtocolParser.version1Prefix)
+        let heldCount = held?.count ?? 0
+        var count = heldCount
         for byte in bytes {
             guard byte == signature[count] else {
                 // A direct client: what earlier reads held back, then all of this read.
                 proxyHeader = .notExpected
-                if matched > 0 { signature.withUnsafeBytes { pipeline.receive(UnsafeRawBufferPointer(rebasing: $0[..<matched])) } }
+                if heldCount > 0 { signature.withUnsafeBytes { pipeline.receive(UnsafeRawBufferPointer(rebasing: $0[..<heldCount])) } }
                 pipeline.receive(bytes)
                 return
             }
@@ -88,6 +85,6 @@ extension SocketSession {
                 return
             }
         }
-        proxyHeader = .refused(matched: count, version2: isVersion2)
+        proxyHeader = .refused(held: (signature, count))
     }
 }
