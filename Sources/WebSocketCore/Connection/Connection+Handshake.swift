@@ -94,7 +94,7 @@ extension Connection {
 
     /// (Server) Answers an invalid request with its HTTP error and fails the handshake.
     private mutating func rejectInvalidRequest(_ error: Connection.HandshakeError) -> Step {
-        outbox.append(contentsOf: ServerHandshake.errorResponse(for: error))
+        appendOutput(contentsOf: ServerHandshake.errorResponse(for: error))
         return progress(.handshakeFailed(.invalidRequest(error)))
     }
 
@@ -131,7 +131,7 @@ extension Connection {
         guard let request = pendingHandshakeRequest else { throw .noPendingHandshakeRequest }
         guard request.kind == .upgrade else {
             // Nothing to upgrade: the answer the core gives such a request without the hook.
-            outbox.append(contentsOf: ServerHandshake.errorResponse(for: .missingUpgrade, sendsBody: request.head.method != "HEAD"))
+            appendOutput(contentsOf: ServerHandshake.errorResponse(for: .missingUpgrade, sendsBody: request.head.method != "HEAD"))
             transition(.handshakeRejected)
             return
         }
@@ -139,7 +139,7 @@ extension Connection {
         let inUse = extensions + negotiated.responses
         let response = try ServerHandshake.acceptResponse(for: request, subprotocol: subprotocol,
                                                           extensions: inUse, headers: headers)
-        outbox.append(contentsOf: response)
+        appendOutput(contentsOf: response)
         transition(.handshakeCompleted(Connection.HandshakeResult(subprotocol: subprotocol, extensions: inUse,
                                                        headers: request.head.headers, resource: request.resource),
                                        transform: negotiated.transform))
@@ -158,7 +158,7 @@ extension Connection {
         guard let request = pendingHandshakeRequest else { throw .noPendingHandshakeRequest }
         let response = try ServerHandshake.rejectionResponse(status: status, headers: headers, body: body,
                                                              sendsBody: request.head.method != "HEAD")
-        outbox.append(contentsOf: response)
+        appendOutput(contentsOf: response)
         transition(.handshakeRejected)
     }
 }

@@ -115,8 +115,8 @@ extension Connection {
         try checkCanSendMessage()
         FrameHeader.storeUnmasked(opcode: resolved.kind.opcode.rawValue, payloadCount: part.count,
                                   into: UnsafeMutableRawBufferPointer(rebasing: frame.buffer[(start - headerSize)..<start]))
-        if output.mark < outbox.count { output.append(.outbox(output.mark..<outbox.count)) }
-        output.mark = outbox.count
+        if output.mark < outboxEnd { output.append(.outbox(output.mark..<outboxEnd)) }
+        output.mark = outboxEnd
         output.append(.caller((start - headerSize)..<part.upperBound))
         // Counted as output the caller holds until `write` has had it: the limits see it. (Wrapping:
         // `outputHeldByCaller` is the caller's to set, to any value; the same amount is taken back.)
@@ -139,8 +139,8 @@ extension Connection {
             return
         }
         // The connection dropped its output meanwhile (it was aborted): the replies go with it.
-        guard output.mark <= outbox.count else { return }
-        if output.mark < outbox.count { output.append(.outbox(output.mark..<outbox.count)) }
+        guard output.mark <= outboxEnd else { return }
+        if output.mark < outboxEnd { output.append(.outbox(output.mark..<outboxEnd)) }
         let count = output.count
         let written: Int
         var total = 0
@@ -180,11 +180,8 @@ extension Connection {
         }
         var skip = min(max(written, 0), total)
         guard skip < total else {
-            // All written. (An output buffer never used costs nothing to leave as it is.)
-            if !outbox.isEmpty {
-                outboxStart = outbox.count
-                compactConsumedPrefix(&outbox, start: &outboxStart)
-            }
+            // All written.
+            emptyOutbox()
             return
         }
         // What was not written stays pending, in order, in our own buffer (`bytes` goes back).
@@ -205,6 +202,7 @@ extension Connection {
                 skip = 0
             }
         }
+        outboxEnd = rest.count
         outbox = rest
         outboxStart = 0
     }

@@ -90,6 +90,8 @@ extension Connection {
             // No handshake key was sent: the masking keys start from the caller's generator as given.
             self.random = Self.randomStorage(random)
             outbox.removeAll()
+            outboxStart = 0
+            outboxEnd = 0
         case .server:
             switch Self.agreedTransform(for: extensions, configuration: configuration) {
             case .failure(let error): throw .invalidExtensionAgreement(error.reason)

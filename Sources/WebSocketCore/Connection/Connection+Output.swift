@@ -9,7 +9,7 @@
 extension Connection {
     /// The number of bytes queued for the peer and not yet taken (like a browser's `bufferedAmount`).
     @inlinable
-    public var pendingOutputCount: Int { queuedBytes + outbox.count - outboxStart }
+    public var pendingOutputCount: Int { queuedBytes + outboxEnd - outboxStart }
 
     /// Whether the pending output is one contiguous piece (no prepared message queued apart from
     /// the connection's own frames): ``withPendingOutput(_:)`` then lends all of it in one call, and
@@ -37,7 +37,7 @@ extension Connection {
     /// is handed over as it is (the same storage); several pieces are joined.
     public mutating func takeOutput() -> [UInt8] {
         if queuedBytes > 0 {
-            if queuedOutput.count == 1, queuedStart == 0, outbox.count == outboxStart {
+            if queuedOutput.count == 1, queuedStart == 0, outboxEnd == outboxStart {
                 queuedBytes = 0
                 return queuedOutput.removeLast()
             }
@@ -45,20 +45,20 @@ extension Connection {
             bytes.reserveCapacity(pendingOutputCount)
             bytes.append(contentsOf: queuedOutput[queuedHead][queuedStart...])
             for index in (queuedHead + 1)..<queuedOutput.count { bytes.append(contentsOf: queuedOutput[index]) }
-            bytes.append(contentsOf: outbox[outboxStart...])
+            bytes.append(contentsOf: outbox[outboxStart..<outboxEnd])
             clearQueuedOutput()
-            outbox.removeAll(keepingCapacity: true)
-            outboxStart = 0
+            emptyOutbox()
             return bytes
         }
         if outboxStart == 0 {
+            trimOutbox()
             let bytes = outbox
             outbox = []
+            outboxEnd = 0
             return bytes
         }
-        let bytes = Array(outbox[outboxStart...])
-        outbox.removeAll(keepingCapacity: true)
-        outboxStart = 0
+        let bytes = Array(outbox[outboxStart..<outboxEnd])
+        emptyOutbox()
         return bytes
     }
 
@@ -69,20 +69,22 @@ extension Connection {
     /// is one piece (the arrays trade storage); several pieces (prepared messages) are joined into
     /// `buffer`.
     public mutating func takeOutput(into buffer: inout [UInt8]) {
-        buffer.removeAll(keepingCapacity: true)
         if queuedBytes == 0, outboxStart == 0 {
+            // `buffer`'s old bytes become the room past `outboxEnd`: kept as they are, not zeroed.
+            trimOutbox()
             swap(&outbox, &buffer)
+            outboxEnd = 0
             return
         }
+        buffer.removeAll(keepingCapacity: true)
         buffer.reserveCapacity(pendingOutputCount)
         if queuedBytes > 0 {
             buffer.append(contentsOf: queuedOutput[queuedHead][queuedStart...])
             for index in (queuedHead + 1)..<queuedOutput.count { buffer.append(contentsOf: queuedOutput[index]) }
             clearQueuedOutput()
         }
-        buffer.append(contentsOf: outbox[outboxStart...])
-        outbox.removeAll(keepingCapacity: true)
-        outboxStart = 0
+        buffer.append(contentsOf: outbox[outboxStart..<outboxEnd])
+        emptyOutbox()
     }
 
     /// Lends the pending output to `write`, which returns how many bytes it wrote (a partial write is
@@ -96,6 +98,22 @@ extension Connection {
     @inlinable
     public mutating func withPendingOutput<E: Error>(_ write: (UnsafeRawBufferPointer) throws(E) -> Int) throws(E) {
         var failure: E? = nil
+        if queuedBytes == 0 {
+            // Our own buffer alone, the usual case: lent here, inlined into the caller, without the
+            // non-generic body's closure call.
+            let range = outboxStart..<outboxEnd
+            let written = outbox.withUnsafeBytes { raw in
+                do throws(E) {
+                    return try write(UnsafeRawBufferPointer(rebasing: raw[range]))
+                } catch {
+                    failure = error
+                    return 0
+                }
+            }
+            consumeOutput(written)
+            if let failure { throw failure }
+            return
+        }
         lendPendingOutput { bytes in
             do throws(E) {
                 return try write(bytes)
@@ -118,8 +136,8 @@ extension Connection {
             consumeOutput(written)
             return
         }
-        let start = outboxStart
-        let written = outbox.withUnsafeBytes { raw in write(UnsafeRawBufferPointer(rebasing: raw[start...])) }
+        let range = outboxStart..<outboxEnd
+        let written = outbox.withUnsafeBytes { raw in write(UnsafeRawBufferPointer(rebasing: raw[range])) }
         consumeOutput(written)
     }
 
@@ -129,14 +147,14 @@ extension Connection {
     /// piece of its own, lent in place. Lends nothing when nothing is pending.
     public mutating func withPendingOutputPieces(upTo maxPieces: Int,
                                                  _ write: (UnsafeBufferPointer<UnsafeRawBufferPointer>) -> Int) {
-        let ownPending = outbox.count > outboxStart
+        let ownPending = outboxEnd > outboxStart
         if queuedBytes == 0 {
             // The usual case, one piece: lent without the nested calls (whose captured state the
             // runtime checks for exclusivity on every call).
             guard ownPending else { return }
-            let start = outboxStart
+            let range = outboxStart..<outboxEnd
             let written = outbox.withUnsafeBytes { raw in
-                var piece = UnsafeRawBufferPointer(rebasing: raw[start...])
+                var piece = UnsafeRawBufferPointer(rebasing: raw[range])
                 return withUnsafePointer(to: &piece) { write(UnsafeBufferPointer(start: $0, count: 1)) }
             }
             consumeOutput(written)
@@ -161,9 +179,9 @@ extension Connection {
                         lend(index + 1)
                     }
                 } else {
-                    let start = outboxStart
+                    let range = outboxStart..<outboxEnd
                     outbox.withUnsafeBytes { raw in
-                        list[index] = UnsafeRawBufferPointer(rebasing: raw[start...])
+                        list[index] = UnsafeRawBufferPointer(rebasing: raw[range])
                         lend(index + 1)
                     }
                 }
@@ -175,7 +193,18 @@ extension Connection {
 
     /// Removes the first `count` bytes of pending output, after the caller wrote them: only the
     /// lending calls above, which know what was written, may drop output.
-    mutating func consumeOutput(_ count: Int) {
+    @usableFromInline
+    internal mutating func consumeOutput(_ count: Int) {
+        if queuedBytes == 0 {
+            // Our own buffer alone, the usual case: no walk through the queue.
+            if count >= outboxEnd &- outboxStart {
+                emptyOutbox()
+            } else if count > 0 {
+                outboxStart += count
+                compactOutbox()
+            }
+            return
+        }
         var remaining = min(max(count, 0), pendingOutputCount)
         while remaining > 0, queuedBytes > 0 {
             let headLeft = queuedOutput[queuedHead].count - queuedStart
@@ -194,7 +223,52 @@ extension Connection {
         }
         guard remaining > 0 else { return }
         outboxStart += remaining
-        compactConsumedPrefix(&outbox, start: &outboxStart)
+        compactOutbox()
+    }
+
+    /// Drops the written prefix `outbox[..<outboxStart]` when that is cheap: at once (two stores)
+    /// when everything was written, otherwise only once the prefix is at least half the pending
+    /// bytes and 4 KiB, so that the copying stays linear in the bytes that pass through.
+    @inline(__always)
+    mutating func compactOutbox() {
+        if outboxStart == outboxEnd {
+            outboxStart = 0
+            outboxEnd = 0
+        } else if outboxStart >= 4096 && outboxStart * 2 >= outboxEnd {
+            let (start, end) = (outboxStart, outboxEnd)
+            outbox.withUnsafeMutableBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                base.copyMemory(from: base + start, byteCount: end - start)
+            }
+            outboxEnd = end - start
+            outboxStart = 0
+        }
+    }
+
+    /// Empties our own buffer, keeping its storage as room for the next frames.
+    @inline(__always)
+    mutating func emptyOutbox() {
+        outboxStart = 0
+        outboxEnd = 0
+    }
+
+    /// Cuts the array down to the bytes it holds (`outbox[..<outboxEnd]`), before it is handed out
+    /// or appended to as an array.
+    @inline(__always)
+    mutating func trimOutbox() {
+        if outbox.count > outboxEnd { dropOutboxRoom() }
+    }
+
+    @inline(never)
+    private mutating func dropOutboxRoom() {
+        outbox.removeSubrange(outboxEnd...)
+    }
+
+    /// Appends bytes to the output as they are (a handshake's HTTP answer): not the framing path.
+    mutating func appendOutput(contentsOf bytes: some Collection<UInt8>) {
+        trimOutbox()
+        outbox.append(contentsOf: bytes)
+        outboxEnd = outbox.count
     }
 
     /// Empties the queue, keeping its capacity.
@@ -205,27 +279,33 @@ extension Connection {
         queuedBytes = 0
     }
 
-    /// Makes room for `count` more bytes of output at once in `outbox`. Geometric growth, for frames
-    /// queued without the output being taken.
+    /// Makes room for `count` more bytes of output at once past `outboxEnd`, when the room past it
+    /// is too small: the array is cut to its pending bytes, with capacity for `count` more
+    /// (geometric growth, for frames queued without the output being taken). Returns whether the
+    /// bytes must be appended (`false`: they fit in place, from `outboxEnd`).
     @inline(__always)
-    mutating func reserveOutput(_ count: Int) {
-        let needed = outbox.count + count
+    mutating func makeRoomForOutput(_ count: Int) -> Bool {
+        if outbox.count &- outboxEnd >= count { return false }
+        trimOutbox()
+        let needed = outboxEnd + count
         if needed > outbox.capacity { outbox.reserveCapacity(max(needed, 2 * outbox.capacity)) }
+        return true
     }
 
     /// Appends `bytes` (a prepared message's frames) to the output without copying them: queued as
     /// they are, after what is pending in `outbox` (whose array moves to the queue).
     mutating func appendSharedOutput(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        if outbox.count > outboxStart {
+        if outboxEnd > outboxStart {
             if queuedBytes == 0 {
                 clearQueuedOutput()
                 queuedStart = outboxStart
             }
-            queuedBytes += outbox.count - outboxStart
+            queuedBytes += outboxEnd - outboxStart
+            trimOutbox()
             queuedOutput.append(outbox)
             outbox = []
-            outboxStart = 0
+            emptyOutbox()
         }
         queuedOutput.append(bytes)
         queuedBytes += bytes.count

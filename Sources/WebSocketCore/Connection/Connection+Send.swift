@@ -105,7 +105,7 @@ extension Connection {
     private mutating func writeMessageFrames(_ kind: Connection.MessageKind, _ payload: UnsafeRawBufferPointer, reservedBits: UInt8) {
         let size = Self.frameSize(configuration.fragmentationSize)
         if payload.count <= size {
-            writeFrame(kind.opcode, fin: true, reservedBits: reservedBits, payload: payload)
+            writeFrameInline(kind.opcode, fin: true, reservedBits: reservedBits, payload: payload)
             return
         }
         Self.forEachFrame(of: kind, payload, reservedBits: reservedBits, size: size) { opcode, fin, bits, piece in
@@ -296,11 +296,45 @@ extension Connection {
     /// Appends one frame to the output; a client masks it with a fresh key (RFC 6455 §5.3: "The
     /// masking key MUST be derived from a strong source of entropy").
     mutating func writeFrame(_ opcode: Opcode, fin: Bool, reservedBits: UInt8 = 0, payload: UnsafeRawBufferPointer) {
+        writeFrameInline(opcode, fin: fin, reservedBits: reservedBits, payload: payload)
+    }
+
+    /// ``writeFrame(_:fin:reservedBits:payload:)``, inlined where a whole message's only frame is
+    /// written (a call more per message sent cost about 30 instructions).
+    @inline(__always)
+    mutating func writeFrameInline(_ opcode: Opcode, fin: Bool, reservedBits: UInt8, payload: UnsafeRawBufferPointer) {
         let key: MaskingKey? = isClient ? MaskingKey(random: random.next()) : nil
+        let header = FrameHeader(fin: fin, reservedBits: reservedBits, opcodeValue: opcode.rawValue, maskingKey: key,
+                                 payloadLength: UInt64(payload.count))
+        let headerSize = header.encodedSize
+        let total = headerSize + payload.count
         // Room for the whole frame at once: after `takeOutput()` the output is a new, empty array, and
         // growing it for the header and again for the payload cost two allocations per frame sent.
-        reserveOutput(14 + payload.count)
-        Self.appendFrame(opcode, fin: fin, reservedBits: reservedBits, key: key, payload: payload, to: &outbox)
+        if makeRoomForOutput(total) {
+            Self.appendFrame(header, headerSize: headerSize, key: key, payload: payload, to: &outbox)
+            outboxEnd = outbox.count
+            return
+        }
+        // In the room past `outboxEnd`: written out earlier, kept (the steady state of a loop).
+        let start = outboxEnd
+        outbox.withUnsafeMutableBytes { raw in
+            let frame = UnsafeMutableRawBufferPointer(rebasing: raw[start..<(start + total)])
+            Self.storeFrame(header, headerSize: headerSize, key: key, payload: payload, into: frame)
+        }
+        outboxEnd = start + total
+    }
+
+    /// Writes one frame into `frame` (exactly its size): `header`, then the payload, masked in place
+    /// with `key` if there is one.
+    @inline(__always)
+    static func storeFrame(_ header: FrameHeader, headerSize: Int, key: MaskingKey?, payload: UnsafeRawBufferPointer,
+                           into frame: UnsafeMutableRawBufferPointer) {
+        header.store(into: frame)
+        let body = UnsafeMutableRawBufferPointer(rebasing: frame[headerSize...])
+        if let source = payload.baseAddress, let target = body.baseAddress {
+            target.copyMemory(from: source, byteCount: payload.count)
+        }
+        if let key { key.apply(to: body, offset: 0) }
     }
 
     /// Appends one frame to `output`: its header, then the payload, masked in place with `key` if
@@ -310,21 +344,22 @@ extension Connection {
                             payload: UnsafeRawBufferPointer, to output: inout [UInt8]) {
         let header = FrameHeader(fin: fin, reservedBits: reservedBits, opcodeValue: opcode.rawValue, maskingKey: key,
                                  payloadLength: UInt64(payload.count))
+        appendFrame(header, headerSize: header.encodedSize, key: key, payload: payload, to: &output)
+    }
+
+    /// ``appendFrame(_:fin:reservedBits:key:payload:to:)`` with the header made.
+    @inline(__always)
+    static func appendFrame(_ header: FrameHeader, headerSize: Int, key: MaskingKey?, payload: UnsafeRawBufferPointer,
+                            to output: inout [UInt8]) {
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
             // One pass into the array's spare capacity: header, payload, mask. Appending the header
             // byte by byte and then the payload checked the array's uniqueness and capacity each time
             // (about 80 instructions a frame).
-            let headerSize = header.encodedSize
             let total = headerSize + payload.count
             output.append(addingCapacity: total) { span in
                 span.withUnsafeMutableBufferPointer { buffer, count in
                     let frame = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[..<total])
-                    header.store(into: frame)
-                    let body = UnsafeMutableRawBufferPointer(rebasing: frame[headerSize...])
-                    if let source = payload.baseAddress, let target = body.baseAddress {
-                        target.copyMemory(from: source, byteCount: payload.count)
-                    }
-                    if let key { key.apply(to: body, offset: 0) }
+                    storeFrame(header, headerSize: headerSize, key: key, payload: payload, into: frame)
                     count = total
                 }
             }
