@@ -87,7 +87,7 @@ extension SocketSession {
     package mutating func deliver(lentBinary payload: UnsafeRawBufferPointer, reusing storage: inout [UInt8]) -> SessionAction {
         var bytes: [UInt8] = []
         swap(&bytes, &storage)
-        bytes.append(contentsOf: payload)
+        bytes.appendBytes(payload)
         return deliver(.binary(bytes))
     }
 
