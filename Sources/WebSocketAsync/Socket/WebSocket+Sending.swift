@@ -45,9 +45,10 @@ extension WebSocket {
     @usableFromInline
     func send(binaryBytes bytes: UnsafeRawBufferPointer) throws(WebSocketError) {
         if loop.inLoop {
-            try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
-                try connection.send(binary: bytes)
-            }
+            sendOutboxFirst()
+            reportTimeUnlessOpen()
+            try session.send(binaryMessage: bytes)
+            markDirty()
         } else {
             try submit(.message(.binary(Array(bytes))))
         }
@@ -140,9 +141,16 @@ extension WebSocket {
     @inline(__always)
     func sendOnLoop(isData: Bool, _ body: (inout Connection) throws(Connection.UsageError) -> Void) throws(WebSocketError) {
         sendOutboxFirst()
-        if !isData || peek({ $0.pipeline.connection.state }) != .open { session.advanceTime(to: loop.now) }
+        if isData { reportTimeUnlessOpen() } else { session.advanceTime(to: loop.now) }
         try session.perform(isData: isData, body)
         markDirty()
+    }
+
+    /// (On the loop) Reports the time before data is sent, unless the connection is open: see
+    /// ``sendOnLoop(isData:_:)``.
+    @inline(__always)
+    func reportTimeUnlessOpen() {
+        if peek({ $0.pipeline.connection.state }) != .open { session.advanceTime(to: loop.now) }
     }
 
     /// (On the loop) Puts `item` into the connection, after the sends other threads queued before.
@@ -151,9 +159,10 @@ extension WebSocket {
     func sendNow(_ item: OutgoingMessage) throws(WebSocketError) {
         switch item {
         case .message(.text(let text)):
-            try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
-                try connection.send(text: text)
-            }
+            sendOutboxFirst()
+            reportTimeUnlessOpen()
+            try session.send(textMessage: text)
+            markDirty()
         case .message(.binary(let bytes)):
             try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
                 try connection.send(binary: bytes)

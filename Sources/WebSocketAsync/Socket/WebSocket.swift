@@ -306,9 +306,14 @@ public final class WebSocket: @unchecked Sendable {
         body(&session)
     }
 
-    /// (On the loop) The socket has something to write or a state to act on this turn.
+    /// (On the loop) The socket has something to write or a state to act on this turn. The check is
+    /// inlined: a send and the end of every read mark the socket, which is dirty already by then.
+    @inline(__always)
     func markDirty() {
-        guard !isDirty else { return }
+        if !isDirty { markDirtyNow() }
+    }
+
+    private func markDirtyNow() {
         isDirty = true
         // The socket the loop is handling is flushed when its handling ends: no need to list it.
         if loop.handling != ObjectIdentifier(self) { loop.markDirty(self) }

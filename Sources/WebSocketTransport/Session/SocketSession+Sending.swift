@@ -81,6 +81,22 @@ extension SocketSession {
         try perform(isData: isData, countsMessage: isData, body)
     }
 
+    /// ``perform(isData:_:)`` of a whole binary message, the adapters' echo: the call into the
+    /// connection is written here, where `perform` is inlined with it, instead of coming as a closure
+    /// from the adapter's module (two closure contexts and their calls per message sent).
+    package mutating func send(binaryMessage bytes: UnsafeRawBufferPointer) throws(WebSocketError) {
+        try perform(isData: true, countsMessage: true) { (connection: inout Connection) throws(Connection.UsageError) in
+            try connection.send(binary: bytes)
+        }
+    }
+
+    /// ``send(binaryMessage:)`` for text.
+    package mutating func send(textMessage text: String) throws(WebSocketError) {
+        try perform(isData: true, countsMessage: true) { (connection: inout Connection) throws(Connection.UsageError) in
+            try connection.send(text: text)
+        }
+    }
+
     /// ``perform(isData:_:)``, counting a message sent when `countsMessage` (a Close waits behind
     /// data but is no message). Inlined: a call more per echo showed in its instruction count.
     @inline(__always)
