@@ -23,10 +23,13 @@
 #   3. pingpong 100 connections, 256 B, each one at a time              messages/s (all together)
 #   4. handshakes: 16 workers, each connect + upgrade + close, again    cycles/s
 #
-# (each SECONDS long after 0.5 s of warm-up), then reads the server's peak RSS (VmHWM) and its
+# (each SECONDS long after 0.5 s of warm-up), with the server's CPU time over each (user and system,
+# all its threads, from /proc/PID/stat), then reads the server's peak RSS (VmHWM) and its
 # private memory then (RssAnon: heap and stacks, without the shared libraries' mapped code) and stops it
 # (SIGTERM, then SIGKILL after 10 s). Prints a markdown table of medians over the rounds: lws in
-# absolute figures, each of ours as a ratio to lws's median. The raw figures (every wsload line)
+# absolute figures, each of ours as a ratio to lws's median; then a second table of what each server
+# did per second of its own CPU time (the rate divided by the server's CPU share, medians), which
+# shows a server's cost where the load generator, not the server, sets the rate. The raw figures (every wsload line)
 # are kept in .build/servers/compare-*.txt. With WEBSOCKET_STATIC_STDLIB=1, our servers are built with
 # the Swift runtime linked in (`--static-swift-stdlib`), as a deployed server would be.
 set -euo pipefail
@@ -120,16 +123,24 @@ raw="$bin/compare-$(date +%Y%m%d-%H%M%S).txt"
 results="$work/results"  # lines: SERVER WORKLOAD VALUE ERRORS
 : >"$results"
 
-run_load() {  # SERVER WORKLOAD ARGS...: runs wsload, records its rate
+server_cpu_ticks() {  # the server's user and system time so far, in clock ticks (all threads)
+    awk '{sub(/^.*\) /, ""); print $12 + $13}' "/proc/$server_pid/stat"
+}
+
+run_load() {  # SERVER WORKLOAD ARGS...: runs wsload, records its rate and the rate per server CPU-second
     local server=$1 workload=$2
     shift 2
-    local status=0 line rate errors
+    local status=0 line rate errors ticks_before ticks_after wall_before wall_after per_cpu
+    ticks_before="$(server_cpu_ticks)"
+    wall_before="$(date +%s.%N)"
     "${pin_load[@]}" "$wsload" "$@" --port "$port" --seconds "$seconds" >"$work/load.out" 2>"$work/load.err" &
     load_pid=$!
     wait "$load_pid" || status=$?
     load_pid=""
+    ticks_after="$(server_cpu_ticks)"
+    wall_after="$(date +%s.%N)"
     line="$(tail -n 1 "$work/load.out")"
-    echo "round=$round server=$server workload=$workload status=$status $line" >>"$raw"
+    echo "round=$round server=$server workload=$workload status=$status server_cpu_ticks=$((ticks_after - ticks_before)) wall_s=$(awk -v a="$wall_before" -v b="$wall_after" 'BEGIN {printf "%.3f", b - a}') $line" >>"$raw"
     rate="$(sed -n 's/.* rate=\([0-9.]*\).*/\1/p' <<<"$line")"
     errors="$(sed -n 's/.* errors=\([0-9]*\).*/\1/p' <<<"$line")"
     if [[ -z $rate ]]; then rate=0; fi
@@ -138,6 +149,11 @@ run_load() {  # SERVER WORKLOAD ARGS...: runs wsload, records its rate
         echo "compare.sh: $server $workload: wsload exit $status, errors=$errors: $(head -n 3 "$work/load.err" | tr '\n' ' ')" >&2
     fi
     echo "$server $workload $rate $errors" >>"$results"
+    # What wsload counted (after its warm-up) per second of the server's CPU time over the whole run
+    # (warm-up included, for every server alike).
+    per_cpu="$(awk -v r="$rate" -v s="$seconds" -v t=$((ticks_after - ticks_before)) -v hz="$(getconf CLK_TCK)" \
+        -v a="$wall_before" -v b="$wall_after" 'BEGIN {cpu = t / hz; if (cpu > 0) printf "%.1f", r * s / cpu; else print 0}')"
+    echo "$server $workload-cpu $per_cpu 0" >>"$results"
     printf '  %-18s %-12s %12.1f/s%s\n' "$server" "$workload" "$rate" "$( ((errors > 0)) && echo "  ($errors errors)")" >&2
 }
 
@@ -199,6 +215,18 @@ for kind in "${kinds[@]}"; do
         row+=" $(awk -v x="$(median "$kind" "$w")" -v b="$(median lws "$w")" 'BEGIN {if (b > 0) printf "%.2f×", x / b; else print "n/a"}')$(mark "$kind" "$w") |"
     done
     row+=" $(median "$kind" rss) MiB | $(median "$kind" anon) MiB |"
+    echo "$row"
+done
+echo
+echo "Per second of the server's own CPU time (medians; messages or handshake cycles):"
+echo
+echo "| server | ping-pong 1 conn | pipeline 64 × 256 B | ping-pong 100 conns | handshake cycles |"
+echo "| --- | --- | --- | --- | --- |"
+for server in "${servers[@]}"; do
+    row="| $server |"
+    for w in "${workloads[@]}"; do
+        row+=" $(awk -v x="$(median "$server" "$w-cpu")" 'BEGIN {printf "%.0f", x}') |"
+    done
     echo "$row"
 done
 echo
