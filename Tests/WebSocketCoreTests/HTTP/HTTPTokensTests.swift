@@ -48,9 +48,33 @@ struct HTTPTokensTests {
         (["up grade"], "upgrade", false),
         ([], "upgrade", false),
         (["websocket/13"], "websocket", false),
+        ([",,\t upgrade\t,"], "upgrade", true),
+        (["a", "b", "c, d ,UpGrAdE"], "upgrade", true),
+        (["upgrad"], "upgrade", false),
+        ([" , , "], "upgrade", false),
+        (["upgrade"], "", false),
+        (["a,,b"], "", false),
     ])
     func membership(values: [String], token: String, contains: Bool) {
         #expect(HTTPTokens.listContains(values, token: token) == contains)
+    }
+
+    @Test("ASCII case-insensitive equality: lengths first, then bytes; only ASCII letters fold")
+    func caseInsensitiveEquality() {
+        #expect("Sec-WebSocket-Key".asciiCaseInsensitiveEquals("sec-websocket-key"))
+        #expect("HOST".asciiCaseInsensitiveEquals("host"[...]))
+        #expect(!"Host".asciiCaseInsensitiveEquals("Hosts"))
+        #expect(!"Hosts".asciiCaseInsensitiveEquals("Host"))
+        #expect("".asciiCaseInsensitiveEquals(""))
+        #expect(!"a".asciiCaseInsensitiveEquals(""))
+        // "@" and "`" sit next to the letters; only A-Z fold to a-z.
+        #expect(!"@".asciiCaseInsensitiveEquals("`"))
+        #expect(!"[".asciiCaseInsensitiveEquals("{"))
+        #expect(!"é".asciiCaseInsensitiveEquals("É"))
+        #expect("é".asciiCaseInsensitiveEquals("é"))
+        let long = String(repeating: "Ab", count: 100)
+        #expect(long.asciiCaseInsensitiveEquals(long.lowercased()))
+        #expect(!long.asciiCaseInsensitiveEquals(long.lowercased().dropLast() + "c"))
     }
 
     @Test("trimming OWS")
