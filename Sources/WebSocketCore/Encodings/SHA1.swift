@@ -13,46 +13,69 @@ struct SHA1 {
     private var h2: UInt32 = 0x98BA_DCFE
     private var h3: UInt32 = 0x1032_5476
     private var h4: UInt32 = 0xC3D2_E1F0
-    /// Bytes of the current, not yet processed 64-byte block.
-    private var block: [UInt8] = []
-    /// Total message length in bytes; SHA-1 defines the length modulo 2^64 bits.
+    /// The block being filled: `block[..<blockCount]`. Allocated once, at its full 64 bytes: a block
+    /// appended to byte by byte, and an 80-word schedule allocated per block, made SHA-1 about a
+    /// tenth of a server's user-space cost per opening handshake.
+    private var block = [UInt8](repeating: 0, count: 64)
+    private var blockCount = 0
     private var byteCount: UInt64 = 0
 
-    init() { block.reserveCapacity(64) }
+    init() {}
 
     mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            block.append(byte)
-            byteCount &+= 1
-            if block.count == 64 {
-                processBlock()
-                block.removeAll(keepingCapacity: true)
+        let contiguous: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        if contiguous != nil { return }
+        for byte in bytes { update(byte) }
+    }
+
+    /// Appends contiguous bytes, a block's worth at a time.
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let taken = min(64 - blockCount, bytes.count - offset)
+            let start = blockCount
+            block.withUnsafeMutableBytes { target in
+                UnsafeMutableRawBufferPointer(rebasing: target[start..<(start + taken)])
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + taken)]))
             }
+            blockCount += taken
+            offset += taken
+            byteCount &+= UInt64(taken)
+            if blockCount == 64 { processBlock() }
         }
     }
 
-    /// Pads the message (RFC 3174 §4) and returns the 20-byte digest.
+    private mutating func update(_ byte: UInt8) {
+        block[blockCount] = byte
+        blockCount += 1
+        byteCount &+= 1
+        if blockCount == 64 { processBlock() }
+    }
+
     mutating func finalize() -> [UInt8] {
         let bitLength = byteCount &* 8
-        block.append(0x80)
-        if block.count > 56 {
-            while block.count < 64 { block.append(0) }
+        block[blockCount] = 0x80
+        blockCount += 1
+        if blockCount > 56 {
+            while blockCount < 64 { block[blockCount] = 0; blockCount += 1 }
             processBlock()
-            block.removeAll(keepingCapacity: true)
         }
-        while block.count < 56 { block.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            block.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        while blockCount < 56 { block[blockCount] = 0; blockCount += 1 }
+        var shift: UInt64 = 56
+        while blockCount < 64 {
+            block[blockCount] = UInt8(truncatingIfNeeded: bitLength >> shift)
+            blockCount += 1
+            shift &-= 8
         }
         processBlock()
-        block.removeAll(keepingCapacity: true)
-        var digest: [UInt8] = []
-        digest.reserveCapacity(20)
-        for word in [h0, h1, h2, h3, h4] {
-            digest.append(UInt8(truncatingIfNeeded: word >> 24))
-            digest.append(UInt8(truncatingIfNeeded: word >> 16))
-            digest.append(UInt8(truncatingIfNeeded: word >> 8))
-            digest.append(UInt8(truncatingIfNeeded: word))
+        var digest = [UInt8](repeating: 0, count: 20)
+        let words = (h0, h1, h2, h3, h4)
+        digest.withUnsafeMutableBytes { out in
+            out.storeBytes(of: words.0.bigEndian, toByteOffset: 0, as: UInt32.self)
+            out.storeBytes(of: words.1.bigEndian, toByteOffset: 4, as: UInt32.self)
+            out.storeBytes(of: words.2.bigEndian, toByteOffset: 8, as: UInt32.self)
+            out.storeBytes(of: words.3.bigEndian, toByteOffset: 12, as: UInt32.self)
+            out.storeBytes(of: words.4.bigEndian, toByteOffset: 16, as: UInt32.self)
         }
         return digest
     }
@@ -63,41 +86,61 @@ struct SHA1 {
         return sha.finalize()
     }
 
+    /// Hashes the full block and empties it. The schedule is 16 words on the stack, each of the
+    /// later words computed in place of the one 16 rounds back (RFC 3174 §7, method 2).
     private mutating func processBlock() {
-        var w = [UInt32](repeating: 0, count: 80)
-        for t in 0..<16 {
-            w[t] = UInt32(block[4 * t]) << 24 | UInt32(block[4 * t + 1]) << 16
-                | UInt32(block[4 * t + 2]) << 8 | UInt32(block[4 * t + 3])
-        }
-        for t in 16..<80 {
-            w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotatedLeft(by: 1)
-        }
-        var a = h0, b = h1, c = h2, d = h3, e = h4
-        for t in 0..<80 {
-            let f: UInt32
-            let k: UInt32
-            switch t {
-            case 0..<20: f = (b & c) | (~b & d); k = 0x5A82_7999
-            case 20..<40: f = b ^ c ^ d; k = 0x6ED9_EBA1
-            case 40..<60: f = (b & c) | (b & d) | (c & d); k = 0x8F1B_BCDC
-            default: f = b ^ c ^ d; k = 0xCA62_C1D6
+        let (a, b, c, d, e) = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { w in
+            block.withUnsafeBytes { bytes in
+                Self.rounds(bytes, w, (h0, h1, h2, h3, h4))
             }
-            let temp = a.rotatedLeft(by: 5) &+ f &+ e &+ w[t] &+ k
-            e = d
-            d = c
-            c = b.rotatedLeft(by: 30)
-            b = a
-            a = temp
         }
         h0 &+= a
         h1 &+= b
         h2 &+= c
         h3 &+= d
         h4 &+= e
+        blockCount = 0
+    }
+
+    /// The 80 rounds over one block, from the state `h`; returns the working variables at the end.
+    /// (Local variables, not captured ones: captured by the closures above, they lived in memory.)
+    @inline(__always)
+    private static func rounds(_ bytes: UnsafeRawBufferPointer, _ w: UnsafeMutableBufferPointer<UInt32>,
+                               _ h: (UInt32, UInt32, UInt32, UInt32, UInt32)) -> (UInt32, UInt32, UInt32, UInt32, UInt32) {
+        // A pointer, not the buffer: the buffer's subscript checks its bounds even when optimized.
+        guard let w = w.baseAddress else { return h }
+        var (a, b, c, d, e) = h
+        @inline(__always)
+        func schedule(_ t: Int) -> UInt32 {
+            if t < 16 { return w[t] }
+            let word = (w[(t &+ 13) & 15] ^ w[(t &+ 8) & 15] ^ w[(t &+ 2) & 15] ^ w[t & 15]).rotatedLeft(by: 1)
+            w[t & 15] = word
+            return word
+        }
+        @inline(__always)
+        func round(_ f: UInt32, _ k: UInt32, _ word: UInt32) {
+            let temp = a.rotatedLeft(by: 5) &+ f &+ e &+ word &+ k
+            e = d
+            d = c
+            c = b.rotatedLeft(by: 30)
+            b = a
+            a = temp
+        }
+        var t = 0
+        while t < 16 {
+            w[t] = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self))
+            t += 1
+        }
+        t = 0
+        while t < 20 { round((b & c) | (~b & d), 0x5A82_7999, schedule(t)); t += 1 }
+        while t < 40 { round(b ^ c ^ d, 0x6ED9_EBA1, schedule(t)); t += 1 }
+        while t < 60 { round((b & c) | (b & d) | (c & d), 0x8F1B_BCDC, schedule(t)); t += 1 }
+        while t < 80 { round(b ^ c ^ d, 0xCA62_C1D6, schedule(t)); t += 1 }
+        return (a, b, c, d, e)
     }
 }
 
 extension UInt32 {
     @inline(__always)
-    fileprivate func rotatedLeft(by n: UInt32) -> UInt32 { (self << n) | (self >> (32 - n)) }
+    fileprivate func rotatedLeft(by n: UInt32) -> UInt32 { (self &<< n) | (self &>> (32 &- n)) }
 }
