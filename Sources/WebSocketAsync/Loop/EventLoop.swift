@@ -108,9 +108,9 @@ final class EventLoop: @unchecked Sendable {
     /// The one read buffer of every socket of the loop: a connection keeps only what it has not
     /// parsed yet, in its own (small) input buffer.
     let readBuffer: UnsafeMutableRawBufferPointer
-    /// An empty array whose storage a handler's binary message left unshared: the next binary
-    /// message for a handler is copied into it instead of a new allocation (``WebSocket``'s
-    /// in-place read). Kept only up to ``spareMessageCapacity`` bytes.
+    /// The array of the last binary message a handler was given, kept with its bytes: the next
+    /// binary message for a handler is written over them instead of into a new allocation
+    /// (``WebSocket``'s in-place read). Kept only up to ``spareMessageCapacity`` bytes.
     @exclusivity(unchecked) var spareMessageBytes: [UInt8] = []
     static let spareMessageCapacity = 64 << 10
     /// The time of this turn, read once after waking.

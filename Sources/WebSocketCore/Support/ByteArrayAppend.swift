@@ -23,4 +23,19 @@ extension Array where Element == UInt8 {
         }
         append(contentsOf: bytes)
     }
+
+    /// Makes the array hold exactly `bytes`, reusing its storage: the bytes it has are overwritten,
+    /// and only the difference in length is appended or removed. (Emptying it first would go
+    /// through `replaceSubrange` even when the new bytes are as many as the old.)
+    @inlinable
+    package mutating func replaceAllBytes(with bytes: UnsafeRawBufferPointer) {
+        if count > bytes.count { removeSubrange(bytes.count...) }
+        let kept = count
+        if kept > 0, let source = bytes.baseAddress {
+            withUnsafeMutableBytes { target in
+                target.baseAddress?.copyMemory(from: source, byteCount: kept)
+            }
+        }
+        if bytes.count > kept { appendBytes(UnsafeRawBufferPointer(rebasing: bytes[kept...])) }
+    }
 }
