@@ -19,16 +19,24 @@ struct LifetimeLimitsTests {
     static func connected(_ limits: LifetimeLimits) async throws -> (WebSocketServer, WebSocket, EventLog, opened: Connection.Instant) {
         var options = testOptions()
         options.lifetimeLimits = limits
-        let server = try WebSocketServer(host: "127.0.0.1", port: 0, configuration: testConfiguration(), options: options) { socket, event in
+        // Loops of their own for the server and the client: on the shared loops, another test's work
+        // (under ThreadSanitizer, a thousand connections draining) held the client's loop for
+        // seconds while its messages waited to be written, and the server rightly found it silent.
+        let serverLoop = try EventLoop(index: 93, backend: ReadinessBackend.selected)
+        let clientLoop = try EventLoop(index: 94, backend: ReadinessBackend.selected)
+        let server = try WebSocketServer(addresses: Socket.listenAddresses(host: "127.0.0.1", port: 0), unixSocketPath: nil,
+                                         backlog: 16, configuration: testConfiguration(), options: options, loops: 1,
+                                         handshake: nil, face: .loopHandler({ socket, event in
             if case .message(let message) = event { try? socket.send(message) }
-        }
+        }), eventLoops: [serverLoop])
         let log = EventLog()
         // Taken before the client starts, so before the server can have opened (the connect goes on
         // on the loop while this thread runs): the lifetime counts from later.
         let before = now()
-        let client = try WebSocket.connect(to: "ws://127.0.0.1:\(server.port)/", configuration: testConfiguration(), options: testOptions()) { _, event in
-            log.append(event)
-        }
+        let endpoint = try WebSocketEndpoint(parsing: "ws://127.0.0.1:\(server.port)/")
+        let client = try WebSocket.startClient(Connection.ClientOptions(url: endpoint.url), via: endpoint, configuration: testConfiguration(),
+                                               options: testOptions(), consumer: .loopHandler { _, event in log.append(event) },
+                                               system: .live, loop: clientLoop)
         try await log.waitForOpen()
         return (server, client, log, before)
     }
