@@ -17,11 +17,19 @@ import WebSocketTransport
 struct LifetimeLimitsTests {
     /// An echo server with `limits`, and a client connected to it whose events go to the log.
     static func connected(_ limits: LifetimeLimits) async throws -> (WebSocketServer, WebSocket, EventLog, opened: Connection.Instant) {
+        let (server, client, log, before) = try start(limits)
+        try await log.waitForOpen()
+        return (server, client, log, before)
+    }
+
+    /// ``connected(_:)`` without the wait for the opening: `onOpen` is called on the client's loop
+    /// when it opens.
+    static func start(_ limits: LifetimeLimits, onOpen: @escaping @Sendable () -> Void = {}) throws
+        -> (WebSocketServer, WebSocket, EventLog, opened: Connection.Instant)
+    {
         var options = testOptions()
         options.lifetimeLimits = limits
-        // Loops of their own for the server and the client: on the shared loops, another test's work
-        // (under ThreadSanitizer, a thousand connections draining) held the client's loop for
-        // seconds while its messages waited to be written, and the server rightly found it silent.
+        // Loops of their own for the server and the client: the timing of these tests is theirs alone.
         let serverLoop = try EventLoop(index: 93, backend: ReadinessBackend.selected)
         let clientLoop = try EventLoop(index: 94, backend: ReadinessBackend.selected)
         let server = try WebSocketServer(addresses: Socket.listenAddresses(host: "127.0.0.1", port: 0), unixSocketPath: nil,
@@ -35,9 +43,10 @@ struct LifetimeLimitsTests {
         let before = now()
         let endpoint = try WebSocketEndpoint(parsing: "ws://127.0.0.1:\(server.port)/")
         let client = try WebSocket.startClient(Connection.ClientOptions(url: endpoint.url), via: endpoint, configuration: testConfiguration(),
-                                               options: testOptions(), consumer: .loopHandler { _, event in log.append(event) },
-                                               system: .live, loop: clientLoop)
-        try await log.waitForOpen()
+                                               options: testOptions(), consumer: .loopHandler { _, event in
+            log.append(event)
+            if case .open = event { onOpen() }
+        }, system: .live, loop: clientLoop)
         return (server, client, log, before)
     }
 
@@ -56,7 +65,12 @@ struct LifetimeLimitsTests {
 
     @Test("A client that keeps talking is not idle; once it falls silent, it is closed with 1001 \"idle timeout\", no earlier than the timeout")
     func idleClosed() async throws {
-        let (server, client, log, _) = try await Self.connected(LifetimeLimits(idleTimeout: .seconds(3)))
+        // The talking starts on a thread of its own as soon as the client opens: the idle time counts
+        // from the opening, and a test task waiting for the opening on Swift's cooperative pool
+        // resumed more than 3 s later in a full run under ThreadSanitizer (the first send found the
+        // connection closed, rightly, as idle).
+        let opened = Mailbox<Bool>()
+        let (server, client, log, _) = try Self.start(LifetimeLimits(idleTimeout: .seconds(3)), onOpen: { opened.put(true) })
         defer { server.stop() }
         // Talks for longer than a timeout (40 messages, a tenth of a second apart, against 3 s), from a
         // thread of its own: paced by a task instead, the pauses waited for Swift's cooperative pool,
@@ -65,6 +79,7 @@ struct LifetimeLimitsTests {
         // long only if the whole machine is. The silence is timed from the last message's send: the
         // server receives it later, and counts its idle time from then.
         let silent = try await Harness.offPool { () throws -> Connection.Instant in
+            guard opened.take(timeout: Harness.patience) == true else { throw TestFailure("the client did not open") }
             var last = now()
             for index in 0..<40 {
                 last = now()
