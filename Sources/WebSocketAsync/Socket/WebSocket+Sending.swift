@@ -45,10 +45,7 @@ extension WebSocket {
     @usableFromInline
     func send(binaryBytes bytes: UnsafeRawBufferPointer) throws(WebSocketError) {
         if loop.inLoop {
-            sendOutboxFirst()
-            reportTimeUnlessOpen()
-            try session.send(binaryMessage: bytes)
-            markDirty()
+            try sendMessageOnLoop { (session: inout SocketSession) throws(WebSocketError) in try session.send(binaryMessage: bytes) }
         } else {
             try submit(.message(.binary(Array(bytes))))
         }
@@ -146,6 +143,17 @@ extension WebSocket {
         markDirty()
     }
 
+    /// ``sendOnLoop(isData:_:)`` of a whole message, through the session's own sending call
+    /// (`send(binaryMessage:)`, `send(textMessage:)`): the connection is called from the session's
+    /// module, where its checks inline, not through a closure from this one.
+    @inline(__always)
+    func sendMessageOnLoop(_ send: (inout SocketSession) throws(WebSocketError) -> Void) throws(WebSocketError) {
+        sendOutboxFirst()
+        reportTimeUnlessOpen()
+        try send(&session)
+        markDirty()
+    }
+
     /// (On the loop) Reports the time before data is sent, unless the connection is open: see
     /// ``sendOnLoop(isData:_:)``.
     @inline(__always)
@@ -159,10 +167,7 @@ extension WebSocket {
     func sendNow(_ item: OutgoingMessage) throws(WebSocketError) {
         switch item {
         case .message(.text(let text)):
-            sendOutboxFirst()
-            reportTimeUnlessOpen()
-            try session.send(textMessage: text)
-            markDirty()
+            try sendMessageOnLoop { (session: inout SocketSession) throws(WebSocketError) in try session.send(textMessage: text) }
         case .message(.binary(let bytes)):
             try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
                 try connection.send(binary: bytes)

@@ -227,14 +227,13 @@ extension Connection {
     }
 
     /// Drops the written prefix `outbox[..<outboxStart]` when that is cheap: at once (two stores)
-    /// when everything was written, otherwise only once the prefix is at least half the pending
-    /// bytes and 4 KiB, so that the copying stays linear in the bytes that pass through.
+    /// when everything was written, otherwise as `compactConsumedPrefix` would (`isWorthCompacting`).
     @inline(__always)
     mutating func compactOutbox() {
         if outboxStart == outboxEnd {
             outboxStart = 0
             outboxEnd = 0
-        } else if outboxStart >= 4096 && outboxStart * 2 >= outboxEnd {
+        } else if isWorthCompacting(consumed: outboxStart, of: outboxEnd) {
             let (start, end) = (outboxStart, outboxEnd)
             outbox.withUnsafeMutableBytes { raw in
                 guard let base = raw.baseAddress else { return }

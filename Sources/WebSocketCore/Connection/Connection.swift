@@ -303,9 +303,15 @@ func compactConsumedPrefix(_ buffer: inout [UInt8], start: inout Int) {
     if start == buffer.count {
         buffer.removeAll(keepingCapacity: true)
         start = 0
-    } else if start >= 4096 && start * 2 >= buffer.count {
+    } else if isWorthCompacting(consumed: start, of: buffer.count) {
         buffer.removeSubrange(0..<start)
         start = 0
     }
 }
 
+/// Whether a consumed prefix of `consumed` bytes, of `count` held, is worth moving the rest down for:
+/// at least 4 KiB and half the buffer, so that the copying stays linear in the bytes that pass through.
+@inline(__always)
+func isWorthCompacting(consumed: Int, of count: Int) -> Bool {
+    consumed >= 4096 && consumed * 2 >= count
+}

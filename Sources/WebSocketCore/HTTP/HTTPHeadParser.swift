@@ -129,11 +129,7 @@ struct HTTPHeadParser: Sendable {
         var take = min(end - start, limits.maxHeaderBytes - headBytes)
         if phase == .startLine { take = min(take, limits.maxRequestLineLength - line.count) }
         guard take > 0 else { return start }
-        let needed = line.count + take
-        if needed > line.capacity {
-            // As `store`: geometric growth, capped at the head's limit (which `needed` is within).
-            line.reserveCapacity(min(max(64, 2 * line.capacity, needed), max(needed, limits.maxHeaderBytes)))
-        }
+        reserveLine(for: line.count + take)
         line.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + take)]))
         headBytes += take
         #if DEBUG
@@ -141,6 +137,16 @@ struct HTTPHeadParser: Sendable {
         storedByteCount += take
         #endif
         return start + take
+    }
+
+    /// Makes room for `needed` bytes in the line: geometric growth, capped at the head's limit. A
+    /// line never holds more than maxHeaderBytes (counted before a byte is stored), so neither does
+    /// its buffer; left to itself the array would double past it (a 544-byte line in a 1,548-byte
+    /// buffer, found by fuzzing).
+    @inline(__always)
+    private mutating func reserveLine(for needed: Int) {
+        guard needed > line.capacity else { return }
+        line.reserveCapacity(min(max(64, 2 * line.capacity, needed), max(needed, limits.maxHeaderBytes)))
     }
 
     /// Convenience for tests: the same over an array slice.
@@ -175,12 +181,7 @@ struct HTTPHeadParser: Sendable {
             }
         }
         if phase == .startLine, line.count >= limits.maxRequestLineLength { return .requestLineTooLong }
-        if line.count == line.capacity {
-            // Geometric growth, capped at the head's limit: a line never holds more than
-            // maxHeaderBytes (counted above), so neither does its buffer. Left to itself the array
-            // would double past it (a 544-byte line in a 1,548-byte buffer, found by fuzzing).
-            line.reserveCapacity(min(max(64, 2 * line.capacity), max(line.count + 1, limits.maxHeaderBytes)))
-        }
+        reserveLine(for: line.count + 1)
         line.append(byte)
         #if DEBUG
         storedByteCount += 1

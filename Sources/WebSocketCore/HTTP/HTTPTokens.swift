@@ -40,11 +40,21 @@ package enum HTTPTokens {
 
     /// The bytes without leading and trailing SP and HTAB.
     static func trimmingOWS(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        bytes[owsTrimmed(bytes)]
+    }
+
+    /// The range of `bytes` without its leading and trailing OWS: the one trimming every list and
+    /// field value goes through.
+    static func owsTrimmed<Bytes: BidirectionalCollection>(_ bytes: Bytes) -> Range<Bytes.Index> where Bytes.Element == UInt8 {
         var lower = bytes.startIndex
         var upper = bytes.endIndex
-        while lower < upper, isOWS(bytes[lower]) { lower += 1 }
-        while upper > lower, isOWS(bytes[upper - 1]) { upper -= 1 }
-        return bytes[lower..<upper]
+        while lower < upper, isOWS(bytes[lower]) { lower = bytes.index(after: lower) }
+        while upper > lower {
+            let before = bytes.index(before: upper)
+            guard isOWS(bytes[before]) else { break }
+            upper = before
+        }
+        return lower..<upper
     }
 
     /// The elements of a comma-separated list spread over any number of field lines of the same name
@@ -100,12 +110,9 @@ package enum HTTPTokens {
         while start <= bytes.count {
             var end = start
             while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
-            var lower = start, upper = end
-            while lower < upper, isOWS(bytes[lower]) { lower += 1 }
-            while upper > lower, isOWS(bytes[upper - 1]) { upper -= 1 }
+            let element = owsTrimmed(bytes[start..<end])
             // Empty elements are not elements (RFC 9110 §5.6.1), as `listElements` skips them.
-            if upper > lower, upper - lower == token.count,
-               asciiCaseInsensitiveEqualBytes(UnsafeBufferPointer(rebasing: bytes[lower..<upper]), token) {
+            if !element.isEmpty, asciiCaseInsensitiveEqualBytes(UnsafeBufferPointer(rebasing: bytes[element]), token) {
                 return true
             }
             start = end + 1
@@ -143,14 +150,6 @@ package enum HTTPTokens {
 
     /// Trims OWS from a substring.
     static func trimmingOWS(_ s: Substring) -> Substring {
-        var lower = s.utf8.startIndex
-        var upper = s.utf8.endIndex
-        while lower < upper, isOWS(s.utf8[lower]) { lower = s.utf8.index(after: lower) }
-        while upper > lower {
-            let before = s.utf8.index(before: upper)
-            guard isOWS(s.utf8[before]) else { break }
-            upper = before
-        }
-        return s[lower..<upper]
+        s[owsTrimmed(s.utf8)]
     }
 }
