@@ -349,7 +349,7 @@ public final class WebSocketServer: Sendable {
             await withTaskExecutorPreference(core.loops[0]) {
                 await withDiscardingTaskGroup { group in
                     for await socket in connections {
-                        group.addTask(executorPreference: socket.loop) { await body(socket) }
+                        group.addTask(executorPreference: socket.loop) { await socket.servedByCurrentTask { await body(socket) } }
                     }
                 }
             }

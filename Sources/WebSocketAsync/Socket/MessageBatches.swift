@@ -42,14 +42,21 @@ final class MessageBatches: @unchecked Sendable {
     @exclusivity(unchecked) private var head = 0
     /// Parsed in this read, not yet published.
     @exclusivity(unchecked) private var staged: [WebSocketMessage] = []
+    /// Empty room for the next batch: the array a reader handed back (``take(all:timeout:recycling:)``).
+    @exclusivity(unchecked) private var spare: [WebSocketMessage] = []
     /// Set once: `nil` inside for a clean end.
     @exclusivity(unchecked) private var end: WebSocketError?? = nil
     @exclusivity(unchecked) private var waiter: (wait: Wait, continuation: UnsafeContinuation<Take, Never>)? = nil
+    /// Follows the cancellation of the task that ``WebSocketServer/run(_:)`` started for this
+    /// socket, for its whole life (`nil` for other sockets).
+    @exclusivity(unchecked) var watch: TaskCancellationWatch? = nil
     /// A wait whose cancellation reached the loop before the wait itself.
     @exclusivity(unchecked) private var cancelledBeforeWaiting: Wait? = nil
 
     /// (On the loop) The messages the array holds, taken or not (for tests).
     var storedCount: Int { messages.count }
+    /// (On the loop) Whether a reader waits (for tests).
+    var hasWaiter: Bool { waiter != nil }
 
     init(socket: WebSocket) {
         self.loop = socket.loop
@@ -66,12 +73,15 @@ final class MessageBatches: @unchecked Sendable {
     func publish() {
         guard !staged.isEmpty else { return }
         if head == messages.count {
-            messages = staged
+            // The arrays trade places: the one emptied (by a take of all, from the reader's spare)
+            // stages the next messages, with no allocation in steady state.
+            swap(&messages, &staged)
+            staged.removeAll(keepingCapacityUpTo: WebSocket.keptCapacity)
             head = 0
         } else {
             messages.append(contentsOf: staged)
+            staged.removeAll(keepingCapacityUpTo: WebSocket.keptCapacity)
         }
-        staged = []
         if let waiter, let ready = takeIfReady(wantsAll: waiter.wait.wantsAll) {
             self.waiter = nil
             waiter.continuation.resume(returning: ready)
@@ -95,8 +105,20 @@ final class MessageBatches: @unchecked Sendable {
     ///
     /// Cancelling the waiting task answers ``Take/cancelled`` at once (a task already cancelled
     /// gets it when nothing is ready); no message is lost, the next take gets it.
-    nonisolated(nonsending) func take(all: Bool, timeout: Duration? = nil) async -> Take {
-        if loop.inLoop, let ready = takeIfReady(wantsAll: all) { return ready }
+    ///
+    /// `recycling` is an empty array the reader is done with (its last batch): on the loop, it
+    /// becomes the room of a later batch, so that a reader that takes every batch costs no
+    /// allocation for them.
+    nonisolated(nonsending) func take(all: Bool, timeout: Duration? = nil, recycling: consuming [WebSocketMessage] = []) async -> Take {
+        if loop.inLoop {
+            if spare.capacity == 0, recycling.isEmpty, recycling.capacity > 0, recycling.capacity <= WebSocket.keptCapacity {
+                spare = recycling
+            }
+            if let ready = takeIfReady(wantsAll: all) { return ready }
+            if let watch, watch.watchesCurrentTask {
+                return await takeWatched(by: watch, all: all, timeout: timeout)
+            }
+        }
         let wait = Wait(wantsAll: all)
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Take, Never>) in
@@ -109,6 +131,31 @@ final class MessageBatches: @unchecked Sendable {
         } onCancel: {
             loop.execute { [self] in end(wait, with: .cancelled) }
         }
+    }
+
+    /// (On the loop, nothing ready) Waits in a task whose cancellation `watch` follows for the
+    /// task's whole life: no cancellation handler is installed and removed for this one wait (two
+    /// changes of the task's status records, each under the task's lock). The wait is named in the
+    /// watch before the task suspends, on the loop, where the watch's cancellation also runs: a
+    /// cancellation before this point is seen by `Task.isCancelled`, one after it finds the wait.
+    private nonisolated(nonsending) func takeWatched(by watch: TaskCancellationWatch, all: Bool, timeout: Duration?) async -> Take {
+        if Task.isCancelled { return .cancelled }
+        // A wait without a timeout may be named by an object the watch keeps: what tells its waits
+        // apart is only a late cancellation, which finds the task cancelled whichever wait it
+        // ends. A timed wait is named afresh, as a timeout that comes late must end nothing.
+        let wait = timeout == nil ? (all ? watch.waitForAll : watch.waitForOne) : Wait(wantsAll: all)
+        watch.waiting = (self, wait)
+        return await withUnsafeContinuation { (continuation: UnsafeContinuation<Take, Never>) in
+            takeOrWait(wait, continuation, timeout: timeout)
+        }
+    }
+
+    /// (On the loop) The wait `wait` was cancelled, if it is still waiting; nothing otherwise (a
+    /// late cancellation of a wait answered since).
+    func cancel(ifWaiting wait: Wait) {
+        guard let waiter, waiter.wait === wait else { return }
+        self.waiter = nil
+        waiter.continuation.resume(returning: .cancelled)
     }
 
     /// (On the loop) Resumes `continuation` with what is ready, or keeps it for the next batch.
@@ -150,7 +197,8 @@ final class MessageBatches: @unchecked Sendable {
         let taken: [WebSocketMessage]
         if wantsAll {
             taken = head == 0 ? messages : Array(messages[head...])
-            messages = []
+            messages = spare
+            spare = []
             head = 0
         } else {
             taken = [messages[head]]

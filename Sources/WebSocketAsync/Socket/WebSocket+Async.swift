@@ -144,9 +144,13 @@ extension WebSocket {
                     defer { index += 1 }
                     return batch[index]
                 }
-                batch = []
+                // The batch read goes back as room for a later one (the messages the caller kept
+                // are its own copies).
+                var drained: [WebSocketMessage] = []
+                swap(&drained, &batch)
+                drained.removeAll(keepingCapacity: true)
                 index = 0
-                let messages = try await WebSocket.take(from: batches, all: true, timeout: nil)
+                let messages = try await WebSocket.take(from: batches, all: true, timeout: nil, recycling: drained)
                 guard let messages else { return nil }
                 batch = messages
                 index = 1
@@ -174,11 +178,12 @@ extension WebSocket {
     }
 
     /// Messages from the async face's batches: `nil` at a clean end.
-    nonisolated(nonsending) static func take(from batches: MessageBatches?, all: Bool, timeout: Duration?) async throws(WebSocketError)
+    nonisolated(nonsending) static func take(from batches: MessageBatches?, all: Bool, timeout: Duration?,
+                                             recycling: consuming [WebSocketMessage] = []) async throws(WebSocketError)
         -> [WebSocketMessage]?
     {
         guard let batches else { throw .eventHandlerInUse }
-        switch await batches.take(all: all, timeout: timeout) {
+        switch await batches.take(all: all, timeout: timeout, recycling: recycling) {
         case .messages(let messages): return messages
         case .end(nil): return nil
         case .end(let error?): throw error

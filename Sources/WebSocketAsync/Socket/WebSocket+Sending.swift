@@ -169,9 +169,11 @@ extension WebSocket {
         case .message(.text(let text)):
             try sendMessageOnLoop { (session: inout SocketSession) throws(WebSocketError) in try session.send(textMessage: text) }
         case .message(.binary(let bytes)):
-            try sendOnLoop(isData: true) { (connection: inout Connection) throws(Connection.UsageError) in
-                try connection.send(binary: bytes)
-            }
+            try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Void, WebSocketError> in
+                Result { () throws(WebSocketError) in
+                    try sendMessageOnLoop { (session: inout SocketSession) throws(WebSocketError) in try session.send(binaryMessage: raw) }
+                }
+            }.get()
         default:
             sendOutboxFirst()
             try put(item)
