@@ -42,6 +42,10 @@ final class MessageBatches: @unchecked Sendable {
     @exclusivity(unchecked) private var head = 0
     /// Parsed in this read, not yet published.
     @exclusivity(unchecked) private var staged: [WebSocketMessage] = []
+    /// The payload bytes of `staged`, and of the published messages not yet taken (what a take of
+    /// all reports as taken, without walking the batch).
+    @exclusivity(unchecked) private var stagedBytes = 0
+    @exclusivity(unchecked) private var unreadBytes = 0
     /// Empty room for the next batch: the array a reader handed back (``take(all:timeout:recycling:)``).
     @exclusivity(unchecked) private var spare: [WebSocketMessage] = []
     /// Set once: `nil` inside for a clean end.
@@ -66,6 +70,7 @@ final class MessageBatches: @unchecked Sendable {
     // MARK: The loop's side
 
     func stage(_ message: WebSocketMessage) {
+        stagedBytes += message.payloadSize
         staged.append(message)
     }
 
@@ -82,6 +87,8 @@ final class MessageBatches: @unchecked Sendable {
             messages.append(contentsOf: staged)
             staged.removeAll(keepingCapacityUpTo: WebSocket.keptCapacity)
         }
+        unreadBytes += stagedBytes
+        stagedBytes = 0
         if let waiter, let ready = takeIfReady(wantsAll: waiter.wait.wantsAll) {
             self.waiter = nil
             waiter.continuation.resume(returning: ready)
@@ -109,6 +116,7 @@ final class MessageBatches: @unchecked Sendable {
     /// `recycling` is an empty array the reader is done with (its last batch): on the loop, it
     /// becomes the room of a later batch, so that a reader that takes every batch costs no
     /// allocation for them.
+    @inline(__always)
     nonisolated(nonsending) func take(all: Bool, timeout: Duration? = nil, recycling: consuming [WebSocketMessage] = []) async -> Take {
         if loop.inLoop {
             if spare.capacity == 0, recycling.isEmpty, recycling.capacity > 0, recycling.capacity <= WebSocket.keptCapacity {
@@ -195,13 +203,16 @@ final class MessageBatches: @unchecked Sendable {
             return nil
         }
         let taken: [WebSocketMessage]
+        let bytes: Int
         if wantsAll {
             taken = head == 0 ? messages : Array(messages[head...])
             messages = spare
             spare = []
             head = 0
+            bytes = unreadBytes
         } else {
             taken = [messages[head]]
+            bytes = messages[head].payloadSize
             head += 1
             if head == messages.count {
                 messages.removeAll(keepingCapacityUpTo: WebSocket.keptCapacity)
@@ -213,8 +224,7 @@ final class MessageBatches: @unchecked Sendable {
                 head = 0
             }
         }
-        var bytes = 0
-        for message in taken { bytes += message.payloadSize }
+        unreadBytes -= bytes
         // Reading resumes in the loop's next turn, not from inside the take.
         socket?.consumerTook(bytes, messages: taken.count)
         return .messages(taken)

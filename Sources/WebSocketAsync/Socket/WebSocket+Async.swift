@@ -148,7 +148,7 @@ extension WebSocket {
                 // are its own copies).
                 var drained: [WebSocketMessage] = []
                 swap(&drained, &batch)
-                drained.removeAll(keepingCapacity: true)
+                drained.emptyKeepingCapacity()
                 index = 0
                 let messages = try await WebSocket.take(from: batches, all: true, timeout: nil, recycling: drained)
                 guard let messages else { return nil }
@@ -178,6 +178,7 @@ extension WebSocket {
     }
 
     /// Messages from the async face's batches: `nil` at a clean end.
+    @inline(__always)
     nonisolated(nonsending) static func take(from batches: MessageBatches?, all: Bool, timeout: Duration?,
                                              recycling: consuming [WebSocketMessage] = []) async throws(WebSocketError)
         -> [WebSocketMessage]?
