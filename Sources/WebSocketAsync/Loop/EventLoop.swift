@@ -85,6 +85,8 @@ final class EventLoop: @unchecked Sendable {
     /// Live sockets, and the most since the heap was last trimmed.
     private var liveCount = 0
     private var peakSinceTrim = 0
+    /// The fewest connections whose loss gives memory back (``trimIfMostlyFreed()``).
+    static let trimmedPeak = 64
     private var listeners: [Listener?] = []
     @exclusivity(unchecked) private var local: [Work] = []
     @exclusivity(unchecked) private var dirty: [WebSocket] = []
@@ -220,9 +222,12 @@ final class EventLoop: @unchecked Sendable {
 
     /// Gives freed memory back to the system once the loop has lost most of its connections: glibc
     /// keeps what `free` returns in its arenas, so a server that held 10,000 connections would
-    /// otherwise keep their memory for good. Rare (at most once per halving).
+    /// otherwise keep their memory for good. Rare (at most once per halving, from
+    /// ``trimmedPeak`` connections up): a loop whose few connections come and go (a handshake
+    /// benchmark, 8 at a time) trimmed each time its count reached zero, and then faulted the same
+    /// pages in again, a `madvise` for every five connections and the kernel's zeroing of each page.
     private func trimIfMostlyFreed() {
-        guard peakSinceTrim >= 256 ? liveCount <= peakSinceTrim / 2 : (liveCount == 0 && peakSinceTrim > 0) else { return }
+        guard peakSinceTrim >= Self.trimmedPeak, liveCount <= peakSinceTrim / 2 else { return }
         peakSinceTrim = liveCount
         releaseFreedMemory()
     }

@@ -131,12 +131,13 @@ final class ServerCore: @unchecked Sendable {
         do {
             // Only a TLS layer can fail to be made, and the server checked that it can be.
             let pipeline = try ConnectionPipeline.server(configuration: configuration, transport: options)
-            var session = SocketSession(accepted: pipeline, settings: settings, limits: options.lifetimeLimits,
+            // Each value moved on, not copied: a copy of the session retains every reference it holds.
+            var session = SocketSession(accepted: consume pipeline, settings: settings, limits: options.lifetimeLimits,
                                         lifetimeSample: options.lifetimeLimits.randomSample)
             session.meter = meters[loops.firstIndex { $0 === loop } ?? 0].meter
             session.meter?.countAccepted()
             if options.proxyProtocol != nil { session.expectProxyHeader(from: socket.peerAddress, options: options) }
-            webSocket = WebSocket(loop: loop, server: self, socket: socket, session: session,
+            webSocket = WebSocket(loop: loop, server: self, socket: socket, session: consume session,
                                   consumer: .pending, options: sharedOptions, system: system)
             try loop.register(webSocket, descriptor: socket.descriptor, interest: .readable)
         } catch {

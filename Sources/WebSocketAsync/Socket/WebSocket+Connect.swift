@@ -87,7 +87,7 @@ extension WebSocket {
                                         settings: settings)
         let chosen: EventLoop
         if let loop { chosen = loop } else { chosen = try EventLoops.nextForClient() }
-        let socket = WebSocket(loop: chosen, server: nil, socket: nil, session: session,
+        let socket = WebSocket(loop: chosen, server: nil, socket: nil, session: consume session,
                                consumer: consumer, options: OutOfLine(options), system: system)
         // The async face's messages need the socket: `.pending` stands for them until it exists.
         if case .pending = consumer { socket.consumer = socket.attachBatches() }

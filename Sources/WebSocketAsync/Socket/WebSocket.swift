@@ -179,20 +179,20 @@ public final class WebSocket: @unchecked Sendable {
     /// loop carries them out first, so that it cannot overtake them.
     let outboxWaiting: UnsafeMutablePointer<Int>
 
-    init(loop: EventLoop, server: ServerCore?, socket: Socket?, session: SocketSession, consumer: Consumer,
+    init(loop: EventLoop, server: ServerCore?, socket: Socket?, session: consuming SocketSession, consumer: Consumer,
          options: OutOfLine<TransportOptions>, system: SystemCalls) {
         self.loop = loop
         self.server = server
         self.socket = socket
         self.unretainedSocket = socket.map { Unmanaged.passUnretained($0) }
-        self.session = session
+        self.session = consume session
         self.consumer = consumer
         if case .queueHandler(let queue, let handler) = consumer { queueFace = (queue, handler) }
         handsOver = consumer.handsOver
         self.sharedOptions = options
         self.system = system
         shared = Locked(Shared(connected: socket))
-        highWaterMark = session.settings.highWaterMark
+        highWaterMark = self.session.settings.highWaterMark
         publishedBufferedAmount = .allocate(capacity: 1)
         publishedBufferedAmount.initialize(to: 0)
         outboxWaiting = .allocate(capacity: 1)

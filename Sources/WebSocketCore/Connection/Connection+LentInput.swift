@@ -196,7 +196,12 @@ extension Connection {
     /// How much of `rest` to copy into the inbox: the rest of the frame being read (or of a header
     /// begun in earlier input), or the frame `rest` starts with when that frame is all there (the
     /// frames after it may be read in place again); otherwise everything.
-    func inboxPortion(of rest: UnsafeRawBufferPointer) -> Int {
+    ///
+    ///
+    /// `mutating` though it changes nothing: called from a mutating method, a non-mutating one was
+    /// passed a copy of the whole connection (a retain of every reference it holds, about 900
+    /// instructions), not the connection itself.
+    mutating func inboxPortion(of rest: UnsafeRawBufferPointer) -> Int {
         guard isReadingFrames else { return rest.count }
         switch frame {
         case .payload(let inProgress):
@@ -206,7 +211,8 @@ extension Connection {
             if pending > 0 {
                 // A header begun in earlier input: the bytes it still needs (then its payload's, as
                 // `.payload` above, once it is whole).
-                let parsed = inbox.withUnsafeBytes { FrameHeader.parse(UnsafeRawBufferPointer(rebasing: $0[inboxStart...])) }
+                let start = inboxStart
+                let parsed = inbox.withUnsafeBytes { FrameHeader.parse(UnsafeRawBufferPointer(rebasing: $0[start...])) }
                 guard case .needMore(let total) = parsed else { return rest.count }
                 return min(max(1, total - pending), rest.count)
             }

@@ -318,11 +318,11 @@ extension Connection {
     private mutating func openPhase(_ negotiated: Connection.Transform?) -> Phase {
         transform = negotiated
         transformBits = negotiated?.reservedBits ?? 0
-        return .open(Keepalive(ping: configuration.timeouts.keepaliveInterval.map(arm) ?? .off))
+        return .open(Keepalive(ping: armed(configuration.timeouts.keepaliveInterval)))
     }
 
     private func closeTimeout() -> Timer {
-        configuration.timeouts.close.map(arm) ?? .off
+        armed(configuration.timeouts.close)
     }
 
     /// Reports the handshake's failure, then closes. After a timeout the transport closes at once: a
@@ -389,6 +389,14 @@ extension Connection {
     func arm(_ duration: Duration) -> Timer {
         if let now = armingTime { return .armed(now + duration) }
         return .pending(duration)
+    }
+
+    /// ``arm(_:)`` for a timeout that may be off. (Not `duration.map(arm)`: the method reference
+    /// captures a copy of the whole connection, a retain of every reference it holds.)
+    @inline(__always)
+    func armed(_ duration: Duration?) -> Timer {
+        guard let duration else { return .off }
+        return arm(duration)
     }
 }
 

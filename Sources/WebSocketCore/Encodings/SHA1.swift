@@ -110,9 +110,9 @@ struct SHA1 {
         // A pointer, not the buffer: the buffer's subscript checks its bounds even when optimized.
         guard let w = w.baseAddress else { return h }
         var (a, b, c, d, e) = h
+        /// The word of round `t` ≥ 16, computed in place of the one 16 rounds back.
         @inline(__always)
         func schedule(_ t: Int) -> UInt32 {
-            if t < 16 { return w[t] }
             let word = (w[(t &+ 13) & 15] ^ w[(t &+ 8) & 15] ^ w[(t &+ 2) & 15] ^ w[t & 15]).rotatedLeft(by: 1)
             w[t & 15] = word
             return word
@@ -126,16 +126,19 @@ struct SHA1 {
             b = a
             a = temp
         }
+        // Each stage in its own loop, the first 16 words read straight from the block: a test of the
+        // round number in every round's schedule cost about a third of the block.
         var t = 0
         while t < 16 {
-            w[t] = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self))
-            t += 1
+            let word = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 4 &* t, as: UInt32.self))
+            w[t] = word
+            round((b & c) | (~b & d), 0x5A82_7999, word)
+            t &+= 1
         }
-        t = 0
-        while t < 20 { round((b & c) | (~b & d), 0x5A82_7999, schedule(t)); t += 1 }
-        while t < 40 { round(b ^ c ^ d, 0x6ED9_EBA1, schedule(t)); t += 1 }
-        while t < 60 { round((b & c) | (b & d) | (c & d), 0x8F1B_BCDC, schedule(t)); t += 1 }
-        while t < 80 { round(b ^ c ^ d, 0xCA62_C1D6, schedule(t)); t += 1 }
+        while t < 20 { round((b & c) | (~b & d), 0x5A82_7999, schedule(t)); t &+= 1 }
+        while t < 40 { round(b ^ c ^ d, 0x6ED9_EBA1, schedule(t)); t &+= 1 }
+        while t < 60 { round((b & c) | (b & d) | (c & d), 0x8F1B_BCDC, schedule(t)); t &+= 1 }
+        while t < 80 { round(b ^ c ^ d, 0xCA62_C1D6, schedule(t)); t &+= 1 }
         return (a, b, c, d, e)
     }
 }

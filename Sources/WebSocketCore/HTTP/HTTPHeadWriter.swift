@@ -10,8 +10,11 @@ struct HTTPHeadWriter {
 
     /// Starts the head with a request or status line, which the caller has already checked.
     init(startLine: String) {
-        bytes.append(contentsOf: startLine.utf8)
-        bytes.append(contentsOf: [0x0D, 0x0A])
+        // Room for a typical head at once: grown from empty, the array was reallocated four times
+        // for a server's 101 answer.
+        bytes.reserveCapacity(256)
+        appendUTF8(startLine)
+        appendCRLF()
     }
 
     /// Appends `name: value` CRLF after checking both: RFC 9110 §5.1 `field-name = token`, and
@@ -25,16 +28,29 @@ struct HTTPHeadWriter {
 
     /// Appends a field built by this library from already-validated parts.
     mutating func appendUnchecked(name: String, value: String) {
-        bytes.append(contentsOf: name.utf8)
-        bytes.append(contentsOf: [UInt8(ascii: ":"), UInt8(ascii: " ")])
-        bytes.append(contentsOf: value.utf8)
-        bytes.append(contentsOf: [0x0D, 0x0A])
+        appendUTF8(name)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        appendUTF8(value)
+        appendCRLF()
     }
 
     /// Ends the head with the empty line and returns its bytes.
     consuming func finish() -> [UInt8] {
-        bytes.append(contentsOf: [0x0D, 0x0A])
+        appendCRLF()
         return bytes
+    }
+
+    /// A string's bytes, copied as one run where the string is stored contiguously (a native
+    /// string always is), not a byte at a time through its UTF-8 view.
+    private mutating func appendUTF8(_ string: String) {
+        let copied: Void? = string.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+        if copied == nil { bytes.append(contentsOf: string.utf8) }
+    }
+
+    private mutating func appendCRLF() {
+        bytes.append(0x0D)
+        bytes.append(0x0A)
     }
 
     /// RFC 9110 §5.5: `field-value = *field-content`, made of VCHAR, obs-text, SP and HTAB. Every other

@@ -9,59 +9,50 @@ enum ServerHandshake {
     /// method, the HTTP version, the request target, `Upgrade`, `Connection`, `Sec-WebSocket-Version`,
     /// `Sec-WebSocket-Key`, `Host`, then the body and the optional fields.
     static func validate(request head: Connection.HTTPRequestHead) -> Result<Connection.HandshakeRequest, Connection.HandshakeError> {
-        let headers = head.headers
         // Item 1: "An HTTP/1.1 or higher GET request, including a "Request-URI"". Methods are
         // case-sensitive (RFC 9110 §9.1).
         guard head.method == "GET" else { return .failure(.methodNotAllowed(head.method)) }
         guard head.version >= .http1_1, head.version.major == 1 else { return .failure(.unsupportedHTTPVersion) }
         guard let resource = resource(fromTarget: head.target) else { return .failure(.malformedRequestLine) }
+        let fields = HandshakeFields(head.headers)
         // Item 3: "An |Upgrade| header field containing the value "websocket", treated as an ASCII
         // case-insensitive value."
-        guard HTTPTokens.listContains(headers.values(for: "Upgrade"), token: "websocket") else {
-            return .failure(.missingUpgrade)
-        }
+        guard fields.upgradesToWebSocket else { return .failure(.missingUpgrade) }
         // Item 4: "A |Connection| header field that includes the token "Upgrade", treated as an ASCII
         // case-insensitive value."
-        guard HTTPTokens.listContains(headers.values(for: "Connection"), token: "upgrade") else {
-            return .failure(.missingConnectionUpgrade)
-        }
+        guard fields.connectionUpgrades else { return .failure(.missingConnectionUpgrade) }
         // Item 6: "A |Sec-WebSocket-Version| header field, with a value of 13." §4.4: otherwise the
         // server answers 426 with the versions it supports.
-        let versions = headers.values(for: "Sec-WebSocket-Version")
-        guard versions.count == 1, versions.first == "13" else {
+        guard fields.versionCount == 1, fields.version == "13" else {
+            let versions = head.headers.values(for: "Sec-WebSocket-Version")
             return .failure(.unsupportedWebSocketVersion(versions.isEmpty ? nil : versions.joined(separator: ", ")))
         }
         // Item 5: "A |Sec-WebSocket-Key| header field with a base64-encoded (see Section 4 of [RFC4648])
         // value that, when decoded, is 16 bytes in length." §11.3.1: it "MUST NOT appear more than once
         // in an HTTP request".
-        let keys = headers.values(for: "Sec-WebSocket-Key")
-        guard keys.count == 1, let key = keys.first, Base64.decode(key)?.count == 16 else {
+        guard fields.keyCount == 1, let key = fields.key, Base64.decode(key)?.count == 16 else {
             return .failure(.invalidKey)
         }
         // Item 2: "A |Host| header field containing the server's authority." RFC 9112 §3.2: "A server
         // MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request message that lacks a
         // Host header field and to any request message that contains more than one Host header field".
-        let hosts = headers.values(for: "Host")
-        guard hosts.count == 1, let host = hosts.first, !host.isEmpty else { return .failure(.invalidHost) }
+        guard fields.hostCount == 1, let host = fields.host, !host.isEmpty else { return .failure(.invalidHost) }
         // A GET upgrade carries no content: bytes after the head are frames. A body announced anyway
         // would be read as frames, so it is refused (RFC 9112 §6.3 framing: any Transfer-Encoding, or a
         // Content-Length other than 0).
-        guard !headers.contains(name: "Transfer-Encoding"),
-              headers.values(for: "Content-Length").allSatisfy({ $0 == "0" }) else {
-            return .failure(.unexpectedBody)
-        }
+        guard !fields.hasTransferEncoding, fields.contentLengthsAreZero else { return .failure(.unexpectedBody) }
         // Item 8 (optional): `Sec-WebSocket-Protocol = 1#token` (§4.3), over every field line.
-        let protocolValues = headers.values(for: "Sec-WebSocket-Protocol")
+        let protocolValues = fields.protocolValues
         guard let subprotocols = HTTPTokens.tokenList(protocolValues),
               protocolValues.isEmpty || !subprotocols.isEmpty else {
             return .failure(.invalidSubprotocolHeader)
         }
         // Item 9 (optional): `Sec-WebSocket-Extensions`, RFC 6455 §9.1.
-        guard let extensions = Connection.ExtensionHeader.parseList(headers.values(for: "Sec-WebSocket-Extensions")) else {
+        guard let extensions = Connection.ExtensionHeader.parseList(fields.extensionValues) else {
             return .failure(.invalidExtensionsHeader)
         }
-        return .success(Connection.HandshakeRequest(head: head, resource: resource, host: host, origin: headers["Origin"],
-                                         key: key, subprotocols: subprotocols, extensions: extensions))
+        return .success(Connection.HandshakeRequest(head: head, resource: resource, host: host, origin: fields.origin,
+                                                    key: key, subprotocols: subprotocols, extensions: extensions))
     }
 
     /// A plain HTTP request for ``Connection/Configuration/answersPlainRequests``, or `nil` when `head` is
@@ -70,19 +61,16 @@ enum ServerHandshake {
     /// (RFC 9112 §6.3: no `Transfer-Encoding`, no `Content-Length` but 0), and for HTTP/1.1 one
     /// non-empty `Host` (RFC 9112 §3.2).
     static func plainRequest(_ head: Connection.HTTPRequestHead) -> Connection.HandshakeRequest? {
-        let headers = head.headers
         guard head.method == "GET" || head.method == "HEAD", head.version.major == 1,
-              let resource = resource(fromTarget: head.target),
-              !HTTPTokens.listContains(headers.values(for: "Upgrade"), token: "websocket"),
-              !headers.contains(name: "Transfer-Encoding"),
-              headers.values(for: "Content-Length").allSatisfy({ $0 == "0" }) else { return nil }
-        let hosts = headers.values(for: "Host")
+              let resource = resource(fromTarget: head.target) else { return nil }
+        let fields = HandshakeFields(head.headers)
+        guard !fields.upgradesToWebSocket, !fields.hasTransferEncoding, fields.contentLengthsAreZero else { return nil }
         if head.version >= .http1_1 {
-            guard hosts.count == 1, let host = hosts.first, !host.isEmpty else { return nil }
+            guard fields.hostCount == 1, let host = fields.host, !host.isEmpty else { return nil }
         } else {
-            guard hosts.count <= 1 else { return nil }
+            guard fields.hostCount <= 1 else { return nil }
         }
-        return Connection.HandshakeRequest(head: head, resource: resource, host: hosts.first ?? "", origin: headers["Origin"],
+        return Connection.HandshakeRequest(head: head, resource: resource, host: fields.host ?? "", origin: fields.origin,
                                            key: "", subprotocols: [], extensions: [], kind: .plain)
     }
 

@@ -37,7 +37,7 @@ extension ConnectionPipeline {
         }
         do throws(Connection.UsageError) {
             let connection = try Connection(role: .client(options), configuration: configuration, random: SystemRandomPool())
-            return ClientPlan(pipeline: ConnectionPipeline(connection: connection, layers: layers), socketTarget: socketTarget)
+            return ClientPlan(pipeline: ConnectionPipeline(connection: consume connection, layers: layers), socketTarget: socketTarget)
         } catch {
             throw .connection(error)
         }
@@ -93,7 +93,7 @@ extension ConnectionPipeline {
         do throws(Connection.UsageError) {
             // A server connection has no client options to refuse.
             let connection = try Connection(role: .server, configuration: configuration, random: SystemRandomPool())
-            return ConnectionPipeline(connection: connection, layers: layers)
+            return ConnectionPipeline(connection: consume connection, layers: layers)
         } catch {
             throw .connection(error)
         }

@@ -68,8 +68,9 @@ package struct ConnectionPipeline: Sendable {
     static let scratchSize = 16 << 10
 
     /// A pipeline over `connection`, with `layers` under it (the socket's side first).
-    package init(connection: Connection, layers: [any TransportLayer] = []) {
-        self.connection = connection
+    package init(connection: consuming Connection, layers: [any TransportLayer] = []) {
+        // Moved in, not copied: a copy of a connection retains every reference it holds.
+        self.connection = consume connection
         self.layers = layers
         endPassedUp = Array(repeating: false, count: layers.count)
     }

@@ -24,11 +24,13 @@ extension SocketSession {
                  configuration: Connection.Configuration, transport: TransportOptions,
                  settings: Settings) throws(WebSocketError) {
         let plan = try ConnectionPipeline.client(request, via: endpoint, configuration: configuration, transport: transport)
-        pipeline = plan.pipeline
+        let socketTarget = plan.socketTarget
+        // Moved out of the plan, not copied: a copy of a pipeline retains every reference it holds.
+        pipeline = (consume plan).pipeline
         self.settings = settings
         phase = .resolving
         stage = .resolving
-        target = plan.socketTarget
+        target = socketTarget
         hop = (request, endpoint)
         redirects = RedirectChain(first: request.url, limit: transport.maxRedirects)
         clientTransport = transport

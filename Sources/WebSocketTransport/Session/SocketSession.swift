@@ -195,9 +195,9 @@ package struct SocketSession: Sendable {
     /// With `limits` (``TransportOptions/lifetimeLimits``), the connection's lifetime is drawn from
     /// `lifetimeSample`, a random number the server draws (uniform over `UInt64`), so that the session
     /// itself stays deterministic.
-    package init(accepted pipeline: ConnectionPipeline, settings: Settings, limits: LifetimeLimits = LifetimeLimits(),
+    package init(accepted pipeline: consuming ConnectionPipeline, settings: Settings, limits: LifetimeLimits = LifetimeLimits(),
                  lifetimeSample: UInt64 = 0) {
-        self.pipeline = pipeline
+        self.pipeline = consume pipeline
         self.settings = settings
         self.limits = LimitTimers(limits, sample: lifetimeSample)
         phase = .handshaking
