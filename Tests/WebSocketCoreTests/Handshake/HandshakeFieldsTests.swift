@@ -1,0 +1,80 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+@testable import WebSocketCore
+
+/// The request's fields are read in one walk, each name compared with the known names of its length
+/// (`HandshakeFields`): these cases hold that walk to what looking each name up gave.
+@Suite("The handshake's fields, read in one walk")
+struct HandshakeFieldsTests {
+    typealias T = ServerHandshakeTests
+
+    private static func cased(_ headers: [(String, String)], _ transform: (String) -> String) -> [(String, String)] {
+        headers.map { (transform($0.0), $0.1) }
+    }
+
+    @Test("Names match whatever their case")
+    func namesInAnyCase() throws {
+        for headers in [Self.cased(T.sampleHeaders) { $0.lowercased() }, Self.cased(T.sampleHeaders) { $0.uppercased() }] {
+            let request = try T.validate(T.head(headers)).get()
+            #expect(request.host == "server.example.com")
+            #expect(request.origin == "http://example.com")
+            #expect(request.key == "dGhlIHNhbXBsZSBub25jZQ==")
+            #expect(request.subprotocols == ["chat", "superchat"])
+        }
+        // A second key in another case is still a second key (RFC 6455 §11.3.1).
+        #expect(T.validate(T.head(T.sampleHeaders + [("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==")])) == .failure(.invalidKey))
+        #expect(T.validate(T.head(T.sampleHeaders + [("SEC-WEBSOCKET-VERSION", "13")]))
+                == .failure(.unsupportedWebSocketVersion("13, 13")))
+    }
+
+    @Test("Names as long as a known one but not it are other fields")
+    func lookalikesAreIgnored() throws {
+        let lookalikes: [(String, String)] = [
+            ("Hosx", "elsewhere"), ("Origim", "http://elsewhere"), ("Upgrada", "h2c"), ("Connectiom", "close"),
+            ("Content-Lengtx", "5"), ("Transfer-Encodinz", "chunked"), ("Sec-WebSocket-Kez", "x"),
+            ("Sec-WebSocket-Versiom", "8"), ("Sec-WebSocket-Protocox", "a b"), ("Sec-WebSocket-Extensiont", ";"),
+        ]
+        let request = try T.validate(T.head(T.sampleHeaders + lookalikes)).get()
+        #expect(request.host == "server.example.com")
+        #expect(request.origin == "http://example.com")
+        #expect(request.subprotocols == ["chat", "superchat"])
+        #expect(request.extensions == [])
+    }
+
+    @Test("Lists may come in several fields, and the first Origin is the origin")
+    func repeatedFields() throws {
+        let headers = T.headers(without: "Upgrade", adding: [("Upgrade", "h2c"), ("Upgrade", "WebSocket")])
+            .filter { $0.0 != "Connection" } + [("Connection", "keep-alive"), ("connection", "Upgrade")]
+            + [("Sec-WebSocket-Protocol", "v2"), ("Origin", "http://second.example.com")]
+            + [("Sec-WebSocket-Extensions", "a"), ("Sec-WebSocket-Extensions", "b; x=1")]
+        let request = try T.validate(T.head(headers)).get()
+        #expect(request.subprotocols == ["chat", "superchat", "v2"])
+        #expect(request.origin == "http://example.com")
+        #expect(request.extensions.map(\.name) == ["a", "b"])
+        // Content-Length 0, any number of times, is no body.
+        #expect((try? T.validate(T.head(T.sampleHeaders + [("Content-Length", "0"), ("content-length", "0")])).get()) != nil)
+    }
+
+    @Test("A plain request reads the same fields")
+    func plainRequests() {
+        let plain: [(String, String)] = [("host", "server.example.com"), ("ORIGIN", "http://example.com")]
+        let request = ServerHandshake.plainRequest(T.head(plain))
+        #expect(request?.host == "server.example.com")
+        #expect(request?.origin == "http://example.com")
+        #expect(request?.kind == .plain)
+        // An upgrade attempt in any case, a body, or a second Host is not a plain request.
+        #expect(ServerHandshake.plainRequest(T.head(plain + [("upgrade", "WebSocket")])) == nil)
+        #expect(ServerHandshake.plainRequest(T.head(plain + [("transfer-encoding", "chunked")])) == nil)
+        #expect(ServerHandshake.plainRequest(T.head(plain + [("Content-Length", "3")])) == nil)
+        #expect(ServerHandshake.plainRequest(T.head(plain + [("HOST", "other")])) == nil)
+        // HTTP/1.0 needs no Host, but not two.
+        #expect(ServerHandshake.plainRequest(T.head(version: Connection.HTTPVersion(major: 1, minor: 0), [])) != nil)
+        #expect(ServerHandshake.plainRequest(T.head(version: Connection.HTTPVersion(major: 1, minor: 0),
+                                                    [("Host", "a"), ("host", "b")])) == nil)
+        // Another upgrade (not websocket) is still a plain request.
+        #expect(ServerHandshake.plainRequest(T.head(plain + [("Upgrade", "h2c")])) != nil)
+    }
+}
