@@ -85,8 +85,13 @@ final class EventLoop: @unchecked Sendable {
     /// Live sockets, and the most since the heap was last trimmed.
     private var liveCount = 0
     private var peakSinceTrim = 0
-    /// The fewest connections whose loss gives memory back (``trimIfMostlyFreed()``).
-    static let trimmedPeak = 64
+    /// When the heap was last trimmed, and whether a trim waits for ``trimInterval`` to pass since.
+    private var lastTrim: Connection.Instant? = nil
+    private(set) var trimOwed = false
+    /// Trims so far (for tests).
+    private(set) var trimCount = 0
+    /// The least time between two trims (``trimIfMostlyFreed()``).
+    static let trimInterval = Duration.seconds(1)
     private var listeners: [Listener?] = []
     @exclusivity(unchecked) private var local: [Work] = []
     @exclusivity(unchecked) private var dirty: [WebSocket] = []
@@ -222,14 +227,45 @@ final class EventLoop: @unchecked Sendable {
 
     /// Gives freed memory back to the system once the loop has lost most of its connections: glibc
     /// keeps what `free` returns in its arenas, so a server that held 10,000 connections would
-    /// otherwise keep their memory for good. Rare (at most once per halving, from
-    /// ``trimmedPeak`` connections up): a loop whose few connections come and go (a handshake
-    /// benchmark, 8 at a time) trimmed each time its count reached zero, and then faulted the same
-    /// pages in again, a `madvise` for every five connections and the kernel's zeroing of each page.
+    /// otherwise keep their memory for good. Rare: at most once per halving (from 256 connections;
+    /// below, when none is left), and at most once per ``trimInterval``. A loop whose few
+    /// connections come and go (a handshake benchmark, 8 at a time) trimmed each time its count
+    /// reached zero, and faulted the same pages in again: a `madvise` for every five connections,
+    /// and the kernel's zeroing of each page. A trim the interval holds back is done when it has
+    /// passed (``trimIfOwed()``), so that an idle server still gives its memory back.
     private func trimIfMostlyFreed() {
-        guard peakSinceTrim >= Self.trimmedPeak, liveCount <= peakSinceTrim / 2 else { return }
+        guard peakSinceTrim >= 256 ? liveCount <= peakSinceTrim / 2 : (liveCount == 0 && peakSinceTrim > 0) else { return }
         peakSinceTrim = liveCount
+        if let lastTrim, now < lastTrim + Self.trimInterval {
+            trimOwed = true
+            return
+        }
+        trim()
+    }
+
+    private func trim() {
+        lastTrim = now
+        trimOwed = false
+        trimCount += 1
         releaseFreedMemory()
+    }
+
+    private static func earlier(_ a: Connection.Instant?, _ b: Connection.Instant?) -> Connection.Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
+    }
+
+    /// When a trim held back is due, if one is.
+    private var owedTrimDue: Connection.Instant? {
+        guard trimOwed, let lastTrim else { return nil }
+        return lastTrim + Self.trimInterval
+    }
+
+    /// A trim held back by the interval, once it has passed.
+    private func trimIfOwed() {
+        guard trimOwed, let lastTrim, now >= lastTrim + Self.trimInterval else { return }
+        trim()
     }
 
     /// The live socket with `token`, unretained: valid until the turn ends, even if it is
@@ -390,7 +426,7 @@ final class EventLoop: @unchecked Sendable {
             let timeout: Int32
             if !local.isEmpty || !dirty.isEmpty || !again.isEmpty {
                 timeout = 0
-            } else if let earliest = timers.earliest {
+            } else if let earliest = trimOwed ? Self.earlier(timers.earliest, owedTrimDue) : timers.earliest {
                 timeout = Poller.milliseconds(until: earliest, now: system.monotonicNow())
             } else {
                 timeout = -1
@@ -414,6 +450,7 @@ final class EventLoop: @unchecked Sendable {
             flushDirty()
             dispatchDrains()
             if !retiring.isEmpty { retiring.removeAll(keepingCapacity: true) }
+            if trimOwed { trimIfOwed() }
         }
     }
 

@@ -48,6 +48,9 @@ struct HTTPHeadParser: Sendable {
     private var fieldCount = 0
     /// UTF-8 bytes of the names and values stored so far.
     private var storedFieldBytes = 0
+    /// Room made for the fields at the first: a browser's opening handshake has about a dozen, and the
+    /// array grown from empty was reallocated four times.
+    static let expectedFieldCount = 16
     /// Line buffers up to this capacity are kept between lines.
     static let retainedLineCapacity = 1024
     private var request: HTTPLineParser.RequestLine?
@@ -237,10 +240,11 @@ struct HTTPHeadParser: Sendable {
             let isUTF8 = line.withUnsafeBytes { validator.validate($0) } && validator.isAtCharacterBoundary
             let storedAtMost = isUTF8 ? line.count : 3 * line.count
             guard storedAtMost <= limits.maxHeaderBytes - storedFieldBytes else { return .failure(.headTooLarge) }
-            switch HTTPLineParser.field(line[...]) {
+            if fieldCount == 0 { headers.reserveCapacity(Self.expectedFieldCount) }
+            switch line.withUnsafeBufferPointer({ HTTPLineParser.field($0) }) {
             case .success(let field):
-                headers.append(name: field.name, value: field.value)
                 storedFieldBytes += field.name.utf8.count + field.value.utf8.count
+                headers.append(field)
                 fieldCount += 1
                 return nil
             case .failure(let error):

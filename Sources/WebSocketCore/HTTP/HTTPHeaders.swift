@@ -49,6 +49,16 @@ extension Connection {
             fields.append(Field(name: name, value: value))
         }
 
+        /// Appends a field as it is (the head parser: moved in, its strings not copied).
+        mutating func append(_ field: consuming Field) {
+            fields.append(field)
+        }
+
+        /// Makes room for `count` fields (the head parser, before the first).
+        mutating func reserveCapacity(_ count: Int) {
+            fields.reserveCapacity(count)
+        }
+
         /// Removes every field with this name.
         public mutating func remove(name: String) {
             fields.removeAll { $0.name.asciiCaseInsensitiveEquals(name) }
