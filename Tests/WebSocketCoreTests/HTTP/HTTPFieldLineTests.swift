@@ -1,0 +1,60 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+@testable import WebSocketCore
+
+/// A field line (RFC 9112 §5, RFC 9110 §5.5) is parsed in one pass over its bytes: these cases hold it
+/// to the grammar, read here as directly as it is written.
+@Suite("HTTP field lines")
+struct HTTPFieldLineTests {
+    /// The grammar, spelled out: `field-name ":" OWS field-value OWS`, a token name, a value of
+    /// field-vchar, SP and HTAB (obs-text included, decoded with repair).
+    private static func expected(_ line: [UInt8]) -> Connection.HTTPHeaders.Field? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let name = Array(line[..<colon])
+        guard !name.isEmpty, name.allSatisfy(HTTPTokens.isTokenChar) else { return nil }
+        var value = Array(line[(colon + 1)...])
+        while let first = value.first, first == 0x20 || first == 0x09 { value.removeFirst() }
+        while let last = value.last, last == 0x20 || last == 0x09 { value.removeLast() }
+        guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else { return nil }
+        return Connection.HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self),
+                                            value: String(decoding: value, as: UTF8.self))
+    }
+
+    private static func parsed(_ line: [UInt8]) -> Connection.HTTPHeaders.Field? {
+        guard case .success(let field) = HTTPLineParser.field(line[...]) else { return nil }
+        return field
+    }
+
+    @Test("Lines written out: names, colons, whitespace, control bytes, obs-text")
+    func writtenCases() {
+        let lines = [
+            "Host: example.com", "Host:example.com", "Host:   example.com  \t", "Host:", "Host: \t ", ":value",
+            "Host : example.com", " Host: example.com", "Ho st: x", "Host", "X-Empty:", "a:b:c", "Key: a\u{7F}b",
+            "Key: a\tb", "Key: a\u{01}b", "Key: caf\u{E9}", "!#$%&'*+-.^_`|~09azAZ: v",
+        ].map { Array($0.utf8) } + [[0x4B, 0x3A, 0x20, 0xFF, 0xFE], [0x4B, 0x3A, 0x00], [0x4B, 0x3A, 0x0D, 0x0A], []]
+        for line in lines {
+            #expect(Self.parsed(line) == Self.expected(line), "line \(line)")
+        }
+    }
+
+    @Test("Random lines agree with the grammar")
+    func randomLines() {
+        // A fixed seed: the same lines on every run.
+        var generator = FixedGenerator((0..<64).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 ^ 0x5DEE_CE66 })
+        let alphabet: [UInt8] = Array("Hk-:_ \t~".utf8) + [0x00, 0x0D, 0x7F, 0x80, 0xC3, 0xA9, 0xFF, 0x3A]
+        var state = generator.next()
+        for _ in 0..<5_000 {
+            var line: [UInt8] = []
+            state = state &* 6_364_136_223_846_793_005 &+ generator.next()
+            let count = Int(state >> 59)
+            for _ in 0..<count {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                line.append(alphabet[Int(state >> 33) % alphabet.count])
+            }
+            #expect(Self.parsed(line) == Self.expected(line), "line \(line)")
+        }
+    }
+}
