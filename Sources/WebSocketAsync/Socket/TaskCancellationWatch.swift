@@ -70,6 +70,13 @@ extension WebSocket {
         } onCancel: {
             watch.taskCancelled()
         }
-        loop.execute { batches.watch = nil }
+        // At once where the task resumed on the loop (its preference): the task's address may be a
+        // new task's once it ends, and a new task's work queued from another thread runs before
+        // the loop's own queue.
+        if loop.inLoop {
+            batches.watch = nil
+        } else {
+            loop.execute { batches.watch = nil }
+        }
     }
 }

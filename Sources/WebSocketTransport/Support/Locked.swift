@@ -13,9 +13,15 @@ import WebSocketCore
 ///
 /// The mutex and the condition live in allocated memory, never moved, as pthreads require. Waits
 /// use the monotonic clock, like every deadline in this module.
+///
+/// The condition is made by the first wait, under the mutex: most values are never waited for (a
+/// socket's shared state), and making and destroying a condition with its clock attribute, in an
+/// allocation of its own, was about a thousand instructions of every connection. ``broadcast()``
+/// takes the mutex too, so it sees the condition of any thread that waits.
 package final class Locked<Value> {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// Made by the first wait; read and written only under `mutex`.
+    @exclusivity(unchecked) private var condition: UnsafeMutablePointer<pthread_cond_t>? = nil
     /// Touched only while `mutex` is held, which already excludes overlapping accesses: the
     /// runtime's exclusivity check on it would only add cost to every lock.
     @exclusivity(unchecked) private var value: Value
@@ -24,27 +30,36 @@ package final class Locked<Value> {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
         let mutexResult = pthread_mutex_init(mutex, nil)
         precondition(mutexResult == 0, "pthread_mutex_init failed")
+    }
+
+    deinit {
+        if let condition {
+            pthread_cond_destroy(condition)
+            condition.deallocate()
+        }
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// (Under `mutex`) The condition, made at the first call.
+    private func madeCondition() -> UnsafeMutablePointer<pthread_cond_t> {
+        if let condition { return condition }
+        let made = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        made.initialize(to: pthread_cond_t())
         #if canImport(Glibc)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        let conditionResult = pthread_cond_init(condition, &attributes)
+        let result = pthread_cond_init(made, &attributes)
         pthread_condattr_destroy(&attributes)
         #else
-        let conditionResult = pthread_cond_init(condition, nil)
+        let result = pthread_cond_init(made, nil)
         #endif
-        precondition(conditionResult == 0, "pthread_cond_init failed")
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
+        precondition(result == 0, "pthread_cond_init failed")
+        condition = made
+        return made
     }
 
     /// Runs `body` with the value, holding the lock.
@@ -66,7 +81,8 @@ package final class Locked<Value> {
     /// wait for.
     package func broadcast() {
         pthread_mutex_lock(mutex)
-        pthread_cond_broadcast(condition)
+        // No condition: no thread has ever waited, so none waits now.
+        if let condition { pthread_cond_broadcast(condition) }
         pthread_mutex_unlock(mutex)
     }
 
@@ -76,6 +92,7 @@ package final class Locked<Value> {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !isDone(value) {
+            let condition = madeCondition()
             guard let deadline else {
                 pthread_cond_wait(condition, mutex)
                 continue
