@@ -88,6 +88,20 @@ struct HTTPHeadParser: Sendable {
         if let result { return (0, result) }
         var index = 0
         while index < bytes.count {
+            // A whole line in these bytes is parsed where it lies, neither stored nor scanned a byte at
+            // a time (a line cut by the end of the input, or one a limit refuses, takes the path below,
+            // which decides at the same byte as before).
+            if line.isEmpty, !sawCR, let (end, next) = wholeLine(bytes, from: index) {
+                headBytes += next - index
+                if end > index, phase == .leadingEmptyLines { phase = .startLine }
+                #if DEBUG
+                workCount += next - index
+                #endif
+                let content = UnsafeRawBufferPointer(rebasing: bytes[index..<end])
+                index = next
+                if let outcome = content.withMemoryRebound(to: UInt8.self, { endOfLine($0) }) { return finish(index, outcome) }
+                continue
+            }
             let byte = bytes[index]
             index += 1
             #if DEBUG
@@ -104,7 +118,7 @@ struct HTTPHeadParser: Sendable {
                 // followed by LF) within any protocol elements other than the content. A recipient of
                 // such a bare CR MUST consider that element to be invalid".
                 guard byte == 0x0A else { return fail(index, lineError) }
-                if let outcome = endOfLine() { return finish(index, outcome) }
+                if let outcome = endOfStoredLine() { return finish(index, outcome) }
                 continue
             }
             switch byte {
@@ -113,13 +127,39 @@ struct HTTPHeadParser: Sendable {
             case 0x0A:
                 // RFC 9112 §2.2: "a recipient MAY recognize a single LF as a line terminator and ignore
                 // any preceding CR".
-                if let outcome = endOfLine() { return finish(index, outcome) }
+                if let outcome = endOfStoredLine() { return finish(index, outcome) }
             default:
                 if let error = store(byte) { return fail(index, error) }
                 index = storeRun(bytes, from: index)
             }
         }
         return (index, .needMore)
+    }
+
+    /// The line that starts at `start`, when all of it is in `bytes` and no limit can refuse it:
+    /// where its content ends, and where the next line starts (after CRLF or a bare LF). `nil`
+    /// otherwise (no terminator yet, a CR not followed by LF, a limit that a byte of it would reach),
+    /// for the byte path to handle as it always has.
+    private func wholeLine(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (end: Int, next: Int)? {
+        var end = start
+        while end < bytes.count, bytes[end] != 0x0D, bytes[end] != 0x0A { end += 1 }
+        guard end < bytes.count else { return nil }
+        var next = end + 1
+        if bytes[end] == 0x0D {
+            guard next < bytes.count, bytes[next] == 0x0A else { return nil }
+            next += 1
+        }
+        // The checks `consume` and `store` make at each byte, made for the whole line.
+        guard next - start <= limits.maxHeaderBytes - headBytes else { return nil }
+        if end > start {
+            switch phase {
+            case .leadingEmptyLines, .startLine:
+                guard end - start <= limits.maxRequestLineLength else { return nil }
+            case .fields:
+                guard fieldCount < limits.maxHeaderCount, !HTTPTokens.isOWS(bytes[start]) else { return nil }
+            }
+        }
+        return (end, next)
     }
 
     /// Stores the rest of a line's bytes from `start` at once, up to the next CR or LF or the first
@@ -200,15 +240,26 @@ struct HTTPHeadParser: Sendable {
         }
     }
 
-    /// Handles a complete line; returns an outcome when the head is complete or invalid.
-    private mutating func endOfLine() -> Outcome? {
-        defer {
-            // Short lines keep the buffer for the next; a long one gives its memory back, so that what
-            // the parser holds stays near maxHeaderBytes (the fields) rather than twice it.
-            if line.capacity > Self.retainedLineCapacity { line = [] } else { line.removeAll(keepingCapacity: true) }
+    /// Handles the line stored in `line`, then empties it.
+    private mutating func endOfStoredLine() -> Outcome? {
+        // Moved out while it is read: the line's own storage cannot be lent while `self` changes.
+        var stored: [UInt8] = []
+        swap(&stored, &line)
+        let outcome = stored.withUnsafeBufferPointer { endOfLine($0) }
+        // Short lines keep the buffer for the next; a long one gives its memory back, so that what
+        // the parser holds stays near maxHeaderBytes (the fields) rather than twice it.
+        if stored.capacity <= Self.retainedLineCapacity {
+            stored.removeAll(keepingCapacity: true)
+            line = stored
         }
+        return outcome
+    }
+
+    /// Handles a complete line, `content` without its terminator; returns an outcome when the head is
+    /// complete or invalid.
+    private mutating func endOfLine(_ content: UnsafeBufferPointer<UInt8>) -> Outcome? {
         #if DEBUG
-        workCount += line.count
+        workCount += content.count
         #endif
         switch phase {
         case .leadingEmptyLines:
@@ -220,28 +271,28 @@ struct HTTPHeadParser: Sendable {
             phase = .fields
             switch kind {
             case .request:
-                switch HTTPLineParser.requestLine(line[...]) {
+                switch HTTPLineParser.requestLine(Array(content)[...]) {
                 case .success(let parsed): request = parsed
                 case .failure(let error): return .failure(error)
                 }
             case .response:
-                switch HTTPLineParser.statusLine(line[...]) {
+                switch HTTPLineParser.statusLine(Array(content)[...]) {
                 case .success(let parsed): status = parsed
                 case .failure(let error): return .failure(error)
                 }
             }
             return nil
         case .fields:
-            if line.isEmpty { return completeHead() }
+            if content.isEmpty { return completeHead() }
             // A field is stored as a String: valid UTF-8 keeps its size, but every byte of an invalid
             // sequence (obs-text) becomes U+FFFD, three bytes. Bound what is stored before decoding:
             // at most maxHeaderBytes in all, else 431.
             var validator = UTF8Validator()
-            let isUTF8 = line.withUnsafeBytes { validator.validate($0) } && validator.isAtCharacterBoundary
-            let storedAtMost = isUTF8 ? line.count : 3 * line.count
+            let isUTF8 = validator.validate(UnsafeRawBufferPointer(content)) && validator.isAtCharacterBoundary
+            let storedAtMost = isUTF8 ? content.count : 3 * content.count
             guard storedAtMost <= limits.maxHeaderBytes - storedFieldBytes else { return .failure(.headTooLarge) }
             if fieldCount == 0 { headers.reserveCapacity(Self.expectedFieldCount) }
-            switch line.withUnsafeBufferPointer({ HTTPLineParser.field($0) }) {
+            switch HTTPLineParser.field(content) {
             case .success(let field):
                 storedFieldBytes += field.name.utf8.count + field.value.utf8.count
                 headers.append(field)
