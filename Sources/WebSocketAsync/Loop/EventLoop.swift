@@ -250,12 +250,6 @@ final class EventLoop: @unchecked Sendable {
         releaseFreedMemory()
     }
 
-    private static func earlier(_ a: Connection.Instant?, _ b: Connection.Instant?) -> Connection.Instant? {
-        guard let a else { return b }
-        guard let b else { return a }
-        return min(a, b)
-    }
-
     /// When a trim held back is due, if one is.
     private var owedTrimDue: Connection.Instant? {
         guard trimOwed, let lastTrim else { return nil }
@@ -426,7 +420,7 @@ final class EventLoop: @unchecked Sendable {
             let timeout: Int32
             if !local.isEmpty || !dirty.isEmpty || !again.isEmpty {
                 timeout = 0
-            } else if let earliest = trimOwed ? Self.earlier(timers.earliest, owedTrimDue) : timers.earliest {
+            } else if let earliest = trimOwed ? Connection.earlier(timers.earliest, owedTrimDue) : timers.earliest {
                 timeout = Poller.milliseconds(until: earliest, now: system.monotonicNow())
             } else {
                 timeout = -1

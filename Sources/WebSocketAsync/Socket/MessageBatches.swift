@@ -158,14 +158,6 @@ final class MessageBatches: @unchecked Sendable {
         }
     }
 
-    /// (On the loop) The wait `wait` was cancelled, if it is still waiting; nothing otherwise (a
-    /// late cancellation of a wait answered since).
-    func cancel(ifWaiting wait: Wait) {
-        guard let waiter, waiter.wait === wait else { return }
-        self.waiter = nil
-        waiter.continuation.resume(returning: .cancelled)
-    }
-
     /// (On the loop) Resumes `continuation` with what is ready, or keeps it for the next batch.
     private func takeOrWait(_ wait: Wait, _ continuation: UnsafeContinuation<Take, Never>, timeout: Duration?) {
         if let ready = takeIfReady(wantsAll: wait.wantsAll) {

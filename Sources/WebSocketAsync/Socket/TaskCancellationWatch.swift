@@ -48,7 +48,9 @@ final class TaskCancellationWatch: @unchecked Sendable {
         loop.execute { [self] in
             guard let (batches, wait) = waiting else { return }
             waiting = nil
-            batches.cancel(ifWaiting: wait)
+            // A wait answered since is remembered as cancelled: the task is, for good, so its next
+            // wait (which `Task.isCancelled` answers first anyway) is rightly cancelled too.
+            batches.end(wait, with: .cancelled)
         }
     }
 }

@@ -169,11 +169,7 @@ extension WebSocket {
         case .message(.text(let text)):
             try sendMessageOnLoop { (session: inout SocketSession) throws(WebSocketError) in try session.send(textMessage: text) }
         case .message(.binary(let bytes)):
-            try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Void, WebSocketError> in
-                Result { () throws(WebSocketError) in
-                    try sendMessageOnLoop { (session: inout SocketSession) throws(WebSocketError) in try session.send(binaryMessage: raw) }
-                }
-            }.get()
+            try send(binary: bytes)
         default:
             sendOutboxFirst()
             try put(item)

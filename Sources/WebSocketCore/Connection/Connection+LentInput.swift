@@ -197,7 +197,6 @@ extension Connection {
     /// begun in earlier input), or the frame `rest` starts with when that frame is all there (the
     /// frames after it may be read in place again); otherwise everything.
     ///
-    ///
     /// `mutating` though it changes nothing: called from a mutating method, a non-mutating one was
     /// passed a copy of the whole connection (a retain of every reference it holds, about 900
     /// instructions), not the connection itself.

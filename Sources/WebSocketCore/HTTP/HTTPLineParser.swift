@@ -77,32 +77,25 @@ package enum HTTPLineParser {
         line.withUnsafeBufferPointer { field($0) }
     }
 
-    /// ``field(_:)-(ArraySlice<UInt8>)`` over contiguous bytes: one pass, by index, with no generic
-    /// collection code on the way (about half the cost per field of an opening handshake).
+    /// ``field(_:)-(ArraySlice<UInt8>)`` over contiguous bytes: the head parser's lines, read where
+    /// they lie (an array slice's generic collection code was about half the cost per field of an
+    /// opening handshake).
     static func field(_ line: UnsafeBufferPointer<UInt8>) -> Result<Connection.HTTPHeaders.Field, Connection.HandshakeError> {
         // RFC 9112 §5.1: "No whitespace is allowed between the field name and colon. ... A server MUST
         // reject, with a response status code of 400 (Bad Request), any received request message that
         // contains whitespace between a header field name and colon." A non-token name fails the same
         // way, since whitespace is no tchar.
-        var colon = 0
-        while colon < line.count, line[colon] != UInt8(ascii: ":") {
-            guard HTTPTokens.isTokenChar(line[colon]) else { return .failure(.malformedHeader) }
-            colon += 1
-        }
-        guard colon > 0, colon < line.count else { return .failure(.malformedHeader) }
-        var start = colon + 1
-        var end = line.count
-        while start < end, HTTPTokens.isOWS(line[start]) { start += 1 }
-        while end > start, HTTPTokens.isOWS(line[end - 1]) { end -= 1 }
-        // RFC 9110 §5.5, as below.
-        var index = start
-        while index < end {
-            guard HTTPHeadWriter.isFieldValueByte(line[index]) else { return .failure(.malformedHeader) }
-            index += 1
-        }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
-        let value = String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
-        return .success(Connection.HTTPHeaders.Field(name: name, value: value))
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .failure(.malformedHeader) }
+        let name = UnsafeBufferPointer(rebasing: line[..<colon])
+        guard HTTPTokens.isToken(name) else { return .failure(.malformedHeader) }
+        let value = UnsafeBufferPointer(rebasing: line[HTTPTokens.owsTrimmed(line[(colon + 1)...])])
+        // RFC 9110 §5.5: "Field values containing CR, LF, or NUL characters are invalid and dangerous
+        // ... a recipient ... MUST either reject the message or replace each of those characters with
+        // SP". We reject them, and every other control character but HTAB, which `field-vchar` excludes.
+        // obs-text (0x80-0xFF) is allowed and decoded as UTF-8 with repair.
+        guard value.allSatisfy(HTTPHeadWriter.isFieldValueByte) else { return .failure(.malformedHeader) }
+        return .success(Connection.HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self),
+                                                     value: String(decoding: value, as: UTF8.self)))
     }
 
     /// RFC 9112 §2.3: `HTTP-version = HTTP-name "/" DIGIT "." DIGIT`, with `HTTP-name` case-sensitive.

@@ -35,7 +35,7 @@ extension Connection {
     }
 
     /// The earlier of two deadlines, `nil` standing for none.
-    static func earlier(_ a: Connection.Instant?, _ b: Connection.Instant?) -> Connection.Instant? {
+    package static func earlier(_ a: Connection.Instant?, _ b: Connection.Instant?) -> Connection.Instant? {
         guard let a else { return b }
         guard let b else { return a }
         return b < a ? b : a
