@@ -30,8 +30,8 @@
 # absolute figures, each of ours as a ratio to lws's median; then a second table of what each server
 # did per second of its own CPU time (the rate divided by the server's CPU share, medians), which
 # shows a server's cost where the load generator, not the server, sets the rate. The raw figures (every wsload line)
-# are kept in .build/servers/compare-*.txt. With WEBSOCKET_STATIC_STDLIB=1, our servers are built with
-# the Swift runtime linked in (`--static-swift-stdlib`), as a deployed server would be.
+# are kept in .build/servers/compare-*.txt. With WEBSOCKET_STATIC_STDLIB=1, our servers are built as
+# a deployed server would be (Scripts/build-static.sh: the Swift runtime linked in).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
