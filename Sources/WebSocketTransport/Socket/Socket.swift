@@ -22,6 +22,12 @@ import CWebSocketSystem
 package final class Socket: Sendable {
     package let descriptor: Int32
     package let system: SystemCalls
+    // The calls of every read and write, held here as well: called from the socket's own fields, a
+    // closure is called as it lies, where one read out of the shared table is retained and released
+    // around each call (about 40 instructions per echoed message).
+    private let receive: @Sendable (Int32, UnsafeMutableRawPointer, Int) -> Int
+    private let send: @Sendable (Int32, UnsafeRawPointer, Int) -> Int
+    private let sendPieces: @Sendable (Int32, UnsafePointer<iovec>, Int32) -> Int
     /// 1 while open, 0 once closed: atomic, since any thread may close while another checks.
     private nonisolated(unsafe) let openFlag: UnsafeMutablePointer<Int32>
 
@@ -29,6 +35,9 @@ package final class Socket: Sendable {
     package init(adopting descriptor: Int32, system: SystemCalls) {
         self.descriptor = descriptor
         self.system = system
+        receive = system.receive
+        send = system.send
+        sendPieces = system.sendPieces
         openFlag = .allocate(capacity: 1)
         openFlag.initialize(to: 1)
     }
@@ -141,7 +150,7 @@ package final class Socket: Sendable {
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> ReadOutcome {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return .nothing }
         guard !isClosed else { throw .badFileDescriptor }
-        guard let count = try Self.withoutWaiting({ system.receive(descriptor, base, buffer.count) }) else {
+        guard let count = try Self.withoutWaiting({ receive(descriptor, base, buffer.count) }) else {
             return .nothing
         }
         return count > 0 ? .bytes(count) : .endOfStream
@@ -191,7 +200,7 @@ package final class Socket: Sendable {
     package func writeSome(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
         guard !isClosed else { throw .badFileDescriptor }
-        return try Self.withoutWaiting({ system.send(descriptor, base, bytes.count) }) ?? 0
+        return try Self.withoutWaiting({ send(descriptor, base, bytes.count) }) ?? 0
     }
 
     /// Writes what the kernel takes now of `pieces`, in order, in one gathered send (at most
@@ -207,7 +216,7 @@ package final class Socket: Sendable {
                 vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: pieces[index].baseAddress),
                                        iov_len: pieces[index].count)
             }
-            return try Self.withoutWaiting({ system.sendPieces(descriptor, UnsafePointer(base), Int32(count)) }) ?? 0
+            return try Self.withoutWaiting({ sendPieces(descriptor, UnsafePointer(base), Int32(count)) }) ?? 0
         }
     }
 

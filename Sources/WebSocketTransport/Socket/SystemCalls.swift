@@ -20,38 +20,146 @@ import CWebSocketSystem
 /// failure, leaves the reason in `errno`. ``live`` calls the C library; a test copies it and wraps
 /// the calls it wants to disturb.
 package struct SystemCalls: Sendable {
-    package var socket: @Sendable (_ domain: Int32, _ type: Int32, _ protocol: Int32) -> Int32
-    package var connect: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
-    package var bind: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
-    package var listen: @Sendable (_ fd: Int32, _ backlog: Int32) -> Int32
+    /// The closures, shared: a copy of the calls (one per socket, one per connection) is one
+    /// reference, where 21 closures copied apart cost 21 retains (and as many releases) per accepted
+    /// connection and 336 bytes in each of its two objects. Replacing a call makes a table of one's
+    /// own (copy on write), so a test's change reaches only the copy it made.
+    private var box: Box
+
+    private final class Box: Sendable {
+        let table: Table
+        init(_ table: Table) { self.table = table }
+    }
+
+    /// The calls of `table`.
+    package init(_ table: Table) { box = Box(table) }
+
+    private mutating func change(_ body: (inout Table) -> Void) {
+        var table = box.table
+        body(&table)
+        box = Box(table)
+    }
+
+    /// The closures themselves.
+    package struct Table: Sendable {
+        package var socket: @Sendable (_ domain: Int32, _ type: Int32, _ protocol: Int32) -> Int32
+        package var connect: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
+        package var bind: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32
+        package var listen: @Sendable (_ fd: Int32, _ backlog: Int32) -> Int32
+        package var accept: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+        package var receive: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
+        package var send: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+        package var sendPieces: @Sendable (_ fd: Int32, _ pieces: UnsafePointer<iovec>, _ count: Int32) -> Int
+        package var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
+        package var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+        package var poll: @Sendable (_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeoutMilliseconds: Int32) -> Int32
+        package var close: @Sendable (_ fd: Int32) -> Int32
+        package var shutdown: @Sendable (_ fd: Int32, _ how: Int32) -> Int32
+        package var setsockopt: @Sendable (_ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeRawPointer, _ length: socklen_t) -> Int32
+        package var getsockopt: @Sendable (_ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeMutableRawPointer, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+        package var getsockname: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+        package var getpeername: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+        package var fcntl: @Sendable (_ fd: Int32, _ command: Int32, _ argument: Int32) -> Int32
+        package var pipe: @Sendable (_ fds: UnsafeMutablePointer<Int32>) -> Int32
+        package var unlink: @Sendable (_ path: UnsafePointer<CChar>) -> Int32
+        package var monotonicNow: @Sendable () -> Connection.Instant
+    }
+
+    package var socket: @Sendable (_ domain: Int32, _ type: Int32, _ protocol: Int32) -> Int32 {
+        get { box.table.socket }
+        set { change { $0.socket = newValue } }
+    }
+    package var connect: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        get { box.table.connect }
+        set { change { $0.connect = newValue } }
+    }
+    package var bind: @Sendable (_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        get { box.table.bind }
+        set { change { $0.bind = newValue } }
+    }
+    package var listen: @Sendable (_ fd: Int32, _ backlog: Int32) -> Int32 {
+        get { box.table.listen }
+        set { change { $0.listen = newValue } }
+    }
     /// `accept`; on Linux `accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC)`, so that the new
     /// descriptor needs no `fcntl` calls (``Socket/acceptedDescriptorsAreConfigured``).
-    package var accept: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+    package var accept: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
+        get { box.table.accept }
+        set { change { $0.accept = newValue } }
+    }
     /// `recv(fd, buffer, count, 0)`.
-    package var receive: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
+    package var receive: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        get { box.table.receive }
+        set { change { $0.receive = newValue } }
+    }
     /// `send(fd, buffer, count, MSG_NOSIGNAL)` on Linux; `send(..., 0)` where `SO_NOSIGPIPE` does the job.
-    package var send: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
+    package var send: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+        get { box.table.send }
+        set { change { $0.send = newValue } }
+    }
     /// `sendmsg(fd, {pieces, count}, MSG_NOSIGNAL)` on Linux (flags 0 elsewhere): a gathered send
     /// (`writev` with `send`'s flags).
-    package var sendPieces: @Sendable (_ fd: Int32, _ pieces: UnsafePointer<iovec>, _ count: Int32) -> Int
-    package var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int
-    package var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int
-    package var poll: @Sendable (_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeoutMilliseconds: Int32) -> Int32
-    package var close: @Sendable (_ fd: Int32) -> Int32
-    package var shutdown: @Sendable (_ fd: Int32, _ how: Int32) -> Int32
-    package var setsockopt: @Sendable (_ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeRawPointer, _ length: socklen_t) -> Int32
-    package var getsockopt: @Sendable (_ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeMutableRawPointer, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
-    package var getsockname: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
-    package var getpeername: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32
+    package var sendPieces: @Sendable (_ fd: Int32, _ pieces: UnsafePointer<iovec>, _ count: Int32) -> Int {
+        get { box.table.sendPieces }
+        set { change { $0.sendPieces = newValue } }
+    }
+    package var read: @Sendable (_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        get { box.table.read }
+        set { change { $0.read = newValue } }
+    }
+    package var write: @Sendable (_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+        get { box.table.write }
+        set { change { $0.write = newValue } }
+    }
+    package var poll: @Sendable (_ fds: UnsafeMutablePointer<pollfd>, _ count: nfds_t, _ timeoutMilliseconds: Int32) -> Int32 {
+        get { box.table.poll }
+        set { change { $0.poll = newValue } }
+    }
+    package var close: @Sendable (_ fd: Int32) -> Int32 {
+        get { box.table.close }
+        set { change { $0.close = newValue } }
+    }
+    package var shutdown: @Sendable (_ fd: Int32, _ how: Int32) -> Int32 {
+        get { box.table.shutdown }
+        set { change { $0.shutdown = newValue } }
+    }
+    package var setsockopt: @Sendable (_ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeRawPointer, _ length: socklen_t) -> Int32 {
+        get { box.table.setsockopt }
+        set { change { $0.setsockopt = newValue } }
+    }
+    package var getsockopt: @Sendable (_ fd: Int32, _ level: Int32, _ name: Int32, _ value: UnsafeMutableRawPointer, _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
+        get { box.table.getsockopt }
+        set { change { $0.getsockopt = newValue } }
+    }
+    package var getsockname: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
+        get { box.table.getsockname }
+        set { change { $0.getsockname = newValue } }
+    }
+    package var getpeername: @Sendable (_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
+        get { box.table.getpeername }
+        set { change { $0.getpeername = newValue } }
+    }
     /// `fcntl(fd, F_GETFL)` / `fcntl(fd, F_SETFL, flags)`, and the same for `F_GETFD`/`F_SETFD`.
-    package var fcntl: @Sendable (_ fd: Int32, _ command: Int32, _ argument: Int32) -> Int32
-    package var pipe: @Sendable (_ fds: UnsafeMutablePointer<Int32>) -> Int32
-    package var unlink: @Sendable (_ path: UnsafePointer<CChar>) -> Int32
+    package var fcntl: @Sendable (_ fd: Int32, _ command: Int32, _ argument: Int32) -> Int32 {
+        get { box.table.fcntl }
+        set { change { $0.fcntl = newValue } }
+    }
+    package var pipe: @Sendable (_ fds: UnsafeMutablePointer<Int32>) -> Int32 {
+        get { box.table.pipe }
+        set { change { $0.pipe = newValue } }
+    }
+    package var unlink: @Sendable (_ path: UnsafePointer<CChar>) -> Int32 {
+        get { box.table.unlink }
+        set { change { $0.unlink = newValue } }
+    }
     /// `clock_gettime(CLOCK_MONOTONIC)`, as an ``Connection/Instant`` since the clock's origin.
-    package var monotonicNow: @Sendable () -> Connection.Instant
+    package var monotonicNow: @Sendable () -> Connection.Instant {
+        get { box.table.monotonicNow }
+        set { change { $0.monotonicNow = newValue } }
+    }
 
     /// The C library's functions.
-    package static let live = SystemCalls(
+    package static let live = SystemCalls(Table(
         socket: { sys_socket($0, $1, $2) },
         connect: { sys_connect($0, $1, $2) },
         bind: { sys_bind($0, $1, $2) },
@@ -78,7 +186,7 @@ package struct SystemCalls: Sendable {
             _ = clock_gettime(CLOCK_MONOTONIC, &now)
             return Connection.Instant(sinceOrigin: .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec))
         }
-    )
+    ))
 
     /// Sets `errno`, for shims that fake a failure.
     package static func setErrno(_ value: Errno) {
