@@ -104,41 +104,81 @@ struct SHA1 {
 
     /// The 80 rounds over one block, from the state `h`; returns the working variables at the end.
     /// (Local variables, not captured ones: captured by the closures above, they lived in memory.)
+    ///
+    /// Five rounds a step, the variables renamed from one round to the next instead of shifted
+    /// along (round `t + 1`'s `a, b, c, d, e` are round `t`'s `temp, a, b, c, d`): the five moves a
+    /// round made, and the loop's count, were a third of the block's cost. The block's 16 words are
+    /// loaded first; the schedule then overwrites them in place.
     @inline(__always)
     private static func rounds(_ bytes: UnsafeRawBufferPointer, _ w: UnsafeMutableBufferPointer<UInt32>,
                                _ h: (UInt32, UInt32, UInt32, UInt32, UInt32)) -> (UInt32, UInt32, UInt32, UInt32, UInt32) {
         // A pointer, not the buffer: the buffer's subscript checks its bounds even when optimized.
         guard let w = w.baseAddress else { return h }
         var (a, b, c, d, e) = h
-        /// The word of round `t` ≥ 16, computed in place of the one 16 rounds back.
+        var t = 0
+        while t < 16 {
+            w[t] = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 4 &* t, as: UInt32.self))
+            t &+= 1
+        }
+        /// The word of round `t` ≥ 16, computed in place of the one 16 rounds back (RFC 3174 §7,
+        /// method 2).
         @inline(__always)
         func schedule(_ t: Int) -> UInt32 {
             let word = (w[(t &+ 13) & 15] ^ w[(t &+ 8) & 15] ^ w[(t &+ 2) & 15] ^ w[t & 15]).rotatedLeft(by: 1)
             w[t & 15] = word
             return word
         }
+        /// One round, written as RFC 3174 §6.1 step d once the names have moved: the new `a` is
+        /// stored in `e`, and `b` becomes `S^30(b)`.
         @inline(__always)
-        func round(_ f: UInt32, _ k: UInt32, _ word: UInt32) {
-            let temp = a.rotatedLeft(by: 5) &+ f &+ e &+ word &+ k
-            e = d
-            d = c
-            c = b.rotatedLeft(by: 30)
-            b = a
-            a = temp
+        func round(_ a: UInt32, _ b: inout UInt32, _ e: inout UInt32, _ f: UInt32, _ k: UInt32, _ word: UInt32) {
+            e = a.rotatedLeft(by: 5) &+ f &+ e &+ word &+ k
+            b = b.rotatedLeft(by: 30)
         }
-        // Each stage in its own loop, the first 16 words read straight from the block: a test of the
-        // round number in every round's schedule cost about a third of the block.
-        var t = 0
-        while t < 16 {
-            let word = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 4 &* t, as: UInt32.self))
-            w[t] = word
-            round((b & c) | (~b & d), 0x5A82_7999, word)
-            t &+= 1
+        // The three functions of RFC 3174 §5, in forms with fewer operations: f(0..19) as
+        // d ^ (b & (c ^ d)), f(40..59) as (b & c) | (d & (b | c)). The first 15 rounds read the
+        // block's words, the 16th too, and from the 17th on every word is scheduled: each loop
+        // knows which, with no test per round.
+        let k1: UInt32 = 0x5A82_7999
+        t = 0
+        while t < 15 {
+            round(a, &b, &e, d ^ (b & (c ^ d)), k1, w[t])
+            round(e, &a, &d, c ^ (a & (b ^ c)), k1, w[t &+ 1])
+            round(d, &e, &c, b ^ (e & (a ^ b)), k1, w[t &+ 2])
+            round(c, &d, &b, a ^ (d & (e ^ a)), k1, w[t &+ 3])
+            round(b, &c, &a, e ^ (c & (d ^ e)), k1, w[t &+ 4])
+            t &+= 5
         }
-        while t < 20 { round((b & c) | (~b & d), 0x5A82_7999, schedule(t)); t &+= 1 }
-        while t < 40 { round(b ^ c ^ d, 0x6ED9_EBA1, schedule(t)); t &+= 1 }
-        while t < 60 { round((b & c) | (b & d) | (c & d), 0x8F1B_BCDC, schedule(t)); t &+= 1 }
-        while t < 80 { round(b ^ c ^ d, 0xCA62_C1D6, schedule(t)); t &+= 1 }
+        round(a, &b, &e, d ^ (b & (c ^ d)), k1, w[15])
+        round(e, &a, &d, c ^ (a & (b ^ c)), k1, schedule(16))
+        round(d, &e, &c, b ^ (e & (a ^ b)), k1, schedule(17))
+        round(c, &d, &b, a ^ (d & (e ^ a)), k1, schedule(18))
+        round(b, &c, &a, e ^ (c & (d ^ e)), k1, schedule(19))
+        t = 20
+        while t < 40 {
+            round(a, &b, &e, b ^ c ^ d, 0x6ED9_EBA1, schedule(t))
+            round(e, &a, &d, a ^ b ^ c, 0x6ED9_EBA1, schedule(t &+ 1))
+            round(d, &e, &c, e ^ a ^ b, 0x6ED9_EBA1, schedule(t &+ 2))
+            round(c, &d, &b, d ^ e ^ a, 0x6ED9_EBA1, schedule(t &+ 3))
+            round(b, &c, &a, c ^ d ^ e, 0x6ED9_EBA1, schedule(t &+ 4))
+            t &+= 5
+        }
+        while t < 60 {
+            round(a, &b, &e, (b & c) | (d & (b | c)), 0x8F1B_BCDC, schedule(t))
+            round(e, &a, &d, (a & b) | (c & (a | b)), 0x8F1B_BCDC, schedule(t &+ 1))
+            round(d, &e, &c, (e & a) | (b & (e | a)), 0x8F1B_BCDC, schedule(t &+ 2))
+            round(c, &d, &b, (d & e) | (a & (d | e)), 0x8F1B_BCDC, schedule(t &+ 3))
+            round(b, &c, &a, (c & d) | (e & (c | d)), 0x8F1B_BCDC, schedule(t &+ 4))
+            t &+= 5
+        }
+        while t < 80 {
+            round(a, &b, &e, b ^ c ^ d, 0xCA62_C1D6, schedule(t))
+            round(e, &a, &d, a ^ b ^ c, 0xCA62_C1D6, schedule(t &+ 1))
+            round(d, &e, &c, e ^ a ^ b, 0xCA62_C1D6, schedule(t &+ 2))
+            round(c, &d, &b, d ^ e ^ a, 0xCA62_C1D6, schedule(t &+ 3))
+            round(b, &c, &a, c ^ d ^ e, 0xCA62_C1D6, schedule(t &+ 4))
+            t &+= 5
+        }
         return (a, b, c, d, e)
     }
 }
