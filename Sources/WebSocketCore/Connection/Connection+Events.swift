@@ -50,12 +50,6 @@ extension Connection {
 
     mutating func dequeueEvent() -> Connection.Event? {
         guard eventsStart < events.count else { return nil }
-        let event = events[eventsStart]
-        eventsStart += 1
-        if eventsStart == events.count {
-            events.removeAll(keepingCapacity: true)
-            eventsStart = 0
-        }
-        return event
+        return events.dequeue(advancing: &eventsStart)
     }
 }

@@ -153,13 +153,7 @@ struct AwaitedPings: Sendable {
     /// The oldest outcome not taken yet.
     mutating func nextOutcome() -> Outcome? {
         guard endedStart < ended.count else { return nil }
-        let outcome = ended[endedStart]
-        endedStart += 1
-        if endedStart == ended.count {
-            ended.removeAll(keepingCapacity: true)
-            endedStart = 0
-        }
-        return outcome
+        return ended.dequeue(advancing: &endedStart)
     }
 
     private mutating func findEarliestDeadline() {

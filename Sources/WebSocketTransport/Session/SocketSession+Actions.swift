@@ -68,13 +68,7 @@ extension SocketSession {
     }
 
     mutating func takeQueuedAction() -> SessionAction {
-        let action = actions[actionsStart]
-        actionsStart += 1
-        if actionsStart == actions.count {
-            actions.removeAll(keepingCapacity: true)
-            actionsStart = 0
-        }
-        return action
+        actions.dequeue(advancing: &actionsStart)
     }
 
     /// Queues an action of the session's own, after those already queued.
