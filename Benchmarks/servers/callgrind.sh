@@ -18,6 +18,13 @@
 # then the counters are zeroed, a second wsload run of 8 s follows (CONNS handshakes, then
 # ping-pong), the counters are dumped, and the count is divided by the messages that run echoed.
 # The handshakes of the measured run are included (under 1 % of it at 100 connections).
+#
+# With CALLGRIND_WORKLOAD=handshakes, the cost of a whole connection instead: wsload runs handshake
+# cycles, CONNS in parallel (open, Close, close; `wsload handshakes --parallel CONNS`), and the count
+# is divided by the connections the server closed in the measured run, its calls of the C library's
+# close() (one per connection for each server here), which does not depend on where wsload's count of
+# cycles and the dump's window meet: `CALLGRIND_WORKLOAD=handshakes Benchmarks/servers/callgrind.sh 16
+# loop-lending`.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -48,8 +55,35 @@ load_cpu=()
 if command -v taskset >/dev/null 2>&1 && (($(nproc) >= 2)); then load_cpu=(taskset -c 1); fi
 port=$((24000 + RANDOM % 4000))
 
-echo "| server | messages echoed (8 s under callgrind) | user-space instructions per message |"
+workload="${CALLGRIND_WORKLOAD:-pingpong}"
+case $workload in
+    pingpong)
+        load=(pingpong --conns "$conns" --size 256)
+        echo "| server | messages echoed (8 s under callgrind) | user-space instructions per message |" ;;
+    handshakes)
+        load=(handshakes --parallel "$conns")
+        echo "| server | connections closed (8 s under callgrind) | user-space instructions per connection |" ;;
+    *) echo "callgrind.sh: CALLGRIND_WORKLOAD is pingpong or handshakes" >&2; exit 2 ;;
+esac
 echo "| --- | --- | --- |"
+
+# closes DUMP: the calls of the C library's close() in a callgrind dump (a function is named in full
+# at its first mention, by number after).
+closes() {
+    python3 - "$1" <<'PY'
+import re, sys
+names, calls, callee = {}, 0, None
+for line in open(sys.argv[1]):
+    m = re.match(r"(c?)fn=\((\d+)\)(?: (.*))?", line)
+    if m:
+        if m.group(3): names[m.group(2)] = m.group(3).strip()
+        if m.group(1): callee = names.get(m.group(2))
+        continue
+    m = re.match(r"calls=(\d+)", line)
+    if m and callee == "close": calls += int(m.group(1))
+print(calls)
+PY
+}
 for kind in "${kinds[@]}"; do
     port=$((port + 1))
     out="$work/callgrind.$kind"
@@ -67,16 +101,20 @@ for kind in "${kinds[@]}"; do
         kill -0 "$server_pid" 2>/dev/null || { echo "callgrind.sh: $kind did not start: $(cat "$work/server.err")" >&2; exit 1; }
         sleep 0.1
     done
-    "${load_cpu[@]}" "$wsload" pingpong --conns "$conns" --size 256 --port "$port" --seconds 2 >/dev/null
+    "${load_cpu[@]}" "$wsload" "${load[@]}" --port "$port" --seconds 2 >/dev/null
     callgrind_control -z "$server_pid" >/dev/null 2>&1
-    line="$("${load_cpu[@]}" "$wsload" pingpong --conns "$conns" --size 256 --port "$port" --seconds 8 | tail -n 1)"
+    line="$("${load_cpu[@]}" "$wsload" "${load[@]}" --port "$port" --seconds 8 | tail -n 1)"
     callgrind_control -d "$server_pid" >/dev/null 2>&1
     stop_process "$server_pid"
     server_pid=""
-    messages="$(sed -n 's/.* messages=\([0-9]*\).*/\1/p' <<<"$line")"
     errors="$(sed -n 's/.* errors=\([0-9]*\).*/\1/p' <<<"$line")"
     # The dump after zeroing is the file with the highest part number.
     dump="$(ls -v "$out".* 2>/dev/null | tail -n 1)"
+    if [[ $workload == handshakes ]]; then
+        messages="$(closes "$dump")"
+    else
+        messages="$(sed -n 's/.* messages=\([0-9]*\).*/\1/p' <<<"$line")"
+    fi
     instructions="$(grep -E '^(summary|totals):' "$dump" | head -n 1 | awk '{print $2}')"
     if [[ -z $messages || $messages -eq 0 || -z $instructions ]]; then
         echo "callgrind.sh: $kind: no count ($line)" >&2
