@@ -141,8 +141,7 @@ struct HTTPHeadParser: Sendable {
     /// otherwise (no terminator yet, a CR not followed by LF, a limit that a byte of it would reach),
     /// for the byte path to handle as it always has.
     private func wholeLine(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (end: Int, next: Int)? {
-        var end = start
-        while end < bytes.count, bytes[end] != 0x0D, bytes[end] != 0x0A { end += 1 }
+        let end = HTTPTokens.lineBreak(in: bytes, from: start)
         guard end < bytes.count else { return nil }
         var next = end + 1
         if bytes[end] == 0x0D {
@@ -167,8 +166,7 @@ struct HTTPHeadParser: Sendable {
     /// returns the index after them. A byte at a time, each append checking the array's uniqueness
     /// and capacity, cost about 20 instructions per byte of every opening handshake.
     private mutating func storeRun(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-        var end = start
-        while end < bytes.count, bytes[end] != 0x0D, bytes[end] != 0x0A { end += 1 }
+        let end = HTTPTokens.lineBreak(in: bytes, from: start)
         var take = min(end - start, limits.maxHeaderBytes - headBytes)
         if phase == .startLine { take = min(take, limits.maxRequestLineLength - line.count) }
         guard take > 0 else { return start }

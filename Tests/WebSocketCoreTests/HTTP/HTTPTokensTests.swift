@@ -83,4 +83,32 @@ struct HTTPTokensTests {
         #expect(HTTPTokens.trimmingOWS("   "[...]) == "")
         #expect(HTTPTokens.trimmingOWS(Array(" x ".utf8)[...]) == Array("x".utf8)[...])
     }
+
+    /// The first CR or LF at or after `start`, a byte at a time: what `lineBreak(in:from:)` must find.
+    static func naiveLineBreak(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start
+        while index < bytes.count, bytes[index] != 0x0D, bytes[index] != 0x0A { index += 1 }
+        return index
+    }
+
+    @Test("lineBreak finds the first CR or LF from every start, wherever it lies in the 8-byte steps")
+    func lineBreak() {
+        var rng = Connection.SeededGenerator(seed: 0x1F0D)
+        // Lengths around the step, breaks anywhere or nowhere, and bytes that differ from CR or LF
+        // by one bit or by the borrow's reach (0x0C, 0x0E, 0x0B, 0x09, 0x8D, 0x8A, 0x00, 0xFF).
+        let alphabet: [UInt8] = [0x41, 0x20, 0x0C, 0x0E, 0x0B, 0x09, 0x8D, 0x8A, 0x00, 0xFF, 0x01, 0x7F]
+        for _ in 0..<3_000 {
+            let count = Int(rng.next() % 40)
+            var bytes = (0..<count).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            let breaks = count == 0 ? 0 : Int(rng.next() % 3)
+            for _ in 0..<breaks { bytes[Int(rng.next() % UInt64(count))] = rng.next() % 2 == 0 ? 0x0D : 0x0A }
+            bytes.withUnsafeBytes { raw in
+                for start in 0...(count + 1) {
+                    #expect(HTTPTokens.lineBreak(in: raw, from: start) == Self.naiveLineBreak(bytes, from: start),
+                            "\(bytes) from \(start)")
+                }
+            }
+        }
+    }
 }
+
