@@ -109,7 +109,7 @@ extension Connection {
     /// The request waiting for ``accept(subprotocol:extensions:headers:)`` or
     /// ``reject(status:headers:body:)``, if any.
     @inlinable
-    public var pendingHandshakeRequest: Connection.HandshakeRequest? { phaseSummary.pendingRequest?.value }
+    public var pendingHandshakeRequest: Connection.HandshakeRequest? { phaseSummary.pendingRequest }
 
     /// (Server) Accepts the pending opening handshake request: queues the 101 response and opens the
     /// connection. A ``Connection/Event/handshakeCompleted(_:)`` event follows, and frames that arrived with the

@@ -99,8 +99,8 @@ struct PhaseSummary: Sendable {
     @usableFromInline var timerPending: Bool
     /// The earliest deadline of the phase's armed timers.
     @usableFromInline var earliestArmed: Connection.Instant?
-    /// ``Connection/pendingHandshakeRequest``, in the phase's own box.
-    @usableFromInline var pendingRequest: Boxed<Connection.HandshakeRequest>? = nil
+    /// ``Connection/pendingHandshakeRequest`` (one pointer: the request keeps its fields in a box).
+    @usableFromInline var pendingRequest: Connection.HandshakeRequest? = nil
 
     init(_ phase: Phase) {
         var timers: (Timer, Timer) = (.off, .off)

@@ -86,7 +86,7 @@ extension Connection {
             switch phase {
             case .serverAwaitingRequest(let timeout):
                 enqueue(.handshakeRequest(request))
-                phase = .serverAwaitingDecision(Boxed(request), timeout: timeout)
+                phase = .serverAwaitingDecision(request, timeout: timeout)
             case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingDecision, .open, .closingLocally,
                  .closingRemotely, .closed:
                 break
