@@ -70,6 +70,9 @@ final class EventLoop: @unchecked Sendable {
     private let remote = Locked(Remote())
     private let thread: UnsafeMutablePointer<pthread_t>
     let system: SystemCalls
+    /// The clock of `system`, held here as well: read several times a turn, a closure read out of the
+    /// calls' shared table is retained and released around each call.
+    private let clock: @Sendable () -> Connection.Instant
 
     // The loop's own state, on its thread only. What is touched per message is
     // `@exclusivity(unchecked)`, for the reason and under the rule given at `WebSocket`.
@@ -128,9 +131,10 @@ final class EventLoop: @unchecked Sendable {
     init(index: Int, backend: ReadinessBackend, system: SystemCalls = .live) throws(Errno) {
         self.index = index
         self.system = system
+        clock = system.monotonicNow
         readiness = try backend.make()
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        now = system.monotonicNow()
+        now = clock()
         thread = .allocate(capacity: 1)
         thread.initialize(to: pthread_self())
         let started = Locked(false)
@@ -421,20 +425,20 @@ final class EventLoop: @unchecked Sendable {
             if !local.isEmpty || !dirty.isEmpty || !again.isEmpty {
                 timeout = 0
             } else if let earliest = trimOwed ? Connection.earlier(timers.earliest, owedTrimDue) : timers.earliest {
-                timeout = Poller.milliseconds(until: earliest, now: system.monotonicNow())
+                timeout = Poller.milliseconds(until: earliest, now: clock())
             } else {
                 timeout = -1
             }
             var stamped = false
             readiness.wait(timeoutMilliseconds: timeout) { token, events in
                 if !stamped {
-                    now = system.monotonicNow()
+                    now = clock()
                     stamped = true
                 }
                 handle(token, events)
             }
             dispatchDrains()
-            now = system.monotonicNow()
+            now = clock()
             let readers = again
             again = []
             for socket in readers { socket.readAgain() }
@@ -474,7 +478,7 @@ final class EventLoop: @unchecked Sendable {
         // `where` clause alone was evaluated for each of the four rounds).
         guard !local.isEmpty else { return }
         for _ in 0..<4 where !local.isEmpty {
-            now = system.monotonicNow()  // as in runWork
+            now = clock()  // as in runWork
             swap(&local, &running)
             for item in running { run(item) }
             running.removeAll(keepingCapacity: true)
@@ -493,7 +497,7 @@ final class EventLoop: @unchecked Sendable {
             guard !incoming.isEmpty || !running.isEmpty else { return }
             // The turn's time is read again: this work may have been queued after the turn began
             // (a ping's timeout counted from an earlier time would end too soon).
-            now = system.monotonicNow()
+            now = clock()
             for work in incoming { run(work) }
             for work in running { run(work) }
             incoming.removeAll(keepingCapacity: true)
