@@ -154,15 +154,22 @@ struct SHA1 {
         round(d, &e, &c, b ^ (e & (a ^ b)), k1, schedule(17))
         round(c, &d, &b, a ^ (d & (e ^ a)), k1, schedule(18))
         round(b, &c, &a, e ^ (c & (d ^ e)), k1, schedule(19))
-        t = 20
-        while t < 40 {
-            round(a, &b, &e, b ^ c ^ d, 0x6ED9_EBA1, schedule(t))
-            round(e, &a, &d, a ^ b ^ c, 0x6ED9_EBA1, schedule(t &+ 1))
-            round(d, &e, &c, e ^ a ^ b, 0x6ED9_EBA1, schedule(t &+ 2))
-            round(c, &d, &b, d ^ e ^ a, 0x6ED9_EBA1, schedule(t &+ 3))
-            round(b, &c, &a, c ^ d ^ e, 0x6ED9_EBA1, schedule(t &+ 4))
-            t &+= 5
+        /// Twenty rounds from `t` with the parity function: rounds 20 to 39 and 60 to 79, which
+        /// differ only in `k`.
+        @inline(__always)
+        func parityStage(_ k: UInt32) {
+            let end = t &+ 20
+            while t < end {
+                round(a, &b, &e, b ^ c ^ d, k, schedule(t))
+                round(e, &a, &d, a ^ b ^ c, k, schedule(t &+ 1))
+                round(d, &e, &c, e ^ a ^ b, k, schedule(t &+ 2))
+                round(c, &d, &b, d ^ e ^ a, k, schedule(t &+ 3))
+                round(b, &c, &a, c ^ d ^ e, k, schedule(t &+ 4))
+                t &+= 5
+            }
         }
+        t = 20
+        parityStage(0x6ED9_EBA1)
         while t < 60 {
             round(a, &b, &e, (b & c) | (d & (b | c)), 0x8F1B_BCDC, schedule(t))
             round(e, &a, &d, (a & b) | (c & (a | b)), 0x8F1B_BCDC, schedule(t &+ 1))
@@ -171,14 +178,7 @@ struct SHA1 {
             round(b, &c, &a, (c & d) | (e & (c | d)), 0x8F1B_BCDC, schedule(t &+ 4))
             t &+= 5
         }
-        while t < 80 {
-            round(a, &b, &e, b ^ c ^ d, 0xCA62_C1D6, schedule(t))
-            round(e, &a, &d, a ^ b ^ c, 0xCA62_C1D6, schedule(t &+ 1))
-            round(d, &e, &c, e ^ a ^ b, 0xCA62_C1D6, schedule(t &+ 2))
-            round(c, &d, &b, d ^ e ^ a, 0xCA62_C1D6, schedule(t &+ 3))
-            round(b, &c, &a, c ^ d ^ e, 0xCA62_C1D6, schedule(t &+ 4))
-            t &+= 5
-        }
+        parityStage(0xCA62_C1D6)
         return (a, b, c, d, e)
     }
 }
