@@ -3,89 +3,122 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// Base64 with the standard alphabet and padding (RFC 4648 §4), as the opening handshake uses it.
+///
+/// Every server handshake decodes the client's key (to check it is 16 bytes) and encodes the accept
+/// value: both work on contiguous bytes, with no intermediate array, and the handshake's own calls
+/// (``decodedCount(_:)``, ``encode(_:appendingTo:)``) allocate nothing.
 package enum Base64 {
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
     /// Encodes bytes as padded base64.
     package static func encode(_ bytes: some Collection<UInt8>) -> String {
-        let input = Array(bytes)
         var out: [UInt8] = []
-        out.reserveCapacity((input.count + 2) / 3 * 4)
+        let done: Void? = bytes.withContiguousStorageIfAvailable { encode(UnsafeRawBufferPointer($0), appendingTo: &out) }
+        if done == nil { Array(bytes).withUnsafeBytes { encode($0, appendingTo: &out) } }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the padded base64 of `bytes` to `out`.
+    package static func encode(_ bytes: UnsafeRawBufferPointer, appendingTo out: inout [UInt8]) {
+        out.reserveCapacity(out.count + (bytes.count + 2) / 3 * 4)
         var i = 0
-        while i + 3 <= input.count {
-            let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
-            out.append(alphabet[Int(n >> 18 & 63)])
-            out.append(alphabet[Int(n >> 12 & 63)])
-            out.append(alphabet[Int(n >> 6 & 63)])
-            out.append(alphabet[Int(n & 63)])
+        while bytes.count - i >= 3 {
+            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            out.append(symbol(n >> 18))
+            out.append(symbol(n >> 12))
+            out.append(symbol(n >> 6))
+            out.append(symbol(n))
             i += 3
         }
-        switch input.count - i {
+        switch bytes.count - i {
         case 1:
-            let n = UInt32(input[i]) << 16
-            out.append(alphabet[Int(n >> 18 & 63)])
-            out.append(alphabet[Int(n >> 12 & 63)])
+            let n = UInt32(bytes[i]) << 16
+            out.append(symbol(n >> 18))
+            out.append(symbol(n >> 12))
             out.append(UInt8(ascii: "="))
             out.append(UInt8(ascii: "="))
         case 2:
-            let n = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
-            out.append(alphabet[Int(n >> 18 & 63)])
-            out.append(alphabet[Int(n >> 12 & 63)])
-            out.append(alphabet[Int(n >> 6 & 63)])
+            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
+            out.append(symbol(n >> 18))
+            out.append(symbol(n >> 12))
+            out.append(symbol(n >> 6))
             out.append(UInt8(ascii: "="))
         default:
             break
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes strict padded base64: the length is a multiple of 4, padding only at the end, no
     /// whitespace, and the unused bits of the last symbol are zero (RFC 4648 §3.5 canonical encoding).
     /// Returns `nil` for anything else.
     package static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        let input = Array(text.utf8)
-        guard input.count % 4 == 0 else { return nil }
         var out: [UInt8] = []
-        out.reserveCapacity(input.count / 4 * 3)
+        let valid = withUTF8(of: text) { input in
+            out.reserveCapacity(input.count / 4 * 3)
+            return decode(input) { out.append($0) }
+        }
+        return valid ? out : nil
+    }
+
+    /// How many bytes ``decode(_:)`` would return, without making them; `nil` where it returns `nil`.
+    package static func decodedCount(_ text: some StringProtocol) -> Int? {
+        var count = 0
+        let valid = withUTF8(of: text) { input in decode(input) { _ in count += 1 } }
+        return valid ? count : nil
+    }
+
+    /// The one decoder: hands each decoded byte of `input` to `emit`, in order, and returns whether
+    /// all of `input` is strict padded base64 (bytes already emitted are then meaningless).
+    @inline(__always)
+    private static func decode(_ input: UnsafeBufferPointer<UInt8>, _ emit: (UInt8) -> Void) -> Bool {
+        guard input.count % 4 == 0 else { return false }
+        let pad = UInt8(ascii: "=")
         var i = 0
         while i < input.count {
-            let isLast = i + 4 == input.count
-            var values: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
-            var padding = 0
-            for j in 0..<4 {
-                let c = input[i + j]
-                let v: UInt32
-                if c == UInt8(ascii: "=") {
-                    // Padding: only in the last quantum, only in the last two places, and only at the end.
-                    guard isLast, j >= 2 else { return nil }
-                    padding += 1
-                    v = 0
+            let (c0, c1, c2, c3) = (input[i], input[i + 1], input[i + 2], input[i + 3])
+            guard let v0 = value(of: c0), let v1 = value(of: c1) else { return false }
+            var n = v0 << 18 | v1 << 12
+            // Padding only in the last quantum, only in its last two places, and only at its end:
+            // "xx==" or "xxx=". Elsewhere `=` is no symbol, and `value(of:)` refuses it.
+            if c3 == pad, i + 4 == input.count {
+                if c2 == pad {
+                    guard n & 0xFFFF == 0 else { return false }
+                    emit(UInt8(truncatingIfNeeded: n >> 16))
                 } else {
-                    guard padding == 0, let d = value(of: c) else { return nil }
-                    v = d
+                    guard let v2 = value(of: c2) else { return false }
+                    n |= v2 << 6
+                    guard n & 0xFF == 0 else { return false }
+                    emit(UInt8(truncatingIfNeeded: n >> 16))
+                    emit(UInt8(truncatingIfNeeded: n >> 8))
                 }
-                switch j {
-                case 0: values.0 = v
-                case 1: values.1 = v
-                case 2: values.2 = v
-                default: values.3 = v
-                }
-            }
-            let n = values.0 << 18 | values.1 << 12 | values.2 << 6 | values.3
-            out.append(UInt8(truncatingIfNeeded: n >> 16))
-            switch padding {
-            case 0:
-                out.append(UInt8(truncatingIfNeeded: n >> 8))
-                out.append(UInt8(truncatingIfNeeded: n))
-            case 1:
-                guard n & 0xFF == 0 else { return nil }
-                out.append(UInt8(truncatingIfNeeded: n >> 8))
-            default:
-                guard n & 0xFFFF == 0 else { return nil }
+            } else {
+                guard let v2 = value(of: c2), let v3 = value(of: c3) else { return false }
+                n |= v2 << 6 | v3
+                emit(UInt8(truncatingIfNeeded: n >> 16))
+                emit(UInt8(truncatingIfNeeded: n >> 8))
+                emit(UInt8(truncatingIfNeeded: n))
             }
             i += 4
         }
-        return out
+        return true
+    }
+
+    /// `body` over the text's UTF-8 where it lies (a native string's always does), else over a copy.
+    @inline(__always)
+    private static func withUTF8(of text: some StringProtocol, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// The alphabet's symbol for the low 6 bits of `n`.
+    @inline(__always)
+    private static func symbol(_ n: UInt32) -> UInt8 {
+        let v = UInt8(truncatingIfNeeded: n & 63)
+        switch v {
+        case 0..<26: return UInt8(ascii: "A") &+ v
+        case 26..<52: return UInt8(ascii: "a") &+ (v &- 26)
+        case 52..<62: return UInt8(ascii: "0") &+ (v &- 52)
+        case 62: return UInt8(ascii: "+")
+        default: return UInt8(ascii: "/")
+        }
     }
 
     private static func value(of c: UInt8) -> UInt32? {

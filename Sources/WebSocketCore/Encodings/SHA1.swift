@@ -13,19 +13,23 @@ struct SHA1 {
     private var h2: UInt32 = 0x98BA_DCFE
     private var h3: UInt32 = 0x1032_5476
     private var h4: UInt32 = 0xC3D2_E1F0
-    /// The block being filled: `block[..<blockCount]`. Allocated once, at its full 64 bytes: a block
-    /// appended to byte by byte, and an 80-word schedule allocated per block, made SHA-1 about a
-    /// tenth of a server's user-space cost per opening handshake.
-    private var block = [UInt8](repeating: 0, count: 64)
+    /// The block being filled: its first `blockCount` bytes. Kept in the value itself, 64 bytes as
+    /// eight words: an array here was one of the allocations of every opening handshake (a block
+    /// appended to byte by byte, and an 80-word schedule allocated per block, had made SHA-1 about
+    /// a tenth of a server's user-space cost per handshake).
+    private var block: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     private var blockCount = 0
     private var byteCount: UInt64 = 0
+
+    /// The size of a digest in bytes.
+    static let digestSize = 20
 
     init() {}
 
     mutating func update(_ bytes: some Sequence<UInt8>) {
         let contiguous: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
         if contiguous != nil { return }
-        for byte in bytes { update(byte) }
+        for byte in bytes { withUnsafeBytes(of: byte) { update($0) } }
     }
 
     /// Appends contiguous bytes, a block's worth at a time.
@@ -34,7 +38,7 @@ struct SHA1 {
         while offset < bytes.count {
             let taken = min(64 - blockCount, bytes.count - offset)
             let start = blockCount
-            block.withUnsafeMutableBytes { target in
+            withUnsafeMutableBytes(of: &block) { target in
                 UnsafeMutableRawBufferPointer(rebasing: target[start..<(start + taken)])
                     .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + taken)]))
             }
@@ -45,39 +49,36 @@ struct SHA1 {
         }
     }
 
-    private mutating func update(_ byte: UInt8) {
-        block[blockCount] = byte
-        blockCount += 1
-        byteCount &+= 1
-        if blockCount == 64 { processBlock() }
+    /// Pads the message (RFC 3174 §4) and writes the 20-byte digest into `digest`, which must hold
+    /// ``digestSize`` bytes.
+    mutating func finalize(into digest: UnsafeMutableRawBufferPointer) {
+        precondition(digest.count >= Self.digestSize, "SHA-1 digest buffer too small")
+        let bitLength = byteCount &* 8
+        let count = blockCount
+        // The 0x80 byte, then zeros to the block's end; the length goes in the last 8 bytes of this
+        // block when they are free, else of one more block of zeros.
+        withUnsafeMutableBytes(of: &block) { bytes in
+            bytes[count] = 0x80
+            UnsafeMutableRawBufferPointer(rebasing: bytes[(count + 1)...]).initializeMemory(as: UInt8.self, repeating: 0)
+        }
+        if count >= 56 {
+            processBlock()
+            block = (0, 0, 0, 0, 0, 0, 0, 0)
+        }
+        block.7 = bitLength.bigEndian
+        processBlock()
+        digest.storeBytes(of: h0.bigEndian, toByteOffset: 0, as: UInt32.self)
+        digest.storeBytes(of: h1.bigEndian, toByteOffset: 4, as: UInt32.self)
+        digest.storeBytes(of: h2.bigEndian, toByteOffset: 8, as: UInt32.self)
+        digest.storeBytes(of: h3.bigEndian, toByteOffset: 12, as: UInt32.self)
+        digest.storeBytes(of: h4.bigEndian, toByteOffset: 16, as: UInt32.self)
     }
 
     mutating func finalize() -> [UInt8] {
-        let bitLength = byteCount &* 8
-        block[blockCount] = 0x80
-        blockCount += 1
-        if blockCount > 56 {
-            while blockCount < 64 { block[blockCount] = 0; blockCount += 1 }
-            processBlock()
+        [UInt8](unsafeUninitializedCapacity: Self.digestSize) { buffer, count in
+            finalize(into: UnsafeMutableRawBufferPointer(buffer))
+            count = Self.digestSize
         }
-        while blockCount < 56 { block[blockCount] = 0; blockCount += 1 }
-        var shift: UInt64 = 56
-        while blockCount < 64 {
-            block[blockCount] = UInt8(truncatingIfNeeded: bitLength >> shift)
-            blockCount += 1
-            shift &-= 8
-        }
-        processBlock()
-        var digest = [UInt8](repeating: 0, count: 20)
-        let words = (h0, h1, h2, h3, h4)
-        digest.withUnsafeMutableBytes { out in
-            out.storeBytes(of: words.0.bigEndian, toByteOffset: 0, as: UInt32.self)
-            out.storeBytes(of: words.1.bigEndian, toByteOffset: 4, as: UInt32.self)
-            out.storeBytes(of: words.2.bigEndian, toByteOffset: 8, as: UInt32.self)
-            out.storeBytes(of: words.3.bigEndian, toByteOffset: 12, as: UInt32.self)
-            out.storeBytes(of: words.4.bigEndian, toByteOffset: 16, as: UInt32.self)
-        }
-        return digest
     }
 
     static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
@@ -90,7 +91,7 @@ struct SHA1 {
     /// later words computed in place of the one 16 rounds back (RFC 3174 §7, method 2).
     private mutating func processBlock() {
         let (a, b, c, d, e) = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { w in
-            block.withUnsafeBytes { bytes in
+            withUnsafeBytes(of: block) { bytes in
                 Self.rounds(bytes, w, (h0, h1, h2, h3, h4))
             }
         }

@@ -35,6 +35,16 @@ struct HTTPHeadWriter {
         appendCRLF()
     }
 
+    /// Appends a field whose value `writeValue` appends to the head's bytes itself: a value this
+    /// library computes (the accept key), with no string made for it.
+    mutating func appendUnchecked(name: String, writeValue: (inout [UInt8]) -> Void) {
+        appendUTF8(name)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
+        writeValue(&bytes)
+        appendCRLF()
+    }
+
     /// Ends the head with the empty line and returns its bytes.
     consuming func finish() -> [UInt8] {
         appendCRLF()

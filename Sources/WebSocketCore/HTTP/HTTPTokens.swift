@@ -34,19 +34,16 @@ package enum HTTPTokens {
 
     /// RFC 9110 §5.6.2: `tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_"
     /// / "`" / "|" / "~" / DIGIT / ALPHA`.
+    /// One test per byte, against the set as two 64-bit masks (bit `c` of `low` for `c` < 64, bit
+    /// `c - 64` of `high` below 128): a `switch` over the 15 symbols and 3 ranges cost about 13
+    /// instructions a byte, and every field name of an opening handshake passes here.
+    /// `HTTPTokensTests` checks them against the grammar's list for every byte value.
     @inline(__always)
     static func isTokenChar(_ c: UInt8) -> Bool {
-        switch c {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-             UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-             UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
+        let low: UInt64 = 0x03FF_6CFA_0000_0000   // ! # $ % & ' * + - . 0-9
+        let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE  // A-Z ^ _ ` a-z | ~
+        let mask = c < 64 ? low : c < 128 ? high : 0
+        return mask &>> UInt64(c & 63) & 1 != 0
     }
 
     /// RFC 9110 §5.6.2: `token = 1*tchar`.

@@ -10,9 +10,20 @@ enum AcceptKey {
     /// base64(SHA-1(key + GUID)). The key is used as sent (trimmed of surrounding whitespace by the
     /// header parser), not base64-decoded.
     static func accept(forKey key: String) -> String {
+        var value: [UInt8] = []
+        appendAccept(forKey: key, to: &value)
+        return String(decoding: value, as: UTF8.self)
+    }
+
+    /// Appends ``accept(forKey:)``'s 28 bytes to `out`: the server's 101 response takes them so,
+    /// with no digest array and no string in between.
+    static func appendAccept(forKey key: String, to out: inout [UInt8]) {
         var sha = SHA1()
         sha.update(key.utf8)
         sha.update(guid.utf8)
-        return Base64.encode(sha.finalize())
+        withUnsafeTemporaryAllocation(byteCount: SHA1.digestSize, alignment: 4) { digest in
+            sha.finalize(into: digest)
+            Base64.encode(UnsafeRawBufferPointer(digest), appendingTo: &out)
+        }
     }
 }

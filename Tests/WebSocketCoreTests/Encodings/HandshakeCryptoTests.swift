@@ -40,6 +40,23 @@ struct HandshakeCryptoTests {
         }
     }
 
+    @Test("SHA-1 of a sequence without contiguous storage, and a digest written into a buffer, are the one-shot digest")
+    func sha1OtherPaths() {
+        for n in [0, 1, 55, 56, 63, 64, 65, 119, 120, 200] {
+            let data = (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
+            let whole = SHA1.hash(data)
+            var bytewise = SHA1()
+            bytewise.update(data.lazy.map { $0 })   // no contiguous storage: byte by byte
+            #expect(bytewise.finalize() == whole, "length \(n)")
+            var intoBuffer = SHA1()
+            intoBuffer.update(data)
+            var digest = [UInt8](repeating: 0xAA, count: SHA1.digestSize + 4)
+            digest.withUnsafeMutableBytes { intoBuffer.finalize(into: $0) }
+            #expect(Array(digest[..<SHA1.digestSize]) == whole, "length \(n)")
+            #expect(digest[SHA1.digestSize...].allSatisfy { $0 == 0xAA }, "wrote past the digest at length \(n)")
+        }
+    }
+
     @Test("RFC 4648 §10 base64 vectors", arguments: [
         ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="),
         ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy"),
@@ -47,20 +64,30 @@ struct HandshakeCryptoTests {
     func base64(plain: String, encoded: String) {
         #expect(Base64.encode(Array(plain.utf8)) == encoded)
         #expect(Base64.decode(encoded) == Array(plain.utf8))
+        #expect(Base64.decodedCount(encoded) == plain.utf8.count)
+        var appended: [UInt8] = [1, 2]
+        Array(plain.utf8).withUnsafeBytes { Base64.encode($0, appendingTo: &appended) }
+        #expect(appended == [1, 2] + Array(encoded.utf8))
     }
 
     @Test("base64 decoding is strict", arguments: [
         "Zg=", "Zg", "Z===", "Zh==", "Zm9=", "Zm 9v", "Zm9v\n", "=Zm9", "Zg==Zg==", "Zm9v!A==", "Zm8=Zm8=",
+        "Zg=A", "Z=g=", "Zm9v=m9v", "Zm9vZ=9v",
     ])
     func base64Rejects(text: String) {
         #expect(Base64.decode(text) == nil)
+        #expect(Base64.decodedCount(text) == nil)
+        #expect(Base64.decode(Substring(text)) == nil)
     }
 
     @Test("base64 round-trips every byte value and length")
     func base64RoundTrip() {
         var bytes: [UInt8] = []
         for n in 0..<300 {
-            #expect(Base64.decode(Base64.encode(bytes)) == bytes)
+            let encoded = Base64.encode(bytes)
+            #expect(Base64.decode(encoded) == bytes)
+            #expect(Base64.decodedCount(encoded) == bytes.count)
+            #expect(Base64.encode(bytes.lazy.map { $0 }) == encoded)   // no contiguous storage
             bytes.append(UInt8(truncatingIfNeeded: n &* 31 &+ 7))
         }
     }
@@ -68,5 +95,8 @@ struct HandshakeCryptoTests {
     @Test("RFC 6455 §1.3 accept value for the sample nonce")
     func acceptKey() {
         #expect(AcceptKey.accept(forKey: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        var head = Array("Sec-WebSocket-Accept: ".utf8)
+        AcceptKey.appendAccept(forKey: "dGhlIHNhbXBsZSBub25jZQ==", to: &head)
+        #expect(String(decoding: head, as: UTF8.self) == "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
     }
 }
