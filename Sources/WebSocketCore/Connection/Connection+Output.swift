@@ -264,7 +264,21 @@ extension Connection {
     }
 
     /// Appends bytes to the output as they are (a handshake's HTTP answer): not the framing path.
-    mutating func appendOutput(contentsOf bytes: some Collection<UInt8>) {
+    /// A server's answer is its first output: the buffer has no storage yet, and the answer's own
+    /// array becomes it (with the room its writer reserved, which the first frames then use),
+    /// instead of being copied into a new one.
+    mutating func appendOutput(contentsOf bytes: [UInt8]) {
+        guard outboxEnd == 0, outbox.capacity == 0 else {
+            appendOutputCopying(bytes)
+            return
+        }
+        outbox = bytes
+        outboxStart = 0
+        outboxEnd = bytes.count
+    }
+
+    /// ``appendOutput(contentsOf:)``, copying.
+    mutating func appendOutputCopying(_ bytes: some Collection<UInt8>) {
         trimOutbox()
         outbox.append(contentsOf: bytes)
         outboxEnd = outbox.count

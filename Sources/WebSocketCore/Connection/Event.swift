@@ -5,13 +5,14 @@
 extension Connection {
     /// Something that happened on a connection, pulled with ``Connection/nextEvent()``.
     public enum Event: Sendable, Hashable {
-        // The handshake cases are indirect: their payloads are large, and the frequent events (messages)
-        // should not pay for moving them around.
+        // The handshake's result and failure are indirect: their payloads are large, and the frequent
+        // events (messages) should not pay for moving them around. A request is one reference (its
+        // fields are boxed), so it is stored as it is: boxed again, it cost an allocation per handshake.
 
         /// (Server) A valid opening handshake request arrived. Answer it with
         /// ``Connection/accept(subprotocol:extensions:headers:)`` or ``Connection/reject(status:headers:body:)``;
         /// no frame is read before then.
-        indirect case handshakeRequest(Connection.HandshakeRequest)
+        case handshakeRequest(Connection.HandshakeRequest)
         /// The opening handshake succeeded: the connection is open.
         indirect case handshakeCompleted(Connection.HandshakeResult)
         /// The opening handshake failed; the connection is closed and the transport should be closed.

@@ -45,8 +45,10 @@ struct HTTPHeadWriter {
         appendCRLF()
     }
 
-    /// Ends the head with the empty line and returns its bytes.
-    consuming func finish() -> [UInt8] {
+    /// Ends the head with the empty line and returns its bytes. Mutating, not `consuming`: the
+    /// consuming form kept a second reference to the bytes while it appended the line, and the
+    /// append then copied the whole head into a new array (an allocation per handshake).
+    mutating func finish() -> [UInt8] {
         appendCRLF()
         return bytes
     }

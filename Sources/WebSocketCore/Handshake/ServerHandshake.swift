@@ -79,6 +79,8 @@ enum ServerHandshake {
     /// which RFC 9112 §3.2.2 says a server MUST accept. Other forms (`*`, `host:port`) are no
     /// resource: `nil`. A fragment, which no target should carry, is dropped.
     static func resource(fromTarget target: String) -> String? {
+        // The usual origin-form ("/chat?room=1") with no fragment is the target itself: no copy.
+        if target.utf8.first == UInt8(ascii: "/"), !target.utf8.contains(UInt8(ascii: "#")) { return target }
         let bytes = Array(target.utf8)
         let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
         if bytes.first == UInt8(ascii: "/") {

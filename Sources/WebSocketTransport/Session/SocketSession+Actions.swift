@@ -24,8 +24,9 @@ package enum SessionAction: Sendable {
     /// Hand this event to the consumer (a handler, or the async face's messages).
     case deliver(WebSocketEvent)
     /// (Server) Decide on this opening handshake request, then ``SocketSession/respond(to:)``.
-    /// Indirect, as the request is large and actions are returned for every message.
-    indirect case decide(Connection.HandshakeRequest)
+    /// Not boxed: a request is one reference (its fields are boxed), and an `indirect` case cost
+    /// an allocation per handshake.
+    case decide(Connection.HandshakeRequest)
     /// Resume a waiter: a send that waited for room, an awaited ping, a close, a connect.
     case resume(Resumption)
 }
