@@ -16,33 +16,43 @@ package enum Base64 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends the padded base64 of `bytes` to `out`.
+    /// Appends the padded base64 of `bytes` to `out`: written in place past the array's end, in
+    /// one pass (appended a symbol at a time, the 28 bytes of an accept value cost about 590
+    /// instructions).
     package static func encode(_ bytes: UnsafeRawBufferPointer, appendingTo out: inout [UInt8]) {
-        out.reserveCapacity(out.count + (bytes.count + 2) / 3 * 4)
-        var i = 0
-        while bytes.count - i >= 3 {
-            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            out.append(symbol(n >> 18))
-            out.append(symbol(n >> 12))
-            out.append(symbol(n >> 6))
-            out.append(symbol(n))
-            i += 3
-        }
-        switch bytes.count - i {
-        case 1:
-            let n = UInt32(bytes[i]) << 16
-            out.append(symbol(n >> 18))
-            out.append(symbol(n >> 12))
-            out.append(UInt8(ascii: "="))
-            out.append(UInt8(ascii: "="))
-        case 2:
-            let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
-            out.append(symbol(n >> 18))
-            out.append(symbol(n >> 12))
-            out.append(symbol(n >> 6))
-            out.append(UInt8(ascii: "="))
-        default:
-            break
+        let start = out.count
+        let count = (bytes.count + 2) / 3 * 4
+        out.append(contentsOf: repeatElement(0, count: count))
+        out.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let target = base + start
+            var i = 0
+            var o = 0
+            while bytes.count - i >= 3 {
+                let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+                target[o] = symbol(n >> 18)
+                target[o + 1] = symbol(n >> 12)
+                target[o + 2] = symbol(n >> 6)
+                target[o + 3] = symbol(n)
+                i += 3
+                o += 4
+            }
+            switch bytes.count - i {
+            case 1:
+                let n = UInt32(bytes[i]) << 16
+                target[o] = symbol(n >> 18)
+                target[o + 1] = symbol(n >> 12)
+                target[o + 2] = UInt8(ascii: "=")
+                target[o + 3] = UInt8(ascii: "=")
+            case 2:
+                let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
+                target[o] = symbol(n >> 18)
+                target[o + 1] = symbol(n >> 12)
+                target[o + 2] = symbol(n >> 6)
+                target[o + 3] = UInt8(ascii: "=")
+            default:
+                break
+            }
         }
     }
 

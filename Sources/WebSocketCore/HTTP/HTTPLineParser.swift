@@ -84,10 +84,12 @@ package enum HTTPLineParser {
         // RFC 9112 §5.1: "No whitespace is allowed between the field name and colon. ... A server MUST
         // reject, with a response status code of 400 (Bad Request), any received request message that
         // contains whitespace between a header field name and colon." A non-token name fails the same
-        // way, since whitespace is no tchar.
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return .failure(.malformedHeader) }
+        // way, since whitespace is no tchar. One pass: the name runs to the first byte that is no
+        // tchar, which must be the colon (a colon is no tchar, so it is the line's first).
+        var colon = 0
+        while colon < line.count, HTTPTokens.isTokenChar(line[colon]) { colon += 1 }
+        guard colon > 0, colon < line.count, line[colon] == UInt8(ascii: ":") else { return .failure(.malformedHeader) }
         let name = UnsafeBufferPointer(rebasing: line[..<colon])
-        guard HTTPTokens.isToken(name) else { return .failure(.malformedHeader) }
         let value = UnsafeBufferPointer(rebasing: line[HTTPTokens.owsTrimmed(line[(colon + 1)...])])
         // RFC 9110 §5.5: "Field values containing CR, LF, or NUL characters are invalid and dangerous
         // ... a recipient ... MUST either reject the message or replace each of those characters with
