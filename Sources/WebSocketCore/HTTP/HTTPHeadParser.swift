@@ -284,11 +284,15 @@ struct HTTPHeadParser: Sendable {
             if content.isEmpty { return completeHead() }
             // A field is stored as a String: valid UTF-8 keeps its size, but every byte of an invalid
             // sequence (obs-text) becomes U+FFFD, three bytes. Bound what is stored before decoding:
-            // at most maxHeaderBytes in all, else 431.
-            var validator = UTF8Validator()
-            let isUTF8 = validator.validate(UnsafeRawBufferPointer(content)) && validator.isAtCharacterBoundary
-            let storedAtMost = isUTF8 ? content.count : 3 * content.count
-            guard storedAtMost <= limits.maxHeaderBytes - storedFieldBytes else { return .failure(.headTooLarge) }
+            // at most maxHeaderBytes in all, else 431. The exact figure takes a pass over the line,
+            // made only when three bytes for each would not fit (3 × count ≤ remaining exactly when
+            // count ≤ remaining / 3, rounded down): far from the limit, every line fits either way.
+            let remaining = limits.maxHeaderBytes - storedFieldBytes
+            if content.count > remaining / 3 {
+                var validator = UTF8Validator()
+                let isUTF8 = validator.validate(UnsafeRawBufferPointer(content)) && validator.isAtCharacterBoundary
+                guard isUTF8, content.count <= remaining else { return .failure(.headTooLarge) }
+            }
             if fieldCount == 0 { headers.reserveCapacity(Self.expectedFieldCount) }
             switch HTTPLineParser.field(content) {
             case .success(let field):

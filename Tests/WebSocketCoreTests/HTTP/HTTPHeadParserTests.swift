@@ -282,6 +282,37 @@ struct HTTPHeadParserTests {
         #expect(parser.storedByteCount <= limits.maxHeaderBytes)
     }
 
+    @Test("head bytes: a field of invalid UTF-8 counts three bytes for each of its bytes, valid UTF-8 its size")
+    func storedFieldBound() {
+        // "GET / HTTP/1.1\r\n" (16) + "E: " + 10 value bytes + "\r\n" + "\r\n": 33 bytes. The line's
+        // content is 13 bytes: stored as at most 39 when invalid, 13 when valid.
+        let valid = S.bytes("GET / HTTP/1.1\r\nE: ") + Array("\u{E9}\u{E9}\u{E9}\u{E9}\u{E9}".utf8) + S.bytes("\r\n\r\n")
+        let invalid = S.bytes("GET / HTTP/1.1\r\nE: ") + [UInt8](repeating: 0xFF, count: 10) + S.bytes("\r\n\r\n")
+        #expect(valid.count == 33 && invalid.count == 33)
+        var limits = Connection.Limits()
+        limits.maxHeaderBytes = 33
+        var fits = HTTPHeadParser(kind: .request, limits: limits)
+        guard case .request(let head) = fits.consume(valid).outcome else {
+            Issue.record("valid UTF-8 at the limit must be accepted")
+            return
+        }
+        #expect(head.headers["E"] == "\u{E9}\u{E9}\u{E9}\u{E9}\u{E9}")
+        var tooMuch = HTTPHeadParser(kind: .request, limits: limits)
+        #expect(tooMuch.consume(invalid).outcome == .failure(.headTooLarge))
+        #expect(tooMuch.storedByteCount <= limits.maxHeaderBytes)
+        // Room for three bytes each (13 × 3 = 39): accepted, each invalid byte decoded as U+FFFD.
+        limits.maxHeaderBytes = 39
+        var repaired = HTTPHeadParser(kind: .request, limits: limits)
+        guard case .request(let head) = repaired.consume(invalid).outcome else {
+            Issue.record("invalid UTF-8 with room for its repair must be accepted")
+            return
+        }
+        #expect(head.headers["E"] == String(repeating: "\u{FFFD}", count: 10))
+        limits.maxHeaderBytes = 38
+        var oneShort = HTTPHeadParser(kind: .request, limits: limits)
+        #expect(oneShort.consume(invalid).outcome == .failure(.headTooLarge))
+    }
+
     @Test("header count: exactly at the limit passes, one over fails with 431 at the extra line's first byte")
     func headerCountLimit() {
         var limits = Connection.Limits()
