@@ -29,12 +29,6 @@ extension Connection {
             (lhs.sinceOrigin._high, lhs.sinceOrigin._low) < (rhs.sinceOrigin._high, rhs.sinceOrigin._low)
         }
 
-        /// Whether `lhs` and `rhs` are the same instant (the halves again, as for `<`).
-        @inlinable
-        public static func == (lhs: Connection.Instant, rhs: Connection.Instant) -> Bool {
-            lhs.sinceOrigin._high == rhs.sinceOrigin._high && lhs.sinceOrigin._low == rhs.sinceOrigin._low
-        }
-
         /// The instant `duration` later.
         public static func + (lhs: Connection.Instant, rhs: Duration) -> Connection.Instant {
             Connection.Instant(sinceOrigin: lhs.sinceOrigin + rhs)
