@@ -193,15 +193,15 @@ public final class WebSocket: @unchecked Sendable {
         self.system = system
         shared = Locked(Shared(connected: socket))
         highWaterMark = self.session.settings.highWaterMark
-        publishedBufferedAmount = .allocate(capacity: 1)
-        publishedBufferedAmount.initialize(to: 0)
-        outboxWaiting = .allocate(capacity: 1)
-        outboxWaiting.initialize(to: 0)
+        // One allocation for both words (pinned: other threads read them atomically).
+        let words = PinnedMemory.allocate(Int.self, count: 2)
+        words.initialize(repeating: 0, count: 2)
+        publishedBufferedAmount = words
+        outboxWaiting = words + 1
     }
 
     deinit {
-        publishedBufferedAmount.deallocate()
-        outboxWaiting.deallocate()
+        PinnedMemory.deallocate(publishedBufferedAmount)   // both words
     }
 
     // MARK: What the connection is

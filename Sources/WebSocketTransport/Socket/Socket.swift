@@ -38,13 +38,13 @@ package final class Socket: Sendable {
         receive = system.receive
         send = system.send
         sendPieces = system.sendPieces
-        openFlag = .allocate(capacity: 1)
+        openFlag = PinnedMemory.allocate(CInt.self)
         openFlag.initialize(to: 1)
     }
 
     deinit {
         close()
-        openFlag.deallocate()
+        PinnedMemory.deallocate(openFlag)
     }
 
     /// Creates a non-blocking, close-on-exec stream socket of `family` (`AF_INET`, `AF_INET6`,

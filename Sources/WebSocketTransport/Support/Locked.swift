@@ -28,7 +28,7 @@ package final class Locked<Value> {
 
     package init(_ value: Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
+        mutex = PinnedMemory.allocate(pthread_mutex_t.self)
         mutex.initialize(to: pthread_mutex_t())
         let mutexResult = pthread_mutex_init(mutex, nil)
         precondition(mutexResult == 0, "pthread_mutex_init failed")
@@ -40,7 +40,7 @@ package final class Locked<Value> {
             condition.deallocate()
         }
         pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        PinnedMemory.deallocate(mutex)
     }
 
     /// (Under `mutex`) The condition, made at the first call.
