@@ -43,7 +43,12 @@ package enum HTTPLineParser {
         // and HTTP/0.9 has no headers. Which HTTP/1 minor versions are acceptable is the handshake's
         // decision (ServerHandshake), so that a bad method is still reported first.
         guard version.major == 1 else { return .failure(.unsupportedHTTPVersion) }
-        return .success(RequestLine(method: ascii(method), target: ascii(target), version: version))
+        // The method an upgrade uses, as the literal (see `knownName(_:)`).
+        let m = method.startIndex
+        let isGET = method.count == 3 && method[m] == UInt8(ascii: "G") && method[m + 1] == UInt8(ascii: "E")
+            && method[m + 2] == UInt8(ascii: "T")
+        let methodName = isGET ? "GET" : ascii(method)
+        return .success(RequestLine(method: methodName, target: ascii(target), version: version))
     }
 
     /// RFC 9112 §4: `status-line = HTTP-version SP status-code SP [ reason-phrase ]`. The SP after the
@@ -96,8 +101,36 @@ package enum HTTPLineParser {
         // SP". We reject them, and every other control character but HTAB, which `field-vchar` excludes.
         // obs-text (0x80-0xFF) is allowed and decoded as UTF-8 with repair.
         guard value.allSatisfy(HTTPHeadWriter.isFieldValueByte) else { return .failure(.malformedHeader) }
-        return .success(Connection.HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self),
+        return .success(Connection.HTTPHeaders.Field(name: knownName(name) ?? String(decoding: name, as: UTF8.self),
                                                      value: String(decoding: value, as: UTF8.self)))
+    }
+
+    /// The names every opening handshake carries, spelled as RFC 6455 and browsers spell them: a
+    /// name with exactly these bytes is the literal itself, neither decoded nor stored again (the two
+    /// longest took an allocation each, per handshake). Any other spelling is decoded as it is.
+    @inline(__always)
+    static func knownName(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+        let candidate: String
+        switch name.count {
+        case 4: candidate = "Host"
+        case 6: candidate = "Origin"
+        case 7: candidate = "Upgrade"
+        case 10: candidate = name[0] == UInt8(ascii: "C") ? "Connection" : "User-Agent"
+        case 17: candidate = "Sec-WebSocket-Key"
+        case 21: candidate = "Sec-WebSocket-Version"
+        case 22: candidate = "Sec-WebSocket-Protocol"
+        case 24: candidate = "Sec-WebSocket-Extensions"
+        default: return nil
+        }
+        // A loop over the two buffers: `elementsEqual` went through iterators, about 360 instructions
+        // for one name.
+        let same = candidate.utf8.withContiguousStorageIfAvailable { known in
+            guard known.count == name.count else { return false }
+            var index = 0
+            while index < known.count, known[index] == name[index] { index &+= 1 }
+            return index == known.count
+        } ?? false
+        return same ? candidate : nil
     }
 
     /// RFC 9112 §2.3: `HTTP-version = HTTP-name "/" DIGIT "." DIGIT`, with `HTTP-name` case-sensitive.

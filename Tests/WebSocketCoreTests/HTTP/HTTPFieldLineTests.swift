@@ -40,6 +40,30 @@ struct HTTPFieldLineTests {
         }
     }
 
+    @Test("Known names come out as sent: exact spellings, other cases, and other names of their lengths")
+    func knownNames() {
+        let names = [
+            "Host", "host", "HOST", "Hosx", "Origin", "origin", "Originx", "Upgrade", "upgradE", "Upgradx",
+            "Connection", "connection", "User-Agent", "user-agent", "Connectiox", "Cser-Agent", "User-Agenx",
+            "Sec-WebSocket-Key", "sec-websocket-key", "Sec-WebSocket-Kex", "Sec-WebSocket-Version",
+            "Sec-Websocket-Version", "Sec-WebSocket-Protocol", "Sec-WebSocket-Protocox", "Sec-WebSocket-Extensions",
+            "SEC-WEBSOCKET-EXTENSIONS", "Sec-WebSocket-Extensionx", "X", "Content-Length",
+        ]
+        for name in names {
+            let line = Array("\(name): v".utf8)
+            #expect(Self.parsed(line) == Self.expected(line), "name \(name)")
+            #expect(Self.parsed(line)?.name == name, "name \(name)")
+        }
+        // The request line's method: the literal for GET, as sent otherwise.
+        for method in ["GET", "get", "GEX", "POST", "G"] {
+            guard case .success(let line) = HTTPLineParser.requestLine(Array("\(method) / HTTP/1.1".utf8)[...]) else {
+                Issue.record("request line with \(method) refused")
+                continue
+            }
+            #expect(line.method == method)
+        }
+    }
+
     @Test("Random lines agree with the grammar")
     func randomLines() {
         // A fixed seed: the same lines on every run.
