@@ -74,28 +74,30 @@ final class EventLoop: @unchecked Sendable {
     /// calls' shared table is retained and released around each call.
     private let clock: @Sendable () -> Connection.Instant
 
-    // The loop's own state, on its thread only. What is touched per message is
-    // `@exclusivity(unchecked)`, for the reason and under the rule given at `WebSocket`.
+    // The loop's own state, on its thread only. What is touched per message or per connection is
+    // `@exclusivity(unchecked)`, for the reason and under the rule given at `WebSocket`: the checks
+    // of the registry's state (free slots, the servers' lists, the counts) made about 530 of an
+    // accepted connection's user-space instructions.
     /// Sockets by slot, with each slot's generation.
     @exclusivity(unchecked) private var sockets: [WebSocket?] = []
     @exclusivity(unchecked) private var generations: [UInt32] = []
     /// See ``schedule(_:at:)``.
-    private var staleTimersMark = EventLoop.minimumStaleTimersMark
-    private var freeSlots: [Int] = []
+    @exclusivity(unchecked) private var staleTimersMark = EventLoop.minimumStaleTimersMark
+    @exclusivity(unchecked) private var freeSlots: [Int] = []
     /// Each server's live sockets on this loop (a server's broadcast and stop walk only its own),
     /// unordered; each socket knows its index (`WebSocket.indexInServer`).
-    private var byServer: [(server: ServerCore, sockets: [WebSocket])] = []
+    @exclusivity(unchecked) private var byServer: [(server: ServerCore, sockets: [WebSocket])] = []
     /// Live sockets, and the most since the heap was last trimmed.
-    private var liveCount = 0
-    private var peakSinceTrim = 0
+    @exclusivity(unchecked) private var liveCount = 0
+    @exclusivity(unchecked) private var peakSinceTrim = 0
     /// When the heap was last trimmed, and whether a trim waits for ``trimInterval`` to pass since.
-    private var lastTrim: Connection.Instant? = nil
-    private(set) var trimOwed = false
+    @exclusivity(unchecked) private var lastTrim: Connection.Instant? = nil
+    @exclusivity(unchecked) private(set) var trimOwed = false
     /// Trims so far (for tests).
     private(set) var trimCount = 0
     /// The least time between two trims (``trimIfMostlyFreed()``).
     static let trimInterval = Duration.seconds(1)
-    private var listeners: [Listener?] = []
+    @exclusivity(unchecked) private var listeners: [Listener?] = []
     @exclusivity(unchecked) private var local: [Work] = []
     @exclusivity(unchecked) private var dirty: [WebSocket] = []
     /// The socket whose readiness the loop is acting on: ``handle(_:_:)`` flushes it right after,
