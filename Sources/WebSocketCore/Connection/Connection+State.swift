@@ -102,7 +102,7 @@ struct PhaseSummary: Sendable {
     /// ``Connection/pendingHandshakeRequest`` (one pointer: the request keeps its fields in a box).
     @usableFromInline var pendingRequest: Connection.HandshakeRequest? = nil
 
-    init(_ phase: Phase) {
+    init(_ phase: borrowing Phase) {
         var timers: (Timer, Timer) = (.off, .off)
         switch phase {
         case .clientAwaitingResponse(_, _, let timeout), .clientReadingRejection(_, let timeout),
