@@ -100,7 +100,7 @@ package enum HTTPLineParser {
         // ... a recipient ... MUST either reject the message or replace each of those characters with
         // SP". We reject them, and every other control character but HTAB, which `field-vchar` excludes.
         // obs-text (0x80-0xFF) is allowed and decoded as UTF-8 with repair.
-        guard value.allSatisfy(HTTPHeadWriter.isFieldValueByte) else { return .failure(.malformedHeader) }
+        guard HTTPTokens.isFieldValue(value) else { return .failure(.malformedHeader) }
         return .success(Connection.HTTPHeaders.Field(name: knownName(name) ?? String(decoding: name, as: UTF8.self),
                                                      value: String(decoding: value, as: UTF8.self)))
     }

@@ -32,6 +32,40 @@ package enum HTTPTokens {
         return index
     }
 
+    /// Whether every byte of `bytes` may stand in a field value: HTAB, or 0x20 to 0xFF but DEL
+    /// (RFC 9110 §5.5 `field-vchar`, SP, HTAB, obs-text; ``HTTPHeadWriter/isFieldValueByte(_:)``).
+    ///
+    /// Eight bytes a step, as ``lineBreak(in:from:)``: `(x - 0x20…20) & ~x & 0x80…80` is non-zero
+    /// exactly when a byte of `x` is below 0x20, and the same test of `x ^ 0x7F…7F` against 0x01…01
+    /// when one is DEL. Only a word where either fires is read again byte by byte (HTAB is allowed).
+    /// A byte at a time, a handshake's values cost about eight instructions a byte.
+    @inline(__always)
+    static func isFieldValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while bytes.count &- index >= 8 {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let control = (word &- ones &* 0x20) & ~word & highs
+            let delete = word ^ (ones &* 0x7F)
+            if control | ((delete &- ones) & ~delete & highs) != 0 {
+                var i = index
+                while i < index &+ 8 {
+                    if !HTTPHeadWriter.isFieldValueByte(base[i]) { return false }
+                    i &+= 1
+                }
+            }
+            index &+= 8
+        }
+        while index < bytes.count {
+            if !HTTPHeadWriter.isFieldValueByte(base[index]) { return false }
+            index &+= 1
+        }
+        return true
+    }
+
     /// RFC 9110 §5.6.2: `tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_"
     /// / "`" / "|" / "~" / DIGIT / ALPHA`.
     /// One test per byte, against the set as two 64-bit masks (bit `c` of `low` for `c` < 64, bit

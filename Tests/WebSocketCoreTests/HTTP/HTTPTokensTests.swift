@@ -91,6 +91,33 @@ struct HTTPTokensTests {
         return index
     }
 
+    @Test("isFieldValue agrees with the byte-by-byte test, wherever the bad byte falls in the 8-byte steps")
+    func fieldValue() {
+        let interesting: [UInt8] = [0x00, 0x08, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x21, 0x41, 0x7E, 0x7F, 0x80, 0xA0, 0xFE, 0xFF]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        for round in 0..<5_000 {
+            let count = Int(next() % 40)
+            // Mostly good bytes, with a few from the whole interesting set: lines that pass and fail.
+            let bad = round % 3 == 0 ? 0 : 1 + Int(next() % 3)
+            var bytes = (0..<count).map { _ in UInt8(0x20 + next() % 0x5F) }
+            for _ in 0..<bad where count > 0 { bytes[Int(next()) % count] = interesting[Int(next()) % interesting.count] }
+            let expected = bytes.allSatisfy(HTTPHeadWriter.isFieldValueByte)
+            #expect(bytes.withUnsafeBufferPointer { HTTPTokens.isFieldValue($0) } == expected, "bytes \(bytes)")
+        }
+        for byte in UInt8.min...UInt8.max {
+            for position in 0..<17 {
+                var bytes = [UInt8](repeating: 0x61, count: 17)
+                bytes[position] = byte
+                #expect(bytes.withUnsafeBufferPointer { HTTPTokens.isFieldValue($0) } == HTTPHeadWriter.isFieldValueByte(byte),
+                        "byte \(byte) at \(position)")
+            }
+        }
+    }
+
     @Test("lineBreak finds the first CR or LF from every start, wherever it lies in the 8-byte steps")
     func lineBreak() {
         var rng = Connection.SeededGenerator(seed: 0x1F0D)
