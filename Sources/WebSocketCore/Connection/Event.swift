@@ -5,16 +5,17 @@
 extension Connection {
     /// Something that happened on a connection, pulled with ``Connection/nextEvent()``.
     public enum Event: Sendable, Hashable {
-        // The handshake's result and failure are indirect: their payloads are large, and the frequent
-        // events (messages) should not pay for moving them around. A request is one reference (its
-        // fields are boxed), so it is stored as it is: boxed again, it cost an allocation per handshake.
+        // The handshake's failure is indirect: its payload is large, and the frequent events (messages)
+        // should not pay for moving it around. A request and a result are one reference each (their
+        // fields are boxed), so they are stored as they are: boxed again, each cost an allocation
+        // per handshake.
 
         /// (Server) A valid opening handshake request arrived. Answer it with
         /// ``Connection/accept(subprotocol:extensions:headers:)`` or ``Connection/reject(status:headers:body:)``;
         /// no frame is read before then.
         case handshakeRequest(Connection.HandshakeRequest)
         /// The opening handshake succeeded: the connection is open.
-        indirect case handshakeCompleted(Connection.HandshakeResult)
+        case handshakeCompleted(Connection.HandshakeResult)
         /// The opening handshake failed; the connection is closed and the transport should be closed.
         indirect case handshakeFailed(Connection.HandshakeFailure)
         /// A whole text message (``Connection/Delivery/messages``).

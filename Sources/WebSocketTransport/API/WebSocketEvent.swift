@@ -26,11 +26,11 @@
 /// event: ``closed(_:)`` if the connection opened, ``failed(_:)`` if it never did. The last event
 /// comes after the socket is closed.
 public enum WebSocketEvent: Sendable, Hashable {
-    // The opening and a failure are indirect: their payloads are large, and the frequent events
-    // (messages) should not pay for moving them around.
+    // A failure is indirect: its payload is large, and the frequent events (messages) should not
+    // pay for moving it around. The opening's result is one reference (its fields are boxed).
 
     /// The opening handshake succeeded: the subprotocol and extensions agreed, the peer's headers.
-    indirect case open(Connection.HandshakeResult)
+    case open(Connection.HandshakeResult)
     /// A message, a piece of one, or (when asked for) a control frame.
     case message(WebSocketMessage)
     /// The buffered output fell to ``TransportOptions/lowWaterMark`` or below after a send was refused
