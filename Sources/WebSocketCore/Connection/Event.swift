@@ -6,9 +6,9 @@ extension Connection {
     /// Something that happened on a connection, pulled with ``Connection/nextEvent()``.
     public enum Event: Sendable, Hashable {
         // The handshake's failure is indirect: its payload is large, and the frequent events (messages)
-        // should not pay for moving it around. A request and a result are one reference each (their
-        // fields are boxed), so they are stored as they are: boxed again, each cost an allocation
-        // per handshake.
+        // should not pay for moving it around. A request, a result and a close status are one
+        // reference each (their fields are boxed), so they are stored as they are: boxed again, each
+        // cost an allocation per connection.
 
         /// (Server) A valid opening handshake request arrived. Answer it with
         /// ``Connection/accept(subprotocol:extensions:headers:)`` or ``Connection/reject(status:headers:body:)``;
@@ -34,6 +34,6 @@ extension Connection {
         /// a ``closed(_:)`` event follows.
         case protocolViolation(Connection.ProtocolViolation)
         /// The WebSocket connection is closed; nothing more can be sent or received.
-        indirect case closed(Connection.CloseStatus)
+        case closed(Connection.CloseStatus)
     }
 }

@@ -76,3 +76,25 @@ struct HandshakeResultValueTests {
         #expect(clientResult.headers["Sec-WebSocket-Protocol"] == "chat")   // the server's 101
     }
 }
+
+/// `CloseStatus` keeps its fields in one shared box too.
+@Suite("CloseStatus is a value: copies share their fields until one changes")
+struct CloseStatusValueTests {
+    @Test("Changing a copy's field leaves the original as it was; statuses built apart are equal and hash alike")
+    func copyOnWrite() {
+        let original = Connection.CloseStatus(code: .normalClosure, reason: "bye", wasClean: true)
+        var copy = original
+        #expect(copy == original)
+        copy.code = .goingAway
+        copy.reason = "later"
+        copy.wasClean = false
+        copy.failure = .aborted
+        #expect(original.code == .normalClosure && original.reason == "bye" && original.wasClean && original.failure == nil)
+        #expect(copy.code == .goingAway && copy.reason == "later" && !copy.wasClean && copy.failure == .aborted)
+        #expect(copy != original)
+        let again = Connection.CloseStatus(code: .normalClosure, reason: "bye", wasClean: true)
+        #expect(again == original)
+        #expect(again.hashValue == original.hashValue)
+        #expect(Set([again, original, copy]).count == 2)
+    }
+}
