@@ -191,7 +191,7 @@ struct HTTPHeadParserTests {
         "GET  / HTTP/1.1", "GET / HTTP/1.1 ", " GET / HTTP/1.1", "GET /", "GET / ", "GET", "GET /  HTTP/1.1",
         "GET\t/ HTTP/1.1", "G(T / HTTP/1.1", "GET / http/1.1", "GET / HTTP/1.10", "GET / HTTP/11", "GET / HTTP/1.",
         "GET / HTTP/a.1", "GET /a\u{1}b HTTP/1.1", "GET /\u{E9} HTTP/1.1", "GET /a\u{7F} HTTP/1.1", "GET / HTTP/1.1\r",
-        "GET /\rx HTTP/1.1",
+        "GET /\rx HTTP/1.1", "GET / XTTP/1.1", "GET / HxTP/1.1", "GET / HTxP/1.1", "GET / HTTx/1.1", "GET / HTTP-1.1",
     ])
     func malformedRequestLines(line: String) {
         #expect(S.parse(line + "\r\nHost: a\r\n\r\n") == .failure(.malformedRequestLine))
