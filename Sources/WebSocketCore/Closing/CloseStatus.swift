@@ -10,7 +10,7 @@ extension Connection {
         /// and the adapter's ending, and each copy of the fields in line retained the reason (and a
         /// violation's), where a copy of the box retains once. One pointer wide, the events and
         /// states that carry it stay small, and `Event.closed` needs no box of its own.
-        private var storage: Boxed<Fields>
+        private var storage: SharedFields<Fields>
 
         /// The stored fields, as the properties below name them.
         struct Fields: Sendable, Hashable {
@@ -20,43 +20,26 @@ extension Connection {
             var failure: Failure?
         }
 
-        /// Changes a field in a box of this value's own.
-        private mutating func change(_ body: (inout Fields) -> Void) {
-            var fields = storage.value
-            body(&fields)
-            storage = Boxed(fields)
-        }
-
         /// The peer's close code when it sent one; the code we sent when we failed the connection;
         /// ``Connection/CloseCode/abnormalClosure`` (1006) when the connection was lost without a Close frame.
         public var code: Connection.CloseCode {
-            get { storage.value.code }
-            set { change { $0.code = newValue } }
+            get { storage.fields.code }
+            set { storage.change { $0.code = newValue } }
         }
         /// The reason that came with ``code``: the peer's, the violation's, or empty.
         public var reason: String {
-            get { storage.value.reason }
-            set { change { $0.reason = newValue } }
+            get { storage.fields.reason }
+            set { storage.change { $0.reason = newValue } }
         }
         /// `true` when Close frames were exchanged in both directions.
         public var wasClean: Bool {
-            get { storage.value.wasClean }
-            set { change { $0.wasClean = newValue } }
+            get { storage.fields.wasClean }
+            set { storage.change { $0.wasClean = newValue } }
         }
         /// Why the connection ended, when not by a normal closing handshake.
         public var failure: Failure? {
-            get { storage.value.failure }
-            set { change { $0.failure = newValue } }
-        }
-
-        /// Statuses are equal when their fields are, whether or not they share storage.
-        public static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
-        }
-
-        /// Hashes the fields.
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(storage.value)
+            get { storage.fields.failure }
+            set { storage.change { $0.failure = newValue } }
         }
 
         /// Why a connection ended other than by a closing handshake (RFC 6455 §7.1.7, "fail the
@@ -108,7 +91,7 @@ extension Connection {
         /// A status as the connection reports it; for tests and for adapters that report a status of
         /// their own (a transport error, say).
         public init(code: Connection.CloseCode, reason: String, wasClean: Bool, failure: Failure? = nil) {
-            storage = Boxed(Fields(code: code, reason: reason, wasClean: wasClean, failure: failure))
+            storage = SharedFields(Fields(code: code, reason: reason, wasClean: wasClean, failure: failure))
         }
     }
 }

@@ -10,7 +10,7 @@ extension Connection {
         /// its event, to the phase that awaits the decision and to the adapter's decision, and each
         /// copy of eight fields in line retained every string and array in them (about 36 retains
         /// and as many releases per opening handshake), where a copy of the box retains once.
-        private var storage: Boxed<Fields>
+        private var storage: SharedFields<Fields>
 
         /// The stored fields, as the properties below name them.
         struct Fields: Sendable, Hashable {
@@ -26,67 +26,50 @@ extension Connection {
 
         init(head: Connection.HTTPRequestHead, resource: String, host: String, origin: String?, key: String,
              subprotocols: [String], extensions: [Connection.ExtensionHeader], kind: Kind = .upgrade) {
-            storage = Boxed(Fields(head: head, resource: resource, host: host, origin: origin, key: key,
+            storage = SharedFields(Fields(head: head, resource: resource, host: host, origin: origin, key: key,
                                    subprotocols: subprotocols, extensions: extensions, kind: kind))
-        }
-
-        /// Changes a field in a box of this value's own.
-        private mutating func change(_ body: (inout Fields) -> Void) {
-            var fields = storage.value
-            body(&fields)
-            storage = Boxed(fields)
         }
 
         /// The whole request head, every header included.
         public var head: Connection.HTTPRequestHead {
-            get { storage.value.head }
-            set { change { $0.head = newValue } }
+            get { storage.fields.head }
+            set { storage.change { $0.head = newValue } }
         }
         /// The resource name: path and query from the request target.
         public var resource: String {
-            get { storage.value.resource }
-            set { change { $0.resource = newValue } }
+            get { storage.fields.resource }
+            set { storage.change { $0.resource = newValue } }
         }
         /// The `Host` header value.
         public var host: String {
-            get { storage.value.host }
-            set { change { $0.host = newValue } }
+            get { storage.fields.host }
+            set { storage.change { $0.host = newValue } }
         }
         /// The `Origin` header value, if any (browsers always send it: check it against CSRF-style attacks).
         public var origin: String? {
-            get { storage.value.origin }
-            set { change { $0.origin = newValue } }
+            get { storage.fields.origin }
+            set { storage.change { $0.origin = newValue } }
         }
         /// The client's `Sec-WebSocket-Key`, as sent.
         public var key: String {
-            get { storage.value.key }
-            set { change { $0.key = newValue } }
+            get { storage.fields.key }
+            set { storage.change { $0.key = newValue } }
         }
         /// The subprotocols the client offered, in its order of preference.
         public var subprotocols: [String] {
-            get { storage.value.subprotocols }
-            set { change { $0.subprotocols = newValue } }
+            get { storage.fields.subprotocols }
+            set { storage.change { $0.subprotocols = newValue } }
         }
         /// The extensions the client offered, in its order of preference.
         public var extensions: [Connection.ExtensionHeader] {
-            get { storage.value.extensions }
-            set { change { $0.extensions = newValue } }
+            get { storage.fields.extensions }
+            set { storage.change { $0.extensions = newValue } }
         }
         /// An opening handshake, or a plain HTTP request that only
         /// ``Connection/Configuration/answersPlainRequests`` lets through.
         public var kind: Kind {
-            get { storage.value.kind }
-            set { change { $0.kind = newValue } }
-        }
-
-        /// Requests are equal when their fields are, whether or not they share storage.
-        public static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
-        }
-
-        /// Hashes the fields.
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(storage.value)
+            get { storage.fields.kind }
+            set { storage.change { $0.kind = newValue } }
         }
 
         /// What a request asks for.

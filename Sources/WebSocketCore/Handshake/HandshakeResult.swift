@@ -10,7 +10,7 @@ extension Connection {
         /// adapter's open event, and each copy of four fields in line retained every string and array
         /// in them (through a generic copy of the optional array, at that), where a copy of the box
         /// retains once. One pointer wide, the events that carry it need no box of their own.
-        private var storage: Boxed<Fields>
+        private var storage: SharedFields<Fields>
 
         /// The stored fields, as the properties below name them.
         struct Fields: Sendable, Hashable {
@@ -22,45 +22,29 @@ extension Connection {
 
         /// A result from its parts; for tests and for adapters that report one of their own.
         public init(subprotocol: String?, extensions: [Connection.ExtensionHeader], headers: Connection.HTTPHeaders, resource: String) {
-            storage = Boxed(Fields(subprotocol: subprotocol, extensions: extensions, headers: headers, resource: resource))
-        }
-
-        /// Changes a field in a box of this value's own.
-        private mutating func change(_ body: (inout Fields) -> Void) {
-            var fields = storage.value
-            body(&fields)
-            storage = Boxed(fields)
+            storage = SharedFields(Fields(subprotocol: subprotocol, extensions: extensions, headers: headers, resource: resource))
         }
 
         /// The subprotocol chosen by the server, or `nil` when none was.
         public var subprotocol: String? {
-            get { storage.value.subprotocol }
-            set { change { $0.subprotocol = newValue } }
+            get { storage.fields.subprotocol }
+            set { storage.change { $0.subprotocol = newValue } }
         }
         /// The extensions in use, as the server's response listed them.
         public var extensions: [Connection.ExtensionHeader] {
-            get { storage.value.extensions }
-            set { change { $0.extensions = newValue } }
+            get { storage.fields.extensions }
+            set { storage.change { $0.extensions = newValue } }
         }
         /// The peer's headers: the server's 101 response for a client, the client's request for a server.
         public var headers: Connection.HTTPHeaders {
-            get { storage.value.headers }
-            set { change { $0.headers = newValue } }
+            get { storage.fields.headers }
+            set { storage.change { $0.headers = newValue } }
         }
         /// The resource the client asked for (path and query).
         public var resource: String {
-            get { storage.value.resource }
-            set { change { $0.resource = newValue } }
+            get { storage.fields.resource }
+            set { storage.change { $0.resource = newValue } }
         }
 
-        /// Results are equal when their fields are, whether or not they share storage.
-        public static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
-        }
-
-        /// Hashes the fields.
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(storage.value)
-        }
     }
 }
