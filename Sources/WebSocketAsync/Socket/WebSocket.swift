@@ -173,11 +173,13 @@ public final class WebSocket: @unchecked Sendable {
         var topics: Set<String> = []
     }
     let shared: Locked<Shared>
+    /// The two atomic words below, in one pinned allocation (`PinnedMemory`), freed by `deinit`.
+    private let atomicWords: UnsafeMutablePointer<Int>
     /// The buffered amount the loop published last (an atomic, read by other threads).
-    let publishedBufferedAmount: UnsafeMutablePointer<Int>
+    var publishedBufferedAmount: UnsafeMutablePointer<Int> { atomicWords }
     /// 1 while `shared.outbox` holds sends (an atomic, set and cleared under the lock): a send on the
     /// loop carries them out first, so that it cannot overtake them.
-    let outboxWaiting: UnsafeMutablePointer<Int>
+    var outboxWaiting: UnsafeMutablePointer<Int> { atomicWords + 1 }
 
     init(loop: EventLoop, server: ServerCore?, socket: Socket?, session: consuming SocketSession, consumer: Consumer,
          options: OutOfLine<TransportOptions>, system: SystemCalls) {
@@ -193,15 +195,12 @@ public final class WebSocket: @unchecked Sendable {
         self.system = system
         shared = Locked(Shared(connected: socket))
         highWaterMark = self.session.settings.highWaterMark
-        // One allocation for both words (pinned: other threads read them atomically).
-        let words = PinnedMemory.allocate(Int.self, count: 2)
-        words.initialize(repeating: 0, count: 2)
-        publishedBufferedAmount = words
-        outboxWaiting = words + 1
+        atomicWords = PinnedMemory.allocate(Int.self, count: 2)
+        atomicWords.initialize(repeating: 0, count: 2)
     }
 
     deinit {
-        PinnedMemory.deallocate(publishedBufferedAmount)   // both words
+        PinnedMemory.deallocate(atomicWords)
     }
 
     // MARK: What the connection is

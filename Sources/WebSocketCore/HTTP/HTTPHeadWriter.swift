@@ -28,11 +28,7 @@ struct HTTPHeadWriter {
 
     /// Appends a field built by this library from already-validated parts.
     mutating func appendUnchecked(name: String, value: String) {
-        appendUTF8(name)
-        bytes.append(UInt8(ascii: ":"))
-        bytes.append(UInt8(ascii: " "))
-        appendUTF8(value)
-        appendCRLF()
+        appendUnchecked(name: name) { Self.appendUTF8(value, to: &$0) }
     }
 
     /// Appends a field whose value `writeValue` appends to the head's bytes itself: a value this
@@ -53,9 +49,14 @@ struct HTTPHeadWriter {
         return bytes
     }
 
+    private mutating func appendUTF8(_ string: String) {
+        Self.appendUTF8(string, to: &bytes)
+    }
+
     /// A string's bytes, copied as one run where the string is stored contiguously (a native
     /// string always is), not a byte at a time through its UTF-8 view.
-    private mutating func appendUTF8(_ string: String) {
+    @inline(__always)
+    private static func appendUTF8(_ string: String, to bytes: inout [UInt8]) {
         let copied: Void? = string.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
         if copied == nil { bytes.append(contentsOf: string.utf8) }
     }
