@@ -25,7 +25,7 @@ extension WebSocket {
     /// connection can send, while it is open.
     func startsClosing(_ message: WebSocketMessage) -> Bool {
         guard case .close(let frame) = message, (try? frame.checkSendable()) != nil else { return false }
-        return peek { $0.pipeline.connection.state } == .open
+        return peek { $0.pipeline.connection.isOpen }
     }
 
     /// Starts the closing handshake with `code` once open, or cancels the connect while it is still

@@ -331,7 +331,7 @@ extension WebSocket {
     {
         try await awaitLoop { (socket: WebSocket, completion: @escaping SessionCompletion<Connection.CloseStatus>) -> UInt64? in
             socket.peek { $0.advanceTime(to: socket.loop.now) }
-            let wasOpen = socket.peek { $0.pipeline.connection.state } == .open
+            let wasOpen = socket.peek { $0.pipeline.connection.isOpen }
             do throws(WebSocketError) {
                 try socket.session.close(code: code, reason: reason, completion: completion)
             } catch {

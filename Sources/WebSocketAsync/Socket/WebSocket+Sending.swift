@@ -158,7 +158,7 @@ extension WebSocket {
     /// ``sendOnLoop(isData:_:)``.
     @inline(__always)
     func reportTimeUnlessOpen() {
-        if peek({ $0.pipeline.connection.state }) != .open { session.advanceTime(to: loop.now) }
+        if !peek({ $0.pipeline.connection.isOpen }) { session.advanceTime(to: loop.now) }
     }
 
     /// (On the loop) Puts `item` into the connection, after the sends other threads queued before.
@@ -195,7 +195,7 @@ extension WebSocket {
 
     /// (On the loop) Puts `item` into the connection, the time reported first as in `sendOnLoop`.
     private func put(_ item: OutgoingMessage) throws(WebSocketError) {
-        if !item.isData || peek({ $0.pipeline.connection.state }) != .open { session.advanceTime(to: loop.now) }
+        if !item.isData || !peek({ $0.pipeline.connection.isOpen }) { session.advanceTime(to: loop.now) }
         if case .message(let message) = item, startsClosing(message) {
             // Queued now, or (refused for room) behind the data that waits: closing either way.
             shared.withLock { $0.closeStartedHere = true }

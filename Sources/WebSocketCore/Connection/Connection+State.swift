@@ -67,6 +67,15 @@ extension Connection {
     @inlinable
     public var state: Connection.State { phaseSummary.state }
 
+    /// Whether ``state`` is ``Connection/State/open``: a test of the state's case, inlined where it
+    /// is asked, where `state == .open` is a call to the derived equality of an enum with a payload
+    /// (about 35 instructions per echo, asked before every send from a loop).
+    @inlinable
+    public var isOpen: Bool {
+        if case .open = phaseSummary.state { return true }
+        return false
+    }
+
     /// Whether the caller should stop using the transport: ``transportDirective`` is
     /// ``Connection/TransportDirective/halfCloseAndDrain(deadline:)`` or ``Connection/TransportDirective/close``. A caller
     /// that then closes the socket at once is correct, but may lose its last frames to a TCP reset

@@ -88,7 +88,7 @@ extension SocketSession {
     /// ahead of the Close, as for any close; the close timeout then bounds the closing handshake.
     mutating func enforceLimits(at now: Connection.Instant) {
         guard case .running = limits.state else { return }
-        guard stage == .open, pipeline.connection.state == .open else {
+        guard stage == .open, pipeline.connection.isOpen else {
             // Closing already (either side): the closing handshake's own timers take over.
             limits.state = .off
             return
