@@ -6,9 +6,11 @@
 // checks (§5.5.1, §7.4), and failing the connection for a peer's violation (§7.1.7).
 
 extension Connection {
+    /// The control frame's payload, moved out: the event takes the buffer itself. (Emptied with
+    /// its capacity kept, the buffer, shared with the event, was copied into a new allocation.)
     mutating func takeControlPayload() -> [UInt8] {
-        let payload = controlBuffer
-        controlBuffer.removeAll(keepingCapacity: true)
+        var payload: [UInt8] = []
+        swap(&payload, &controlBuffer)
         return payload
     }
 
@@ -33,9 +35,12 @@ extension Connection {
     }
 
     mutating func receivedClose() -> Step {
-        let payload = takeControlPayload()
+        // Parsed where it lies: taking the payload out (``takeControlPayload()``) would leave the
+        // buffer shared, and emptying it then allocates a new one, for a frame that is the last.
+        let parsed = parseClosePayload(controlBuffer)
+        controlBuffer.removeAll(keepingCapacity: true)
         let frame: Connection.CloseFrame
-        switch parseClosePayload(payload) {
+        switch parsed {
         case .failure(let violation): return fail(violation)
         case .success(let parsed): frame = parsed
         }

@@ -268,6 +268,48 @@ struct AllocationTests {
     }
 }
 
+extension AllocationTests {
+    /// Allocations while `connection` receives `wire` and gives out every event.
+    static func allocationsReading(_ wire: [UInt8], into connection: inout Connection) -> (allocations: UInt, events: [Connection.Event]) {
+        var events: [Connection.Event] = []
+        events.reserveCapacity(8)
+        let before = allocation_count_for_current_thread()
+        connection.receive(wire)
+        while let event = connection.nextEvent() { events.append(event) }
+        return (allocation_count_for_current_thread() - before, events)
+    }
+
+    @Test("A control frame's payload is not copied to a new buffer: a pong costs one allocation (its event's payload), a Close none for its payload")
+    func controlPayloads() throws {
+        let key: [UInt8] = [1, 2, 3, 4]
+        // Warmed on a copy first: type metadata is instantiated once per process.
+        let (_, opened) = try openPair()
+        for warm in [false, true] {
+            var server = opened
+            // A pong answers no ping: the event holds the payload, which is all it costs.
+            let pong = Self.allocationsReading(frame(0xA, [7, 7, 7], key: key), into: &server)
+            // The Close frame closes: its payload is parsed where it lies (the events, the status and
+            // the reply may allocate; a second buffer for the payload must not).
+            var closing = opened
+            let closeOnly = Self.allocationsReading(frame(0x8, [0x03, 0xE8], key: key), into: &closing)
+            var withReason = opened
+            let closeWithReason = Self.allocationsReading(frame(0x8, [0x03, 0xE8] + Array("bye".utf8), key: key), into: &withReason)
+            guard warm else { continue }
+            #expect(pong.events == [.pong([7, 7, 7])])
+            #expect(pong.allocations == 1, "\(pong.allocations) allocations for a pong")
+            guard case .closed(let status)? = closeWithReason.events.last else {
+                throw TestFailure("\(closeWithReason.events)")
+            }
+            #expect(status.reason == "bye")
+            // A short reason lives inside its String: the same allocations with or without one.
+            #expect(closeWithReason.allocations == closeOnly.allocations)
+            // Six, with the payload's buffer, the events, the status and the reply. Taking the
+            // payload out of its buffer cost a seventh here (as it cost a pong a second).
+            #expect(closeOnly.allocations <= 6, "\(closeOnly.allocations) allocations for a Close frame")
+        }
+    }
+}
+
 @Suite("Memory held by an idle connection")
 struct IdleMemoryTests {
     @Test("An idle open connection without deflate holds at most 4 KiB of buffers, in both roles")
