@@ -269,12 +269,12 @@ struct HTTPHeadParser: Sendable {
             phase = .fields
             switch kind {
             case .request:
-                switch HTTPLineParser.requestLine(Array(content)[...]) {
+                switch HTTPLineParser.requestLine(content) {
                 case .success(let parsed): request = parsed
                 case .failure(let error): return .failure(error)
                 }
             case .response:
-                switch HTTPLineParser.statusLine(Array(content)[...]) {
+                switch HTTPLineParser.statusLine(content) {
                 case .success(let parsed): status = parsed
                 case .failure(let error): return .failure(error)
                 }

@@ -23,6 +23,13 @@ package enum HTTPLineParser {
 
     /// RFC 9112 §3: `request-line = method SP request-target SP HTTP-version`, with single spaces.
     static func requestLine(_ line: ArraySlice<UInt8>) -> Result<RequestLine, Connection.HandshakeError> {
+        line.withUnsafeBufferPointer { requestLine($0) }
+    }
+
+    /// ``requestLine(_:)-(ArraySlice<UInt8>)`` over contiguous bytes: the head parser's line, read where
+    /// it lies (a copy into an array cost an allocation per opening handshake).
+    static func requestLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<RequestLine, Connection.HandshakeError> {
+        let line = bytes[...]
         guard let firstSpace = line.firstIndex(of: space) else { return .failure(.malformedRequestLine) }
         let afterMethod = line[(firstSpace + 1)...]
         guard let secondSpace = afterMethod.firstIndex(of: space) else { return .failure(.malformedRequestLine) }
@@ -54,6 +61,12 @@ package enum HTTPLineParser {
     /// RFC 9112 §4: `status-line = HTTP-version SP status-code SP [ reason-phrase ]`. The SP after the
     /// code is accepted missing too, since some servers omit it along with an empty reason.
     package static func statusLine(_ line: ArraySlice<UInt8>) -> Result<StatusLine, Connection.HandshakeError> {
+        line.withUnsafeBufferPointer { statusLine($0) }
+    }
+
+    /// ``statusLine(_:)-(ArraySlice<UInt8>)`` over contiguous bytes, read where they lie.
+    static func statusLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<StatusLine, Connection.HandshakeError> {
+        let line = bytes[...]
         let start = line.startIndex
         guard line.count >= 12, line[start + 8] == space else { return .failure(.malformedStatusLine) }
         guard let version = parseVersion(line[start..<(start + 8)]) else { return .failure(.malformedStatusLine) }
@@ -65,7 +78,7 @@ package enum HTTPLineParser {
             status = status * 10 + digit
         }
         guard (100...599).contains(status) else { return .failure(.malformedStatusLine) }
-        var reason: ArraySlice<UInt8> = []
+        var reason = line[(start + 12)...]
         if line.count > 12 {
             guard line[start + 12] == space else { return .failure(.malformedStatusLine) }
             reason = line[(start + 13)...]
@@ -134,7 +147,7 @@ package enum HTTPLineParser {
     }
 
     /// RFC 9112 §2.3: `HTTP-version = HTTP-name "/" DIGIT "." DIGIT`, with `HTTP-name` case-sensitive.
-    static func parseVersion(_ bytes: ArraySlice<UInt8>) -> Connection.HTTPVersion? {
+    static func parseVersion(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Connection.HTTPVersion? {
         guard bytes.count == 8 else { return nil }
         let start = bytes.startIndex
         // Byte by byte: `starts(with: "HTTP/".utf8)` went through two iterators, about 250
@@ -153,7 +166,7 @@ package enum HTTPLineParser {
     }
 
     /// Bytes already checked to be ASCII, as a string.
-    private static func ascii(_ bytes: ArraySlice<UInt8>) -> String {
+    private static func ascii(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
         String(decoding: bytes, as: UTF8.self)
     }
 }
