@@ -43,9 +43,14 @@ final class TopicTable: @unchecked Sendable {
     /// Removes `socket` from `topic`'s subscribers, if it is one; a topic left without any is
     /// forgotten.
     func remove(_ socket: WebSocket, from topic: String) {
-        guard let slot = socket.topicSlots.removeValue(forKey: topic),
-              var list = subscribers.removeValue(forKey: topic)
-        else { return }
+        guard let slot = socket.topicSlots.removeValue(forKey: topic) else { return }
+        remove(socket, from: topic, slot: slot)
+    }
+
+    /// Removes `socket`, known to be in `slot` of `topic`'s subscribers (and no longer listing the
+    /// topic in its own slots).
+    private func remove(_ socket: WebSocket, from topic: String, slot: Int) {
+        guard var list = subscribers.removeValue(forKey: topic) else { return }
         let last = list.removeLast()
         if slot < list.count {
             list[slot] = last
@@ -56,7 +61,11 @@ final class TopicTable: @unchecked Sendable {
 
     /// Removes `socket` from every topic it is in (its connection ended).
     func removeFromAll(_ socket: WebSocket) {
-        for topic in Array(socket.topicSlots.keys) { remove(socket, from: topic) }
+        // The socket's slots are taken out whole, then walked: walking a copy of their keys (each
+        // removal changed the dictionary being walked) cost an allocation per connection.
+        var slots: [String: Int] = [:]
+        swap(&slots, &socket.topicSlots)
+        for (topic, slot) in slots { remove(socket, from: topic, slot: slot) }
     }
 
     /// Queues `message` on every subscriber of `topic` here but `excluding`; see
