@@ -290,12 +290,14 @@ extension WebSocket {
                 shared.ending = ending
                 shared.transportFailure = failure
                 shared.state = state
+                // Ended, it is in no topic, and a subscription is refused (`subscribe` checks the ending).
+                shared.topics = []
                 defer { shared.endObservers = [] }
                 return shared.endObservers
             }
-            leaveAllTopics()
+            leaveTopicTable()
             // Sends other threads queued are dropped now; their pings are answered.
-            sendOutbox()
+            sendOutboxFirst()
             publishBufferedAmount()
             act()
             if case .batches(let batches) = consumer { batches.finish(ending.messagesError) }

@@ -75,14 +75,20 @@ extension WebSocket {
         if wanted { table.add(self, to: topic) } else { table.remove(self, from: topic) }
     }
 
-    /// (On the loop, as the socket closes, or is closed for being slow) Leaves every topic.
+    /// (On the loop, as the socket is closed for being slow) Leaves every topic.
     func leaveAllTopics() {
-        guard let server else { return }
-        let topics = shared.withLock { shared in
-            defer { shared.topics = [] }
-            return shared.topics
-        }
-        if !topics.isEmpty || !topicSlots.isEmpty { server.topicTable(on: loop).removeFromAll(self) }
+        guard server != nil else { return }
+        shared.withLock { $0.topics = [] }
+        leaveTopicTable()
+    }
+
+    /// (On the loop) Leaves the loop's table, the topics others read (`shared.topics`) emptied
+    /// already: as the socket closes, with the rest of its ending, under one lock. The table is
+    /// what the socket's slots say it is in: a subscription not yet applied there never will be
+    /// (``applySubscription(_:table:)`` joins nothing once the socket has ended).
+    func leaveTopicTable() {
+        guard let server, !topicSlots.isEmpty else { return }
+        server.topicTable(on: loop).removeFromAll(self)
     }
 
     /// (On the loop) Queues a published message, framed once for every subscriber: the output
