@@ -45,8 +45,14 @@ extension Connection {
     }
 
     mutating func enqueue(_ event: Connection.Event) {
+        // Room for a closing handshake's events from the first: the queue, emptied as it is read,
+        // keeps its storage, and grown one event at a time it was allocated again at the close.
+        if events.capacity == 0 { events.reserveCapacity(Self.eventsCapacity) }
         events.append(event)
     }
+
+    /// The events a connection's queue has room for from its first (it grows past them when it must).
+    static var eventsCapacity: Int { 4 }
 
     mutating func dequeueEvent() -> Connection.Event? {
         guard eventsStart < events.count else { return nil }
