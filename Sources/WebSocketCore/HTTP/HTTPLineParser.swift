@@ -50,7 +50,7 @@ package enum HTTPLineParser {
         // and HTTP/0.9 has no headers. Which HTTP/1 minor versions are acceptable is the handshake's
         // decision (ServerHandshake), so that a bad method is still reported first.
         guard version.major == 1 else { return .failure(.unsupportedHTTPVersion) }
-        // The method an upgrade uses, as the literal (see `knownName(_:)`).
+        // The method an upgrade uses, as the literal (see `knownName(before:)`).
         let m = method.startIndex
         let isGET = method.count == 3 && method[m] == UInt8(ascii: "G") && method[m + 1] == UInt8(ascii: "E")
             && method[m + 2] == UInt8(ascii: "T")
@@ -104,44 +104,71 @@ package enum HTTPLineParser {
         // contains whitespace between a header field name and colon." A non-token name fails the same
         // way, since whitespace is no tchar. One pass: the name runs to the first byte that is no
         // tchar, which must be the colon (a colon is no tchar, so it is the line's first).
-        var colon = 0
-        while colon < line.count, HTTPTokens.isTokenChar(line[colon]) { colon += 1 }
-        guard colon > 0, colon < line.count, line[colon] == UInt8(ascii: ":") else { return .failure(.malformedHeader) }
-        let name = UnsafeBufferPointer(rebasing: line[..<colon])
+        // A name every opening handshake carries, spelled exactly so and followed by the colon, is
+        // known to be tokens: it is compared eight bytes a step, not scanned a byte at a time.
+        let name: String
+        let colon: Int
+        if let known = knownName(before: line) {
+            name = known
+            colon = known.utf8.count
+        } else {
+            var end = 0
+            while end < line.count, HTTPTokens.isTokenChar(line[end]) { end += 1 }
+            guard end > 0, end < line.count, line[end] == UInt8(ascii: ":") else { return .failure(.malformedHeader) }
+            name = String(decoding: UnsafeBufferPointer(rebasing: line[..<end]), as: UTF8.self)
+            colon = end
+        }
         let value = UnsafeBufferPointer(rebasing: line[HTTPTokens.owsTrimmed(line[(colon + 1)...])])
         // RFC 9110 §5.5: "Field values containing CR, LF, or NUL characters are invalid and dangerous
         // ... a recipient ... MUST either reject the message or replace each of those characters with
         // SP". We reject them, and every other control character but HTAB, which `field-vchar` excludes.
         // obs-text (0x80-0xFF) is allowed and decoded as UTF-8 with repair.
         guard HTTPTokens.isFieldValue(value) else { return .failure(.malformedHeader) }
-        return .success(Connection.HTTPHeaders.Field(name: knownName(name) ?? String(decoding: name, as: UTF8.self),
-                                                     value: String(decoding: value, as: UTF8.self)))
+        return .success(Connection.HTTPHeaders.Field(name: name, value: String(decoding: value, as: UTF8.self)))
     }
 
-    /// The names every opening handshake carries, spelled as RFC 6455 and browsers spell them: a
-    /// name with exactly these bytes is the literal itself, neither decoded nor stored again (the two
-    /// longest took an allocation each, per handshake). Any other spelling is decoded as it is.
+    /// The names every opening handshake carries, spelled as RFC 6455 and browsers spell them: the
+    /// literal, when `line` starts with exactly its bytes and then a colon (`nil` otherwise, for the
+    /// byte-by-byte scan). The literal is neither decoded nor stored again (the two longest took an
+    /// allocation each, per handshake), and its bytes, all tokens, need no scan: the candidate is
+    /// picked by the first byte (and by the one after `Sec-WebSocket-`), then compared eight bytes
+    /// a step. Any other spelling is decoded as it is.
     @inline(__always)
-    static func knownName(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+    static func knownName(before line: UnsafeBufferPointer<UInt8>) -> String? {
+        guard line.count > 4, let base = line.baseAddress else { return nil }
         let candidate: String
-        switch name.count {
-        case 4: candidate = "Host"
-        case 6: candidate = "Origin"
-        case 7: candidate = "Upgrade"
-        case 10: candidate = name[0] == UInt8(ascii: "C") ? "Connection" : "User-Agent"
-        case 17: candidate = "Sec-WebSocket-Key"
-        case 21: candidate = "Sec-WebSocket-Version"
-        case 22: candidate = "Sec-WebSocket-Protocol"
-        case 24: candidate = "Sec-WebSocket-Extensions"
+        switch line[0] {
+        case UInt8(ascii: "H"): candidate = "Host"
+        case UInt8(ascii: "O"): candidate = "Origin"
+        case UInt8(ascii: "U"): candidate = line.count > 7 && line[7] == UInt8(ascii: ":") ? "Upgrade" : "User-Agent"
+        case UInt8(ascii: "C"): candidate = "Connection"
+        case UInt8(ascii: "S"):
+            guard line.count > 14 else { return nil }
+            switch line[14] {
+            case UInt8(ascii: "K"): candidate = "Sec-WebSocket-Key"
+            case UInt8(ascii: "V"): candidate = "Sec-WebSocket-Version"
+            case UInt8(ascii: "P"): candidate = "Sec-WebSocket-Protocol"
+            case UInt8(ascii: "E"): candidate = "Sec-WebSocket-Extensions"
+            default: return nil
+            }
         default: return nil
         }
-        // A loop over the two buffers: `elementsEqual` went through iterators, about 360 instructions
-        // for one name.
-        let same = candidate.utf8.withContiguousStorageIfAvailable { known in
-            guard known.count == name.count else { return false }
+        let same = candidate.utf8.withContiguousStorageIfAvailable { known -> Bool in
+            // The line holds the name and the colon after it, so every load below stays inside it.
+            guard let knownBase = known.baseAddress, line.count > known.count,
+                  line[known.count] == UInt8(ascii: ":") else { return false }
+            let a = UnsafeRawPointer(base), b = UnsafeRawPointer(knownBase)
             var index = 0
-            while index < known.count, known[index] == name[index] { index &+= 1 }
-            return index == known.count
+            while known.count &- index >= 8 {
+                guard a.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    == b.loadUnaligned(fromByteOffset: index, as: UInt64.self) else { return false }
+                index &+= 8
+            }
+            while index < known.count {
+                guard base[index] == knownBase[index] else { return false }
+                index &+= 1
+            }
+            return true
         } ?? false
         return same ? candidate : nil
     }

@@ -34,6 +34,12 @@ struct HTTPFieldLineTests {
             "Host: example.com", "Host:example.com", "Host:   example.com  \t", "Host:", "Host: \t ", ":value",
             "Host : example.com", " Host: example.com", "Ho st: x", "Host", "X-Empty:", "a:b:c", "Key: a\u{7F}b",
             "Key: a\tb", "Key: a\u{01}b", "Key: caf\u{E9}", "!#$%&'*+-.^_`|~09azAZ: v",
+            // Known names cut short, run on, or followed by something else than their colon.
+            "Hos", "Host", "Host;x", "Hostx: v", "Host :v", "Upgr", "Upgrad", "Upgrade", "Upgrade x: v", "Upgrade:",
+            "User-Agen", "User-Agent", "User-Agent:", "UpgradeUser: v", "Sec-WebSocket-", "Sec-WebSocket-K",
+            "Sec-WebSocket-Key", "Sec-WebSocket-Key : v", "Sec-WebSocket-Keys: v", "Sec-WebSocket-X: v",
+            "Sec-WebSocket-Version\t: 13", "Sec-WebSocket-Extensions:", "Sec-WebSocket-Protocol:chat",
+            "Connection:Upgrade", "Origin: https://a", "Origin\u{00}: x", "O: x", "C", "S", "U", "H:",
         ].map { Array($0.utf8) } + [[0x4B, 0x3A, 0x20, 0xFF, 0xFE], [0x4B, 0x3A, 0x00], [0x4B, 0x3A, 0x0D, 0x0A], []]
         for line in lines {
             #expect(Self.parsed(line) == Self.expected(line), "line \(line)")
