@@ -15,7 +15,11 @@ extension Connection {
     }
 
     mutating func receivedPing() -> Step {
-        let payload = takeControlPayload()
+        receivedPing(takeControlPayload())
+    }
+
+    /// A whole ping, its payload taken from wherever it was read.
+    mutating func receivedPing(_ payload: [UInt8]) -> Step {
         // RFC 6455 §5.5.2: "Upon receipt of a Ping frame, an endpoint MUST send a Pong frame in
         // response, unless it already received a Close frame." Not after ours either: nothing follows
         // our Close. While the output is backed up the pong is skipped; §5.5.3 allows answering only
@@ -28,7 +32,11 @@ extension Connection {
     }
 
     mutating func receivedPong() -> Step {
-        let payload = takeControlPayload()
+        receivedPong(takeControlPayload())
+    }
+
+    /// A whole pong, its payload taken from wherever it was read.
+    mutating func receivedPong(_ payload: [UInt8]) -> Step {
         transition(.pongReceived)
         answerAwaitedPings(payload)
         return .event(.pong(payload))
@@ -37,18 +45,21 @@ extension Connection {
     mutating func receivedClose() -> Step {
         // Parsed where it lies: taking the payload out (``takeControlPayload()``) would leave the
         // buffer shared, and emptying it then allocates a new one, for a frame that is the last.
-        let parsed = parseClosePayload(controlBuffer)
+        let parsed = controlBuffer.withUnsafeBytes { Self.parseClosePayload($0) }
         controlBuffer.removeAll(keepingCapacity: true)
-        let frame: Connection.CloseFrame
+        return receivedClose(parsed)
+    }
+
+    /// A whole Close frame, its payload parsed (``parseClosePayload(_:)``) wherever it was read.
+    mutating func receivedClose(_ parsed: Result<Connection.CloseFrame, Connection.ProtocolViolation>) -> Step {
         switch parsed {
         case .failure(let violation): return fail(violation)
-        case .success(let parsed): frame = parsed
+        case .success(let frame): return progress(.closeReceived(frame))
         }
-        return progress(.closeReceived(frame))
     }
 
     /// Validates a Close frame's payload (RFC 6455 §5.5.1, §7.4).
-    func parseClosePayload(_ payload: [UInt8]) -> Result<Connection.CloseFrame, Connection.ProtocolViolation> {
+    static func parseClosePayload(_ payload: UnsafeRawBufferPointer) -> Result<Connection.CloseFrame, Connection.ProtocolViolation> {
         if payload.isEmpty { return .success(Connection.CloseFrame(code: .noStatusReceived)) }
         // RFC 6455 §5.5.1: "If there is a body, the first two bytes of the body MUST be a 2-byte
         // unsigned integer".
@@ -56,7 +67,7 @@ extension Connection {
         let code = Connection.CloseCode(rawValue: UInt16(payload[0]) << 8 | UInt16(payload[1]))
         guard code.isValidOnWire else { return .failure(Connection.ProtocolViolation(.invalidCloseCode(code.rawValue))) }
         var validator = UTF8Validator()
-        let reason = payload[2...]
+        let reason = UnsafeRawBufferPointer(rebasing: payload[2...])
         guard validator.validate(reason), validator.isAtCharacterBoundary else {
             return .failure(Connection.ProtocolViolation(.invalidCloseReason))
         }

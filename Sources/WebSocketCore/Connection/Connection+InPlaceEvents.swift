@@ -40,8 +40,8 @@ extension Connection {
             switch readWholeMessage(bytes, at: &offset) {
             case .message(let kind, let frame):
                 return kind == .text ? .text(frame.bytes) : .binary(frame.bytes)
-            case .failed:
-                continue   // the failure's events are queued: the next pull hands them out
+            case .failed, .control:
+                continue   // the events are queued: the next pull hands them out
             case .none:
                 copyInboxPortion(of: bytes, at: &offset)
             }

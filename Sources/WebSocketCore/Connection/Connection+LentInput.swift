@@ -121,8 +121,8 @@ extension Connection {
             switch readWholeMessage(bytes, at: &offset) {
             case .message(let kind, let frame):
                 try lent(&self, kind, frame)
-            case .failed:
-                continue   // the failure's events are queued: the next pull hands them out
+            case .failed, .control:
+                continue   // the events are queued: the next pull hands them out
             case .none:
                 copyInboxPortion(of: bytes, at: &offset)
             }
@@ -159,6 +159,9 @@ extension Connection {
         case message(Connection.MessageKind, InPlaceFrame)
         /// A whole text message that is not valid UTF-8: the connection failed.
         case failed
+        /// A whole control frame, read where it lay (``readControlFrame(_:headerSize:_:at:)``): what
+        /// it made is queued.
+        case control
         /// Anything else, for the inbox.
         case none
     }
@@ -169,8 +172,11 @@ extension Connection {
     mutating func readWholeMessage(_ bytes: UnsafeMutableRawBufferPointer, at offset: inout Int) -> InPlaceMessage {
         guard isReadingFrames, case .header = frame, inboxStart == inbox.count else { return .none }
         let rest = UnsafeMutableRawBufferPointer(rebasing: bytes[offset...])
-        guard case .header(let header, let size) = FrameHeader.parse(UnsafeRawBufferPointer(rest)),
-              let length = wholeMessageLength(header), rest.count - size >= length else { return .none }
+        guard case .header(let header, let size) = FrameHeader.parse(UnsafeRawBufferPointer(rest)) else { return .none }
+        guard let length = wholeMessageLength(header) else {
+            return header.opcodeValue & 0x8 != 0 && readControlFrame(header, headerSize: size, bytes, at: &offset) ? .control : .none
+        }
+        guard rest.count - size >= length else { return .none }
         let frame = InPlaceFrame(buffer: bytes, frameStart: offset, payload: (offset + size)..<(offset + size + length))
         offset += size + length
         let payload = UnsafeMutableRawBufferPointer(rebasing: bytes[frame.payload])
@@ -182,6 +188,33 @@ extension Connection {
             return .failed
         }
         return .message(kind, frame)
+    }
+
+    /// The whole control frame that starts at `offset` of `bytes` (its header parsed: `headerSize`
+    /// bytes), read where it lies: admitted as the inbox path admits it (``admit(_:)``), unmasked in
+    /// place, and acted on as the inbox path acts on it once complete (the automatic pong, the
+    /// pong's waiters, the closing handshake), what it makes queued. Through the inbox, a Close
+    /// frame cost a connection a copy into the inbox, another into the control buffer (allocated for
+    /// it) and the general reader's steps. `false`, with `offset` unchanged, when the frame is not all
+    /// there or is refused: the inbox path then takes it, and fails the connection as it always has.
+    private mutating func readControlFrame(_ header: FrameHeader, headerSize: Int, _ bytes: UnsafeMutableRawBufferPointer,
+                                           at offset: inout Int) -> Bool {
+        let start = offset + headerSize   // within `bytes`: the header was parsed from them
+        // Compared as UInt64 before any conversion; once admitted, the length is at most 125.
+        guard header.payloadLength <= UInt64(bytes.count - start),
+              case .success(let control) = admit(header), control.opcode.isControl else { return false }
+        let payload = UnsafeMutableRawBufferPointer(rebasing: bytes[start..<(start + control.remaining)])
+        offset = start + control.remaining
+        if let key = control.maskingKey { key.apply(to: payload, offset: 0) }
+        let step: Step
+        switch control.opcode {
+        case .ping: step = receivedPing(Array(payload))
+        case .pong: step = receivedPong(Array(payload))
+        case .close: step = receivedClose(Self.parseClosePayload(UnsafeRawBufferPointer(payload)))
+        case .text, .binary, .continuation: return false   // unreachable: a control opcode
+        }
+        if case .event(let event) = step { enqueue(event) }
+        return true
     }
 
     /// Copies into the inbox what cannot be read in place at `offset` of `bytes` (``inboxPortion(of:)``),

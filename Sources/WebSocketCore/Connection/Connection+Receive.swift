@@ -122,7 +122,7 @@ extension Connection {
     }
 
     /// Checks a frame header against RFC 6455 §5 and the limits, before any payload byte is stored.
-    private func admit(_ header: FrameHeader) -> Result<FrameInProgress, Connection.ProtocolViolation> {
+    func admit(_ header: FrameHeader) -> Result<FrameInProgress, Connection.ProtocolViolation> {
         // RFC 6455 §5.2: "If an unknown opcode is received, the receiving endpoint MUST _Fail the
         // WebSocket Connection_."
         guard let opcode = Opcode(rawValue: header.opcodeValue) else {

@@ -114,6 +114,46 @@ struct InPlaceEventsTests {
         }
     }
 
+    @Test("Control frames read in place: the same events and output as copied in, between messages and fragments, valid and hostile")
+    func controlFramesSameAsCopied() throws {
+        var client = try Connection(role: .client(clientOptions()), random: Connection.SeededGenerator(seed: 5))
+        let request = client.takeOutput()
+        let bye = [UInt8]([0x03, 0xE8]) + Array("bye".utf8)
+        let tails: [(String, [UInt8])] = [
+            ("pings and pongs", clientFrame(0x9, []) + clientFrame(0x9, [UInt8](repeating: 7, count: 125)) + clientFrame(0xA, [1, 2, 3])),
+            ("a ping between fragments", clientFrame(0x1, Array("fr".utf8), fin: false) + clientFrame(0x9, [9])
+                + clientFrame(0x0, Array("agment".utf8))),
+            ("an empty Close", clientFrame(0x8, [])),
+            ("a Close with a reason", clientFrame(0x8, bye)),
+            ("a Close, then a message", clientFrame(0x8, [0x03, 0xE8]) + clientFrame(0x2, [1])),
+            ("an unmasked ping", frame(0x9, [1])),
+            ("a fragmented ping", clientFrame(0x9, [1], fin: false)),
+            ("a ping with RSV1", clientFrame(0x9, [1], rsv: 0x40)),
+            ("a ping of 126 bytes", clientFrame(0x9, [UInt8](repeating: 1, count: 126))),
+            ("a Close of one byte", clientFrame(0x8, [0x03])),
+            ("a Close with 1005", clientFrame(0x8, [0x03, 0xED])),
+            ("a Close with 999", clientFrame(0x8, [0x03, 0xE7])),
+            ("a Close with a reason that is not UTF-8", clientFrame(0x8, [0x03, 0xE8, 0xC3, 0x28])),
+            ("an unknown control opcode", clientFrame(0xB, [1])),
+        ]
+        for (name, tail) in tails {
+            let input = request + clientFrame(0x2, [1, 2]) + tail + clientFrame(0x1, Array("after".utf8))
+            // After the request, the rest whole (every frame read in place), or cut small (through the inbox).
+            for chunks in [[input.count], [request.count, input.count], [request.count, 2, 5], [1], [3, 7]] {
+                let reference = try Self.runCopied(input, chunks: chunks)
+                let pulled = try Self.runPulled(input, chunks: chunks, echo: true)
+                #expect(pulled.events == reference.events, "\(name), chunks \(chunks)")
+                #expect(pulled.output == reference.output, "\(name), chunks \(chunks)")
+            }
+        }
+        // In place, a ping is answered and a Close closes, as copied in (not only alike).
+        let wire = request + clientFrame(0x9, [4, 2]) + clientFrame(0x8, bye)
+        let pulled = try Self.runPulled(wire, chunks: [request.count, wire.count])
+        #expect(pulled.events.contains(.ping([4, 2])))
+        #expect(pulled.events.contains(.closeReceived(Connection.CloseFrame(code: .normalClosure, reason: "bye"))))
+        #expect(decodeFrames(Array(pulled.output.drop { $0 != 0x8A })).map(\.opcode) == [0xA, 0x8])
+    }
+
     @Test("A whole masked message is lent from the caller's buffer, and the connection can send while it is held")
     func lentFromTheCallersBuffer() throws {
         var (client, server) = try openPair()
