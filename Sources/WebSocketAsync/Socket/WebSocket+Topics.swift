@@ -21,10 +21,13 @@ extension WebSocket {
     ///   ``WebSocketTransport/TransportOptions/maxSubscriptions`` topics.
     @discardableResult
     public func subscribe(_ topic: String) throws(WebSocketError) -> Bool {
-        guard server != nil else { throw .invalidArgument("only a server's connections subscribe to topics") }
-        let limit = options.maxSubscriptions
-        guard topic.utf8.count <= options.maxTopicLength else {
-            throw .invalidArgument("topic of \(topic.utf8.count) bytes, over maxTopicLength (\(options.maxTopicLength))")
+        guard let server else { throw .invalidArgument("only a server's connections subscribe to topics") }
+        // The server's own copy of the options, a stored property: `options` hands out a copy of all
+        // of them (a retain and a release of each reference they hold) for each field read.
+        let limit = server.options.maxSubscriptions
+        let maxLength = server.options.maxTopicLength
+        guard topic.utf8.count <= maxLength else {
+            throw .invalidArgument("topic of \(topic.utf8.count) bytes, over maxTopicLength (\(maxLength))")
         }
         let added = try shared.withLock { (shared) throws(WebSocketError) -> Bool in
             guard shared.ending == nil, !shared.topics.contains(topic) else { return false }
