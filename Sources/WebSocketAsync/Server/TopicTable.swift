@@ -34,10 +34,16 @@ final class TopicTable: @unchecked Sendable {
     /// backplane would learn which topics to subscribe to on its bus.)
     func add(_ socket: WebSocket, to topic: String) {
         guard socket.topicSlots[topic] == nil else { return }
-        let count = subscribers[topic]?.count ?? 0
-        socket.topicSlots[topic] = count
-        subscribers[topic, default: []].append(socket)
-        if count == 0 { presence.appeared(topic) }
+        // The topic's list is looked up once and appended to in place (each lookup hashes the topic).
+        let slot = Self.append(socket, to: &subscribers[topic, default: []])
+        socket.topicSlots[topic] = slot
+        if slot == 0 { presence.appeared(topic) }
+    }
+
+    /// Appends `socket` to `list`; its slot there.
+    private static func append(_ socket: WebSocket, to list: inout [WebSocket]) -> Int {
+        list.append(socket)
+        return list.count - 1
     }
 
     /// Removes `socket` from `topic`'s subscribers, if it is one; a topic left without any is
@@ -50,13 +56,27 @@ final class TopicTable: @unchecked Sendable {
     /// Removes `socket`, known to be in `slot` of `topic`'s subscribers (and no longer listing the
     /// topic in its own slots).
     private func remove(_ socket: WebSocket, from topic: String, slot: Int) {
-        guard var list = subscribers.removeValue(forKey: topic) else { return }
-        let last = list.removeLast()
-        if slot < list.count {
-            list[slot] = last
-            last.topicSlots[topic] = slot
+        // The topic's list changed in place, with one lookup: a list left empty becomes `nil`, which
+        // removes the topic (taken out and put back, it was looked up twice).
+        let (moved, emptied) = Self.remove(slot: slot, from: &subscribers[topic])
+        if let moved { moved.topicSlots[topic] = slot }
+        if emptied { presence.vanished(topic) }
+    }
+
+    /// Removes the subscriber in `slot` of `list`, the last one taking its place: the one moved, if
+    /// any, and whether the list is gone (it was the last one).
+    private static func remove(slot: Int, from list: inout [WebSocket]?) -> (moved: WebSocket?, emptied: Bool) {
+        // Moved out, so that it is changed unshared, and back unless empty.
+        guard var subscribers = list.take() else { return (nil, false) }
+        let last = subscribers.removeLast()
+        var moved: WebSocket? = nil
+        if slot < subscribers.count {
+            subscribers[slot] = last
+            moved = last
         }
-        if list.isEmpty { presence.vanished(topic) } else { subscribers[topic] = list }
+        if subscribers.isEmpty { return (moved, true) }
+        list = subscribers
+        return (moved, false)
     }
 
     /// Removes `socket` from every topic it is in (its connection ended).

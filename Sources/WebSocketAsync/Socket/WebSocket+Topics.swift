@@ -30,12 +30,13 @@ extension WebSocket {
             throw .invalidArgument("topic of \(topic.utf8.count) bytes, over maxTopicLength (\(maxLength))")
         }
         let added = try shared.withLock { (shared) throws(WebSocketError) -> Bool in
-            guard shared.ending == nil, !shared.topics.contains(topic) else { return false }
+            guard shared.ending == nil else { return false }
+            // Below the limit, one insertion says whether it was there (each lookup hashes the topic).
             guard shared.topics.count < limit else {
+                if shared.topics.contains(topic) { return false }
                 throw .invalidArgument("already subscribed to \(limit) topics (maxSubscriptions)")
             }
-            shared.topics.insert(topic)
-            return true
+            return shared.topics.insert(topic).inserted
         }
         if added { syncSubscription(topic) }
         return added
