@@ -45,14 +45,18 @@ extension Connection {
     }
 
     mutating func enqueue(_ event: Connection.Event) {
-        // Room for a closing handshake's events from the first: the queue, emptied as it is read,
-        // keeps its storage, and grown one event at a time it was allocated again at the close.
+        // Room for a closing handshake's two events (`closeReceived`, `closed`) from the first: the
+        // queue, emptied as it is read, keeps its storage, and grown one event at a time it was
+        // allocated again at the close.
         if events.capacity == 0 { events.reserveCapacity(Self.eventsCapacity) }
         events.append(event)
     }
 
     /// The events a connection's queue has room for from its first (it grows past them when it must).
-    static var eventsCapacity: Int { 4 }
+    /// Two, not more: room for four moved where glibc put the 1 KiB arrays of the serialize
+    /// benchmarks, whose `malloc` then took a slower path (+120 instructions per frame, all of them
+    /// inside `_int_malloc`).
+    static var eventsCapacity: Int { 2 }
 
     mutating func dequeueEvent() -> Connection.Event? {
         guard eventsStart < events.count else { return nil }
