@@ -25,6 +25,11 @@
 # close() (one per connection for each server here), which does not depend on where wsload's count of
 # cycles and the dump's window meet: `CALLGRIND_WORKLOAD=handshakes Benchmarks/servers/callgrind.sh 16
 # loop-lending`.
+#
+# With CALLGRIND_WORKLOAD=pipeline, one connection keeps CONNS messages in flight (`wsload pipeline
+# --conns 1 --depth CONNS --size 256`), and the count is divided by the messages echoed: the cost per
+# message when each read and write carries many (`CALLGRIND_WORKLOAD=pipeline
+# Benchmarks/servers/callgrind.sh 64 uws loop-lending`).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -63,7 +68,10 @@ case $workload in
     handshakes)
         load=(handshakes --parallel "$conns")
         echo "| server | connections closed (8 s under callgrind) | user-space instructions per connection |" ;;
-    *) echo "callgrind.sh: CALLGRIND_WORKLOAD is pingpong or handshakes" >&2; exit 2 ;;
+    pipeline)
+        load=(pipeline --conns 1 --depth "$conns" --size 256)
+        echo "| server | messages echoed (8 s under callgrind) | user-space instructions per message |" ;;
+    *) echo "callgrind.sh: CALLGRIND_WORKLOAD is pingpong, handshakes or pipeline" >&2; exit 2 ;;
 esac
 echo "| --- | --- | --- |"
 
