@@ -203,6 +203,7 @@ extension Connection {
         // Compared as UInt64 before any conversion; once admitted, the length is at most 125.
         guard header.payloadLength <= UInt64(bytes.count - start),
               case .success(let control) = admit(header), control.opcode.isControl else { return false }
+        // From here on the frame is consumed: nothing below returns `false`.
         let payload = UnsafeMutableRawBufferPointer(rebasing: bytes[start..<(start + control.remaining)])
         offset = start + control.remaining
         if let key = control.maskingKey { key.apply(to: payload, offset: 0) }
@@ -210,8 +211,7 @@ extension Connection {
         switch control.opcode {
         case .ping: step = receivedPing(Array(payload))
         case .pong: step = receivedPong(Array(payload))
-        case .close: step = receivedClose(Self.parseClosePayload(UnsafeRawBufferPointer(payload)))
-        case .text, .binary, .continuation: return false   // unreachable: a control opcode
+        default: step = receivedClose(Self.parseClosePayload(UnsafeRawBufferPointer(payload)))   // .close: the guard let only control opcodes through
         }
         if case .event(let event) = step { enqueue(event) }
         return true
