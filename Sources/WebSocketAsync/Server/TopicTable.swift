@@ -50,22 +50,21 @@ final class TopicTable: @unchecked Sendable {
     /// forgotten.
     func remove(_ socket: WebSocket, from topic: String) {
         guard let slot = socket.topicSlots.removeValue(forKey: topic) else { return }
-        remove(socket, from: topic, slot: slot)
+        vacate(slot, of: topic)
     }
 
-    /// Removes `socket`, known to be in `slot` of `topic`'s subscribers (and no longer listing the
-    /// topic in its own slots).
-    private func remove(_ socket: WebSocket, from topic: String, slot: Int) {
-        // The topic's list changed in place, with one lookup: a list left empty becomes `nil`, which
-        // removes the topic (taken out and put back, it was looked up twice).
-        let (moved, emptied) = Self.remove(slot: slot, from: &subscribers[topic])
+    /// Empties `slot` of `topic`'s subscribers, whose socket no longer lists the topic: the last
+    /// subscriber takes its place, and a topic left without any is forgotten. The list is changed in
+    /// place with one lookup (taken out and put back, it was looked up twice).
+    private func vacate(_ slot: Int, of topic: String) {
+        let (moved, emptied) = Self.vacate(slot, in: &subscribers[topic])
         if let moved { moved.topicSlots[topic] = slot }
         if emptied { presence.vanished(topic) }
     }
 
-    /// Removes the subscriber in `slot` of `list`, the last one taking its place: the one moved, if
-    /// any, and whether the list is gone (it was the last one).
-    private static func remove(slot: Int, from list: inout [WebSocket]?) -> (moved: WebSocket?, emptied: Bool) {
+    /// ``vacate(_:of:)`` on the list itself: the subscriber moved into `slot`, if any, and whether
+    /// the list is gone (`nil`: the slot was its last).
+    private static func vacate(_ slot: Int, in list: inout [WebSocket]?) -> (moved: WebSocket?, emptied: Bool) {
         // Moved out, so that it is changed unshared, and back unless empty.
         guard var subscribers = list.take() else { return (nil, false) }
         let last = subscribers.removeLast()
@@ -85,7 +84,7 @@ final class TopicTable: @unchecked Sendable {
         // removal changed the dictionary being walked) cost an allocation per connection.
         var slots: [String: Int] = [:]
         swap(&slots, &socket.topicSlots)
-        for (topic, slot) in slots { remove(socket, from: topic, slot: slot) }
+        for (topic, slot) in slots { vacate(slot, of: topic) }
     }
 
     /// Queues `message` on every subscriber of `topic` here but `excluding`; see

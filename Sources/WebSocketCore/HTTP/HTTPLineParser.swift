@@ -22,12 +22,8 @@ package enum HTTPLineParser {
     private static let space = UInt8(ascii: " ")
 
     /// RFC 9112 §3: `request-line = method SP request-target SP HTTP-version`, with single spaces.
-    static func requestLine(_ line: ArraySlice<UInt8>) -> Result<RequestLine, Connection.HandshakeError> {
-        line.withUnsafeBufferPointer { requestLine($0) }
-    }
-
-    /// ``requestLine(_:)-(ArraySlice<UInt8>)`` over contiguous bytes: the head parser's line, read where
-    /// it lies (a copy into an array cost an allocation per opening handshake).
+    /// The head parser's line is read where it lies (a copy into an array cost an allocation per
+    /// opening handshake).
     static func requestLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<RequestLine, Connection.HandshakeError> {
         let line = bytes[...]
         guard let firstSpace = line.firstIndex(of: space) else { return .failure(.malformedRequestLine) }
