@@ -22,12 +22,21 @@ common=(-wmo -parse-as-library -O -package-name swift_websocket -module-name Tra
 
 # String comparison and Character need the Unicode data tables, a library of their own in Embedded.
 tables="$(dirname "$(dirname "$(readlink -f "$(command -v swiftc)")")")/lib/swift/embedded/x86_64-unknown-linux-gnu"
+bin="$(dirname "$(readlink -f "$(command -v swiftc)")")"
+wasm_tables="$(dirname "$bin")/lib/swift/embedded/wasm32-unknown-none-wasm"
+# The three whole-module compiles (Embedded x86-64, full Swift, Embedded wasm32) are independent, and
+# each runs on one core: they run side by side.
 swiftc -enable-experimental-feature Embedded "${common[@]}" -target x86_64-unknown-linux-gnu \
     -L "$tables" -lswiftUnicodeDataTables \
-    -o "$work/transcript-embedded" "${sources[@]}" "$program" 2>"$work/embedded.log" \
-    || { cat "$work/embedded.log" >&2; echo "embedded-check: the Embedded build failed" >&2; exit 1; }
-swiftc "${common[@]}" -o "$work/transcript-full" "${sources[@]}" "$program" 2>"$work/full.log" \
-    || { cat "$work/full.log" >&2; echo "embedded-check: the full-Swift build failed" >&2; exit 1; }
+    -o "$work/transcript-embedded" "${sources[@]}" "$program" 2>"$work/embedded.log" & embedded_job=$!
+swiftc "${common[@]}" -o "$work/transcript-full" "${sources[@]}" "$program" 2>"$work/full.log" & full_job=$!
+swiftc -enable-experimental-feature Embedded "${common[@]}" -target wasm32-unknown-none-wasm -c \
+    -o "$work/transcript-wasm.o" "${sources[@]}" "$program" 2>"$work/wasm.log" & wasm_job=$!
+embedded_status=0; wait "$embedded_job" || embedded_status=$?
+full_status=0; wait "$full_job" || full_status=$?
+wasm_status=0; wait "$wasm_job" || wasm_status=$?
+[ "$embedded_status" -eq 0 ] || { cat "$work/embedded.log" >&2; echo "embedded-check: the Embedded build failed" >&2; exit 1; }
+[ "$full_status" -eq 0 ] || { cat "$work/full.log" >&2; echo "embedded-check: the full-Swift build failed" >&2; exit 1; }
 
 "$work/transcript-embedded" > "$work/embedded.txt"
 "$work/transcript-full" > "$work/full.txt"
@@ -44,11 +53,7 @@ echo "embedded-check: $lines lines of events and output, identical in Embedded a
 # The same program for WebAssembly (wasm32-unknown-none-wasm), run under wasmtime (PyPI, in a venv of
 # our own): the toolchain ships no C library for that target, so Embedded/wasm/runtime.c brings the
 # few functions the program links against (memory, output and exit through WASI).
-bin="$(dirname "$(readlink -f "$(command -v swiftc)")")"
-wasm_tables="$(dirname "$bin")/lib/swift/embedded/wasm32-unknown-none-wasm"
-swiftc -enable-experimental-feature Embedded "${common[@]}" -target wasm32-unknown-none-wasm -c \
-    -o "$work/transcript-wasm.o" "${sources[@]}" "$program" 2>"$work/wasm.log" \
-    || { cat "$work/wasm.log" >&2; echo "embedded-check: the wasm32 build failed" >&2; exit 1; }
+[ "$wasm_status" -eq 0 ] || { cat "$work/wasm.log" >&2; echo "embedded-check: the wasm32 build failed" >&2; exit 1; }
 "$bin/clang" --target=wasm32-unknown-unknown -O2 -fno-builtin -ffreestanding -nostdlib -Werror \
     -c -o "$work/runtime-wasm.o" "$root/Embedded/wasm/runtime.c" \
     || { echo "embedded-check: Embedded/wasm/runtime.c did not compile" >&2; exit 1; }
