@@ -13,14 +13,21 @@ import WebSocketTransport
 final class ServerCore: @unchecked Sendable {
     /// Where a server's connections go once open.
     enum Face {
-        /// Every connection's events, to one handler on its loop.
-        case loopHandler(WebSocket.EventHandler)
-        /// Every connection's events, to one lending handler on its loop.
-        case lendingHandler(WebSocket.LendingHandler)
+        /// Every connection's events, to one handler on its loop (boxed once for all of them).
+        case loopHandler(EventHandlerBox)
+        /// Every connection's events, to one lending handler on its loop (boxed once for all of them).
+        case lendingHandler(LendingHandlerBox)
         /// Every connection's events, to one handler on this queue.
         case queueHandler(DispatchQueue, WebSocket.EventHandler)
         /// Open connections wait in ``WebSocketServer/connections``.
         case async(ConnectionQueue)
+
+        /// Every connection's events, to one handler on its loop.
+        static func loopHandler(_ handler: @escaping WebSocket.EventHandler) -> Face { .loopHandler(EventHandlerBox(handler)) }
+        /// Every connection's events, to one lending handler on its loop.
+        static func lendingHandler(_ handler: @escaping WebSocket.LendingHandler) -> Face {
+            .lendingHandler(LendingHandlerBox(handler))
+        }
     }
 
     let configuration: Connection.Configuration

@@ -18,9 +18,9 @@ enum Consumer {
     /// (Server) The opening handshake runs; the server's face takes the socket once it opens.
     case pending
     /// Handlers on the socket's loop.
-    case loopHandler(WebSocket.EventHandler)
+    case loopHandler(EventHandlerBox)
     /// A handler on the socket's loop that borrows messages.
-    case lendingHandler(WebSocket.LendingHandler)
+    case lendingHandler(LendingHandlerBox)
     /// Handlers on the queue you named, reached through the socket's mailbox, so that one socket's
     /// events never overlap and arrive in order, even on a concurrent queue.
     case queueHandler(DispatchQueue, WebSocket.EventHandler)
@@ -28,6 +28,13 @@ enum Consumer {
     case batches(MessageBatches)
     /// The last event was delivered.
     case finished
+
+    /// Handlers on the socket's loop, boxed.
+    static func loopHandler(_ handler: @escaping WebSocket.EventHandler) -> Consumer { .loopHandler(EventHandlerBox(handler)) }
+    /// A lending handler on the socket's loop, boxed.
+    static func lendingHandler(_ handler: @escaping WebSocket.LendingHandler) -> Consumer {
+        .lendingHandler(LendingHandlerBox(handler))
+    }
 
     /// Whether a batch is handed over after the actions of a read or a write (``WebSocket/handOver()``):
     /// the queue face's, the async face's, and what comes through the mailbox after the end.
@@ -90,9 +97,9 @@ extension WebSocket {
         case .pending, .finished:
             break
         case .loopHandler(let handler):
-            handler(self, event)
+            handler.call(self, event)
         case .lendingHandler(let handler):
-            lend(event, to: handler)
+            lend(event, to: handler.call)
         case .queueHandler:
             queueBatch.append(.event(event))
         case .batches(let batches):

@@ -101,14 +101,32 @@ extension WebSocket {
     /// whole messages go to the consumer from the loop's buffer, which nothing else uses until this
     /// returns (reads happen only in the loop's own turn, never from a handler).
     private func readInPlace(_ bytes: UnsafeMutableRawBufferPointer) {
+        // A loop face's handler, taken out of the consumer once per read, not per message
+        // (``EventHandlerBox``), and held until the read is done: a handler that ends the socket
+        // (the consumer becomes `.finished`) does not free the box, or its closure, while it runs.
+        switch consumer {
+        case .lendingHandler(let box):
+            withExtendedLifetime(box) { readInPlace(bytes, lending: Unmanaged.passUnretained(box), handler: nil) }
+        case .loopHandler(let box):
+            withExtendedLifetime(box) { readInPlace(bytes, lending: nil, handler: Unmanaged.passUnretained(box)) }
+        default:
+            readInPlace(bytes, lending: nil, handler: nil)
+        }
+    }
+
+    /// ``readInPlace(_:)`` with the consumer's handler, which the caller holds. The consumer changes
+    /// only from `.pending` and to `.finished`, so while it is still of the same case (a test of
+    /// the case alone) the handler is its handler.
+    private func readInPlace(_ bytes: UnsafeMutableRawBufferPointer, lending: Unmanaged<LendingHandlerBox>?,
+                             handler: Unmanaged<EventHandlerBox>?) {
         var offset = 0
         while let next = peek({ $0.nextAction(readingInPlace: bytes, from: &offset) }) {
             switch next {
             case .message(let kind, let payload):
-                if case .lendingHandler(let handler) = consumer {
-                    handler(self, kind == .text ? .text(payload) : .binary(payload))
-                } else if kind == .binary, case .loopHandler = consumer {
-                    deliverRecycling(payload)
+                if let lending, case .lendingHandler = consumer {
+                    lending._withUnsafeGuaranteedRef { $0.call(self, kind == .text ? .text(payload) : .binary(payload)) }
+                } else if let handler, case .loopHandler = consumer {
+                    deliver(kind, payload, to: handler)
                 } else {
                     perform(peek { $0.deliver(lent: kind, payload) })
                 }
@@ -119,18 +137,31 @@ extension WebSocket {
         }
     }
 
-    /// Hands a binary message to the loop handler in an array the loop reuses: once the handler
-    /// returns, the array is kept for the next message, which overwrites its bytes. An array the
-    /// handler kept stays the handler's: the next message's first write to the shared array copies
-    /// it apart (copy-on-write), which costs that message an allocation and a copy of the kept
-    /// bytes. A message allocated and freed per delivery cost about 250 instructions per echo.
-    private func deliverRecycling(_ payload: UnsafeRawBufferPointer) {
-        let action = peek { $0.deliver(lentBinary: payload, reusing: &loop.spareMessageBytes) }
-        perform(action)
+    /// Hands a message to the loop handler, which the caller holds. A binary message comes in an
+    /// array the loop reuses: once the handler returns, the array is kept for the next message,
+    /// which overwrites its bytes. An array the handler kept stays the handler's: the next message's
+    /// first write to the shared array copies it apart (copy-on-write), which costs that message an
+    /// allocation and a copy of the kept bytes. A message allocated and freed per delivery cost about
+    /// 250 instructions per echo.
+    private func deliver(_ kind: Connection.MessageKind, _ payload: UnsafeRawBufferPointer,
+                         to handler: Unmanaged<EventHandlerBox>) {
+        let action = kind == .binary
+            ? peek { $0.deliver(lentBinary: payload, reusing: &loop.spareMessageBytes) }
+            : peek { $0.deliver(lent: kind, payload) }
+        perform(action, calling: handler)
         // Kept as it is, bytes and all: the next message overwrites them (`deliver(lentBinary:reusing:)`).
         guard case .deliver(.message(.binary(let bytes))) = consume action,
               bytes.capacity <= EventLoop.spareMessageCapacity else { return }
         loop.spareMessageBytes = bytes
+    }
+
+    /// ``perform(_:)`` for a loop handler the caller holds: an event goes to it with no retain.
+    private func perform(_ action: SessionAction, calling handler: Unmanaged<EventHandlerBox>) {
+        if case .deliver(.message(let message)) = action {
+            handler._withUnsafeGuaranteedRef { $0.call(self, .message(message)) }
+        } else {
+            perform(action)
+        }
     }
 
     // MARK: Writing
