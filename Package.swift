@@ -95,7 +95,7 @@ let package = Package(
         // process, and its `serve` against the library's client. It finds the tool beside the test
         // binary, which `swift test` builds with every product.
         .testTarget(name: "WebSocketToolTests", dependencies: ["WebSocketPOSIX", "WebSocketTransport", "WebSocketCore", "TransportTestSupport",
-                                                              "WebSocketDeflate", "TLSTestSupport", "CToolTestSupport"]),
+                                                              "WebSocketDeflate", "TLSTestSupport", "CToolTestSupport", "AllocationCounter"]),
         // Test support: pseudo-terminals, pipe2 and POSIX_SPAWN_SETSID, which the Glibc module lacks.
         .target(name: "CToolTestSupport", path: "Tests/CToolTestSupport"),
     ],

@@ -191,6 +191,8 @@ package enum EchoServers {
 
     /// `serve-echo KIND [--port P]`, or `serve-echo --list`.
     package static func main(_ arguments: [String], afterStart: (StartedEchoServer) -> Void = { _ in }) -> Never {
+        // A server process, as `websocket serve` is: one heap for all the loops, set before any starts.
+        WebSocketServer.useOneHeapArena()
         if arguments == ["--list"] {
             for kind in EchoServerKind.allCases { print(kind.rawValue) }
             exit(0)

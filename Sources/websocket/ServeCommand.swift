@@ -20,6 +20,7 @@ import WebSocketTLS
 enum ServeCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> Never {
         let signals = StopSignals.block(hangUp: true)   // first, while this is the only thread
+        WebSocketServer.useOneHeapArena()   // before any thread allocates: one heap for all the loops
         let settings = try ServeSettings(parsing: arguments)
         if settings.command != nil { signal(SIGPIPE, SIG_IGN) }   // a command that stops reading is not fatal
         let connections = OpenConnections(limit: settings.maxConnections)
