@@ -7,7 +7,10 @@ extension Connection {
     public enum Role: Sendable, Hashable {
         /// The client: it sends the opening handshake request built from these options, masks its frames,
         /// and waits for the server to close the transport.
-        case client(Connection.ClientOptions)
+        ///
+        /// Indirect: the options (128 bytes) would otherwise make every connection's `role` that
+        /// large, a server's too, for the life of the connection.
+        indirect case client(Connection.ClientOptions)
         /// The server: it reads the request, reports it as ``Connection/Event/handshakeRequest(_:)`` and waits for the
         /// caller to accept or reject it.
         case server

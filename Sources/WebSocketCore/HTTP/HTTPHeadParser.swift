@@ -35,8 +35,16 @@ struct HTTPHeadParser: Sendable {
         case fields
     }
 
+    /// The three of ``Connection/Limits`` that bound a head: kept alone, since the parser stays in its
+    /// connection for the connection's life (24 bytes, where all the limits were 72).
+    struct HeadLimits: Sendable {
+        let maxHeaderBytes: Int
+        let maxRequestLineLength: Int
+        let maxHeaderCount: Int
+    }
+
     let kind: Kind
-    let limits: Connection.Limits
+    let limits: HeadLimits
 
     private var phase = Phase.leadingEmptyLines
     /// The bytes of the current line so far, without its terminator.
@@ -48,13 +56,19 @@ struct HTTPHeadParser: Sendable {
     private var fieldCount = 0
     /// UTF-8 bytes of the names and values stored so far.
     private var storedFieldBytes = 0
-    /// Room made for the fields at the first: a browser's opening handshake has about a dozen, and the
-    /// array grown from empty was reallocated four times.
-    static let expectedFieldCount = 16
+    /// Room made for the fields at the first. Grown from empty, the array was reallocated at each
+    /// doubling. The fields stay with the request for the connection's life, so the room is what
+    /// most clients send: libraries and tools 5 to 8 (Python's websockets 7, Node's ws 6), which
+    /// 16 left half empty, 256 bytes per connection. A browser's dozen grows it once, to 16.
+    static let expectedFieldCount = 8
     /// Line buffers up to this capacity are kept between lines.
     static let retainedLineCapacity = 1024
-    private var request: HTTPLineParser.RequestLine?
-    private var status: HTTPLineParser.StatusLine?
+    /// The start line, once parsed: a request's or a response's (one or the other, by ``kind``).
+    private enum StartLine: Sendable {
+        case request(HTTPLineParser.RequestLine)
+        case status(HTTPLineParser.StatusLine)
+    }
+    private var startLine: StartLine?
     private var headers = Connection.HTTPHeaders()
     /// The final outcome, once there is one; later calls return it and consume nothing.
     private var result: Outcome?
@@ -71,7 +85,8 @@ struct HTTPHeadParser: Sendable {
 
     init(kind: Kind, limits: Connection.Limits) {
         self.kind = kind
-        self.limits = limits
+        self.limits = HeadLimits(maxHeaderBytes: limits.maxHeaderBytes, maxRequestLineLength: limits.maxRequestLineLength,
+                                 maxHeaderCount: limits.maxHeaderCount)
     }
 
     /// Bytes held for the head so far: the current line and the fields already parsed.
@@ -270,12 +285,12 @@ struct HTTPHeadParser: Sendable {
             switch kind {
             case .request:
                 switch HTTPLineParser.requestLine(content) {
-                case .success(let parsed): request = parsed
+                case .success(let parsed): startLine = .request(parsed)
                 case .failure(let error): return .failure(error)
                 }
             case .response:
                 switch HTTPLineParser.statusLine(content) {
-                case .success(let parsed): status = parsed
+                case .success(let parsed): startLine = .status(parsed)
                 case .failure(let error): return .failure(error)
                 }
             }
@@ -307,16 +322,17 @@ struct HTTPHeadParser: Sendable {
     }
 
     private func completeHead() -> Outcome {
-        if let request {
+        switch startLine {
+        case .request(let request):
             return .request(Connection.HTTPRequestHead(method: request.method, target: request.target,
                                             version: request.version, headers: headers))
-        }
-        if let status {
+        case .status(let status):
             return .response(Connection.HTTPResponseHead(version: status.version, status: status.status,
                                               reason: status.reason, headers: headers))
+        case nil:
+            // Unreachable: the fields phase starts only after a start line was parsed.
+            return .failure(kind == .request ? .malformedRequestLine : .malformedStatusLine)
         }
-        // Unreachable: the fields phase starts only after a start line was parsed.
-        return .failure(kind == .request ? .malformedRequestLine : .malformedStatusLine)
     }
 
     private mutating func finish(_ consumed: Int, _ outcome: Outcome) -> (consumed: Int, outcome: Outcome) {

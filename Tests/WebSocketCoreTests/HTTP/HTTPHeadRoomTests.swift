@@ -1,0 +1,58 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
+import Testing
+@testable import WebSocketCore
+
+/// What a connection keeps of its opening handshake for its whole life: the request's fields, in
+/// room made for what most clients send, and a parser and role that take little space inline.
+@Suite("The handshake's footprint in a connection")
+struct HTTPHeadRoomTests {
+    /// A request head with `count` fields, the first the WebSocket ones.
+    static func request(fields count: Int) -> String {
+        let fields = ["Host: example.com", "Upgrade: websocket", "Connection: Upgrade",
+                      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13"]
+            + (0..<max(0, count - 5)).map { "X-Field-\($0): value \($0)" }
+        return "GET /chat HTTP/1.1\r\n" + fields.prefix(count).map { $0 + "\r\n" }.joined() + "\r\n"
+    }
+
+    @Test("A request of a library's 5 to 8 fields is kept in room for 8; a browser's dozen in room for 16, grown once",
+          arguments: [5, 7, 8, 12, 16])
+    func fieldsRoom(count: Int) throws {
+        guard case .request(let head) = HTTPTestSupport.parse(Self.request(fields: count)) else {
+            Issue.record("the request was not parsed")
+            return
+        }
+        #expect(head.headers.fields.count == count)
+        let room = head.headers.fields.capacity
+        if count <= 8 {
+            #expect(room >= count && room < 16, "\(count) fields kept in room for \(room)")
+        } else {
+            #expect(room >= count && room < 32, "\(count) fields kept in room for \(room)")
+        }
+    }
+
+    @Test("A server connection's role and head parser take little room inline: the role a pointer, the connection under 1,100 bytes")
+    func inlineFootprint() {
+        // A client's options (128 bytes) are boxed: a server's role is no larger than a reference.
+        #expect(MemoryLayout<Connection.Role>.size <= MemoryLayout<AnyObject>.size)
+        // The parser keeps the three limits it reads, not all of them.
+        #expect(MemoryLayout<HTTPHeadParser>.size <= 216)
+        #expect(MemoryLayout<Connection>.size <= 1_100, "\(MemoryLayout<Connection>.size) bytes")
+    }
+
+    @Test("A client connection's boxed options still make its handshake request")
+    func clientRoleBoxed() throws {
+        let url = try WebSocketURL(parsing: "ws://example.com/chat")
+        var connection = try Connection(role: .client(Connection.ClientOptions(url: url)))
+        guard case .client(let options) = connection.role else {
+            Issue.record("not a client")
+            return
+        }
+        #expect(options.url == url)
+        let request = HTTPTestSupport.text(connection.takeOutput())
+        #expect(request.hasPrefix("GET /chat HTTP/1.1\r\n"))
+        #expect(request.contains("\r\nHost: example.com\r\n"))
+    }
+}
