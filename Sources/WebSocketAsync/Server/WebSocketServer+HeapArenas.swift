@@ -14,9 +14,9 @@ extension WebSocketServer {
     /// loop's connections then sit in its own arena, and what a burst of handshakes freed there
     /// stays mapped between the chunks still live: after 16 handshakes at a time on two loops, the
     /// two loops' arenas held 364 KiB, 120 KiB of it in use. With one arena the freed memory is reused
-    /// by every loop, and the server's private memory after that workload fell from 1,028 KiB to
-    /// 852 KiB (docs/performance.md, "Private memory"). A loop allocates nothing per message in
-    /// steady state, so the one arena's lock is taken per connection, not per message.
+    /// by every loop, and the echo server's private memory after that workload fell from 1,012 KiB
+    /// to 852 KiB (docs/performance.md, "One heap, no retain per message"). A loop allocates nothing
+    /// per message in steady state, so the one arena's lock is taken per connection, not per message.
     ///
     /// The setting is the process's: a library that embeds a server leaves it to the application.
     /// The same is had without code through the environment, `MALLOC_ARENA_MAX=1`.
