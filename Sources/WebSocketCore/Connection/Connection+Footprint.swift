@@ -9,7 +9,7 @@ extension Connection {
     /// (what the caller fed and the connection has not parsed yet) and the output buffer are counted
     /// apart, by ``bufferedInputCount`` and ``pendingOutputCount``.
     @_spi(Testing) public var retainedPayloadCapacity: Int {
-        messageBuffer.capacity + controlBuffer.capacity + lendScratch.capacity + headParser.retainedByteCount
+        messageBuffer.capacity + controlBuffer.capacity + lendScratch.capacity + headReading.retainedByteCount
             + bodyReader.body.capacity
     }
 }
@@ -20,7 +20,7 @@ extension Connection {
     /// pings. Zlib state of a negotiated extension is not included. For tests and for sizing a server.
     @_spi(Testing) public var bufferCapacity: Int {
         inbox.capacity + spareInbox.capacity + outbox.capacity + queuedOutput.capacity * MemoryLayout<[UInt8]>.stride + messageBuffer.capacity + controlBuffer.capacity
-            + lendScratch.capacity + events.capacity * MemoryLayout<Connection.Event>.stride + headParser.retainedByteCount
+            + lendScratch.capacity + events.capacity * MemoryLayout<Connection.Event>.stride + headReading.retainedByteCount
             + bodyReader.body.capacity + awaitedPings.capacity
     }
 }

@@ -39,7 +39,6 @@ extension Connection {
                 // A request parser never returns a response; were it to, the request line was not one.
                 return rejectInvalidRequest(.malformedRequestLine)
             case .request(let head):
-                headParser = HTTPHeadParser(kind: .request, limits: configuration.limits)
                 switch ServerHandshake.validate(request: head) {
                 case .failure(let error):
                     if configuration.answersPlainRequests, let plain = ServerHandshake.plainRequest(head) {
@@ -59,18 +58,9 @@ extension Connection {
         }
     }
 
-    /// Feeds the buffered input to the head parser; it consumes up to the end of the head at most.
-    private mutating func consumeHead() -> HTTPHeadParser.Outcome {
-        let (consumed, outcome) = inbox.withUnsafeBytes { raw in
-            headParser.consume(UnsafeRawBufferPointer(rebasing: raw[inboxStart...]))
-        }
-        inboxStart += consumed
-        return outcome
-    }
-
     private mutating func handleResponse(_ head: Connection.HTTPResponseHead, key: String, offered: Connection.ClientOptions) -> Step {
-        // A fresh parser releases the stored head (or reads the next one after an interim response).
-        headParser = HTTPHeadParser(kind: .response, limits: configuration.limits)
+        // The parser that read this head is gone: after an interim response the next head gets a
+        // fresh one (see `consumeHead()`).
         switch head.status {
         case 101:
             switch ClientHandshake.validate(response: head, key: key, options: offered) {

@@ -17,12 +17,12 @@
 /// to test its case in place (it called a function instead). Small, the case is tested with one
 /// comparison where the reader asks, on every event, whether it reads frames.
 enum Phase: Sendable {
-    /// (Client) The request is out and `headParser` reads the response head. The key and the options
+    /// (Client) The request is out and `headReading` reads the response head. The key and the options
     /// offered are what the response is checked against.
     case clientAwaitingResponse(key: String, offered: Boxed<Connection.ClientOptions>, timeout: Timer)
     /// (Client) The server refused the upgrade; `bodyReader` reads its response's body for the report.
     case clientReadingRejection(Connection.HTTPResponseHead, timeout: Timer)
-    /// (Server) `headParser` reads the request head.
+    /// (Server) `headReading` reads the request head.
     case serverAwaitingRequest(timeout: Timer)
     /// (Server) A valid request waits for `accept` or `reject`.
     case serverAwaitingDecision(Connection.HandshakeRequest, timeout: Timer)

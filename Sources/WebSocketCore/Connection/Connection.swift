@@ -64,8 +64,8 @@ public struct Connection: Sendable {
     /// The largest payload the whole-message fast path takes: the smaller of the frame and message
     /// limits, or -1 when the fast path is off (fragment delivery, or no fragment allowed).
     let wholeMessageLimit: Int
-    /// The opening handshake's HTTP head parser (see ``Phase``).
-    var headParser: HTTPHeadParser
+    /// The opening handshake's HTTP head parser while a head is read (see ``HeadReading``).
+    var headReading = HeadReading.idle
     /// (Client) The reader of a refusing response's body: in use in `.clientReadingRejection` only,
     /// and empty in every other phase (see ``Phase``).
     var bodyReader = HTTPBodyReader()
@@ -180,14 +180,12 @@ public struct Connection: Sendable {
             let request = try ClientHandshake.request(options: offered, key: key)
             phase = .clientAwaitingResponse(key: key, offered: Boxed(offered), timeout: timeout)
             phaseSummary = PhaseSummary(phase)
-            headParser = HTTPHeadParser(kind: .response, limits: configuration.limits)
             outbox = request
             outboxEnd = request.count
         case .server:
             isClient = false
             phase = .serverAwaitingRequest(timeout: timeout)
             phaseSummary = PhaseSummary(phase)
-            headParser = HTTPHeadParser(kind: .request, limits: configuration.limits)
         }
         deadline = computedDeadline()
     }

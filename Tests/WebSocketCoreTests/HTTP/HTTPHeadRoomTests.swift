@@ -33,13 +33,63 @@ struct HTTPHeadRoomTests {
         }
     }
 
-    @Test("A server connection's role and head parser take little room inline: the role a pointer, the connection under 1,100 bytes")
+    @Test("A server connection's role and head parser take little room inline: the role and the parser a pointer each, the connection under 900 bytes")
     func inlineFootprint() {
         // A client's options (128 bytes) are boxed: a server's role is no larger than a reference.
         #expect(MemoryLayout<Connection.Role>.size <= MemoryLayout<AnyObject>.size)
-        // The parser keeps the three limits it reads, not all of them.
+        // The parser keeps the three limits it reads, not all of them, and is boxed while it reads.
         #expect(MemoryLayout<HTTPHeadParser>.size <= 216)
-        #expect(MemoryLayout<Connection>.size <= 1_100, "\(MemoryLayout<Connection>.size) bytes")
+        #expect(MemoryLayout<Connection.HeadReading>.size <= MemoryLayout<AnyObject>.size)
+        #expect(MemoryLayout<Connection>.size <= 900, "\(MemoryLayout<Connection>.size) bytes")
+    }
+
+    @Test("A connection holds its head parser only while it reads a head, across reads of any size, in both roles")
+    func parserOnlyWhileReading() throws {
+        var server = try Connection(role: .server)
+        #expect(server.headParser == nil)  // nothing made before the first byte
+        let request = Array(Self.request(fields: 7).utf8)
+        server.receive(request[..<30])
+        #expect(server.nextEvent() == nil)
+        #expect(server.headParser != nil)
+        server.receive(request[30...])
+        guard case .handshakeRequest? = server.nextEvent() else {
+            Issue.record("no request")
+            return
+        }
+        #expect(server.headParser == nil)
+        try server.accept(subprotocol: nil)
+        #expect(server.headParser == nil)
+
+        // A client reads an interim response, then the 101, each head with its own parser.
+        let url = try WebSocketURL(parsing: "ws://example.com/chat")
+        var client = try Connection(role: .client(Connection.ClientOptions(url: url)))
+        let out = HTTPTestSupport.text(client.takeOutput())
+        let key = try #require(out.split(separator: "\r\n").first { $0.hasPrefix("Sec-WebSocket-Key: ") })
+            .dropFirst("Sec-WebSocket-Key: ".count)
+        let accept = AcceptKey.accept(forKey: String(key))
+        client.receive(Array("HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 101 Switching".utf8))
+        #expect(client.nextEvent() == nil)
+        #expect(client.headParser != nil)  // the 101's head, half read
+        client.receive(Array(" Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n".utf8))
+        guard case .handshakeCompleted? = client.nextEvent() else {
+            Issue.record("the client did not open")
+            return
+        }
+        #expect(client.headParser == nil)
+    }
+
+    @Test("A refused head is answered once: what follows it is not read as a new head")
+    func failedHeadStays() throws {
+        var server = try Connection(role: .server)
+        server.receive(Array("GET /chat HTTP/1.1\r\nBad Header\r\n\r\n".utf8))
+        var events: [Connection.Event] = []
+        while let event = server.nextEvent() { events.append(event) }
+        #expect(events.contains { if case .handshakeFailed = $0 { true } else { false } })
+        #expect(server.takeOutput().starts(with: Array("HTTP/1.1 400".utf8)))
+        server.receive(Array(Self.request(fields: 5).utf8))
+        #expect(server.nextEvent() == nil)
+        #expect(server.pendingHandshakeRequest == nil)
+        #expect(server.takeOutput().isEmpty)
     }
 
     @Test("A client connection's boxed options still make its handshake request")
