@@ -123,11 +123,19 @@ def relay_tls(context, raw, upstream):
 
 
 def run_client(url, cafile, cert=None, key=None):
+    from urllib.parse import urlsplit
     context = ssl.create_default_context(cafile=cafile)
     if cert:
         context.load_cert_chain(cert, key)
+    target = urlsplit(url)
+    if target.scheme != "wss":
+        raise ValueError(f"not a wss URL: {url}")
+    # The TLS connection is made here, not by websockets, so that its session tickets are read
+    # before websockets' reader thread starts (see settle_session_tickets).
+    tls = tls_connection(context, target.port or 443, target.hostname, address=target.hostname)
     payloads = ["hello over TLS", "κόσμε 🎉", bytes(range(256)) * 300, "x" * 70000]
-    with connect(url, ssl=context, max_size=None, open_timeout=20, close_timeout=10) as websocket:
+    with connect(f"ws://{target.netloc}{target.path or '/'}", sock=tls, max_size=None, open_timeout=20,
+                 close_timeout=10) as websocket:
         for payload in payloads:
             websocket.send(payload)
             echo = websocket.recv(timeout=20)
@@ -146,8 +154,8 @@ def run_client(url, cafile, cert=None, key=None):
 def echo_over(tls_socket, host, port):
     """One echo over an established TLS socket, then a clean close: the WebSocket layer runs on the
     socket as it is (`sock=`), so that the TLS session stays the caller's to inspect. Returns the TLS
-    session as it was after the echo (a TLS 1.3 ticket comes after the handshake, read with the echo),
-    before the close."""
+    session as it was after the echo (with its TLS 1.3 ticket, read by `tls_connection`), before the
+    close."""
     with connect(f"ws://{host}:{port}/", sock=tls_socket, open_timeout=20, close_timeout=10) as websocket:
         websocket.send("over this session")
         if websocket.recv(timeout=20) != "over this session":
@@ -159,10 +167,51 @@ def echo_over(tls_socket, host, port):
     return session
 
 
-def tls_connection(context, port, name, session=None):
+def tls_connection(context, port, name, session=None, address="127.0.0.1"):
+    """A TLS connection to ADDRESS:PORT verified as NAME, its handshake done and the session tickets
+    that follow it read (settle_session_tickets)."""
     import socket
-    raw = socket.create_connection(("127.0.0.1", int(port)), timeout=20)
-    return context.wrap_socket(raw, server_hostname=name, session=session)
+    raw = socket.create_connection((address, int(port)), timeout=20)
+    tls = context.wrap_socket(raw, server_hostname=name, session=session)
+    settle_session_tickets(tls)
+    return tls
+
+
+def settle_session_tickets(tls, first_wait=5, quiet=0.05):
+    """Reads what a TLS 1.3 server sends right after the handshake, its session tickets, before the
+    WebSocket library gets the socket: it waits up to FIRST_WAIT seconds for the first bytes, then
+    reads until nothing more comes for QUIET seconds. (A server that sends no ticket costs the wait.)
+
+    websockets' sync connection reads in a thread of its own from the start while the caller's thread
+    writes the upgrade request, and CPython's SSLSocket lets both threads into the same OpenSSL object
+    at once: one processing the tickets as they arrive, the other encrypting the request. OpenSSL
+    forbids that. Once in a few hundred connections (more often on a busy machine) the request was
+    lost: `strace` of our server showed the client's Finished read, the tickets sent, then not a byte
+    more until the server's 10 s handshake timeout closed the connection, while Python reported the
+    connection closed before the response. Read here, in one thread, the tickets leave OpenSSL
+    nothing to process until the server answers the request. (`session.has_ticket` cannot say when
+    they came: a resumed session has its old ticket from the start.)"""
+    import select
+    if tls.version() != "TLSv1.3":
+        return  # TLS 1.2 sends its ticket inside the handshake
+    tls.setblocking(False)
+    try:
+        wait = first_wait
+        while True:
+            readable, _, _ = select.select([tls], [], [], wait)
+            if not readable:
+                return
+            while True:
+                try:
+                    data = tls.recv(1)
+                except ssl.SSLWantReadError:
+                    break  # the records that came are read: tickets, or part of one
+                if not data:
+                    raise ConnectionError("the server closed the connection after the TLS handshake")
+                raise RuntimeError("the server sent application data before the request")
+            wait = quiet
+    finally:
+        tls.settimeout(20)
 
 
 def run_sni_client(port, cafile, name):
