@@ -78,6 +78,39 @@ struct HTTPHeadRoomTests {
         #expect(client.headParser == nil)
     }
 
+    @Test("A copy of a connection made in the middle of a head reads on apart from the original: the parser they shared is copied, not changed under the other")
+    func copyMidHead() throws {
+        var original = try Connection(role: .server)
+        let request = Array(Self.request(fields: 6).utf8)
+        original.receive(request[..<40])
+        #expect(original.nextEvent() == nil)
+        var copy = original
+        // The copy reads a valid rest; the original a line that is not a field.
+        copy.receive(request[40...])
+        guard case .handshakeRequest(let head)? = copy.nextEvent() else {
+            Issue.record("the copy did not read its request")
+            return
+        }
+        #expect(head.head.headers.fields.count == 6)
+        original.receive(Array("bad line without a colon\r\n\r\n".utf8))
+        var events: [Connection.Event] = []
+        while let event = original.nextEvent() { events.append(event) }
+        #expect(events.contains { if case .handshakeFailed = $0 { true } else { false } })
+        #expect(!events.contains { if case .handshakeRequest = $0 { true } else { false } })
+        // And the other way round: the original reads on after the copy failed.
+        var second = try Connection(role: .server)
+        second.receive(request[..<40])
+        _ = second.nextEvent()
+        var failing = second
+        failing.receive(Array("bad line without a colon\r\n\r\n".utf8))
+        while failing.nextEvent() != nil {}
+        second.receive(request[40...])
+        guard case .handshakeRequest? = second.nextEvent() else {
+            Issue.record("the original did not read its request after its copy failed")
+            return
+        }
+    }
+
     @Test("A refused head is answered once: what follows it is not read as a new head")
     func failedHeadStays() throws {
         var server = try Connection(role: .server)
