@@ -35,8 +35,8 @@ struct HTTPHeadParser: Sendable {
         case fields
     }
 
-    /// The three of ``Connection/Limits`` that bound a head: kept alone, since the parser stays in its
-    /// connection for the connection's life (24 bytes, where all the limits were 72).
+    /// The three of ``Connection/Limits`` that bound a head, kept alone (24 bytes, where all the limits
+    /// were 72): the parser is made for every connection's head (``Connection/HeadReading``).
     struct HeadLimits: Sendable {
         let maxHeaderBytes: Int
         let maxRequestLineLength: Int

@@ -43,7 +43,7 @@ struct HTTPHeadRoomTests {
         #expect(MemoryLayout<Connection>.size <= 900, "\(MemoryLayout<Connection>.size) bytes")
     }
 
-    @Test("A connection holds its head parser only while it reads a head, across reads of any size, in both roles")
+    @Test("A connection holds its head parser only while it reads a head, a head cut across reads, in both roles and across an interim response")
     func parserOnlyWhileReading() throws {
         var server = try Connection(role: .server)
         #expect(server.headParser == nil)  // nothing made before the first byte
