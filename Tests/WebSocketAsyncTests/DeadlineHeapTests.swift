@@ -61,4 +61,41 @@ struct DeadlineHeapTests {
         // compaction, at least `cycles` entries.
         #expect(entries <= 2 * EventLoop.minimumStaleTimersMark, "\(entries) timer entries after \(cycles) connections")
     }
+
+    @Test("A timer a connection arms in a turn starts in that turn: opening and closing connections wakes the loop for no timer due at once")
+    func armedTimersStartAtOnce() async throws {
+        // A loop of this test's own, so that its count is this server's alone.
+        let loop = try EventLoop(index: 92, backend: ReadinessBackend.selected)
+        let server = try WebSocketServer(addresses: Socket.listenAddresses(host: "127.0.0.1", port: 0), unixSocketPath: nil, backlog: 128,
+                                         configuration: testConfiguration(), options: testOptions(), loops: 1, handshake: nil,
+                                         face: .loopHandler({ _, _ in }), eventLoops: [loop])
+        defer { server.stop() }
+        let cycles = 40
+        let outcome: String? = await blocking {
+            do {
+                for cycle in 0..<cycles {
+                    var client = try LendingFaceTests.RawClient(port: server.port)
+                    try client.connection.close()
+                    client.socket.write(client.connection.takeOutput())
+                    // Half wait for the server's Close (its close timer armed by the read of ours,
+                    // then its drain once it shut down its side), half leave at once.
+                    if cycle % 2 == 0 { #expect(client.socket.readUntilEOF(timeout: Harness.patience)) }
+                    client.socket.close()
+                }
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(outcome == nil)
+        #expect(await blocking { server.waitUntilIdle(timeout: Harness.patience) })
+        let (wakeUps, ended) = await withCheckedContinuation { continuation in
+            loop.execute { continuation.resume(returning: (loop.immediateWakeUps, server.metrics.connectionsEnded)) }
+        }
+        #expect(ended == cycles)
+        // Reported in the next turn, a timer armed in this one was a wake-up due at once: each
+        // connection that waited for the server's Close cost one (its drain, armed as the server
+        // shut down its side), 20 here.
+        #expect(wakeUps == 0, "\(wakeUps) wake-ups due at once for \(cycles) connections")
+    }
 }

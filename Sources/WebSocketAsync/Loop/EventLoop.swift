@@ -83,6 +83,10 @@ final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) private var generations: [UInt32] = []
     /// See ``schedule(_:at:)``.
     @exclusivity(unchecked) private var staleTimersMark = EventLoop.minimumStaleTimersMark
+    /// Wake-ups asked for a deadline already come (a socket's timer due at once): each costs the
+    /// loop a turn that only reports the time. Sockets report it themselves instead
+    /// (``WebSocket/scheduleTimer()``); counted for the tests that hold them to it.
+    @exclusivity(unchecked) private(set) var immediateWakeUps = 0
     @exclusivity(unchecked) private var freeSlots: [Int] = []
     /// Each server's live sockets on this loop (a server's broadcast and stop walk only its own),
     /// unordered; each socket knows its index (`WebSocket.indexInServer`).
@@ -316,6 +320,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Calls `socket.timerFired()` at `deadline` or soon after (or not, if the socket has gone).
     func schedule(_ socket: WebSocket, at deadline: Connection.Instant) {
+        if deadline <= now { immediateWakeUps &+= 1 }
         timers.push(deadline, token: socket.token)
         // Closed sockets' entries are dropped once they outnumber the live sockets' by far: each
         // pass is linear, and comes only after as many pushes again, so it costs O(1) per push.
