@@ -251,6 +251,61 @@ struct TopicTests {
         #expect(await topics.tables { $0.topicCount }.reduce(0, +) == 0)
     }
 
+    @Test("Leaving in any order (unsubscribes from the middle of lists, from the loop and from other threads, connections closing) keeps each topic's list and its subscribers' places in agreement; a publish reaches exactly those left")
+    func leavingInAnyOrder() async throws {
+        let topics = try TopicServer()
+        defer { topics.server.stop() }
+        let count = 12, topicCount = 6
+        var clients: [(WebSocket, EventLog)] = []
+        for index in 0..<count { clients.append(try await topics.connect("/c\(index)")) }
+        func socket(_ index: Int) -> WebSocket { topics.sockets.value["/c\(index)"]! }
+        // Everyone in every topic: half subscribe on the loop (their handler), half from here.
+        for index in 0..<count {
+            for topic in 0..<topicCount {
+                if index % 2 == 0 {
+                    try await Self.command(clients[index].0, clients[index].1, "sub t\(topic)", answer: "subscribed t\(topic)")
+                } else {
+                    try socket(index).subscribe("t\(topic)")
+                }
+            }
+        }
+        #expect(await topics.tables { $0.isConsistent } == topics.server.core.loops.map { _ in true })
+        #expect(await topics.tables { table in (0..<topicCount).map { table.subscriberCount(of: "t\($0)") } }
+            .reduce(into: [Int](repeating: 0, count: topicCount)) { sums, counts in for (i, c) in counts.enumerated() { sums[i] += c } }
+            == [Int](repeating: count, count: topicCount))
+        // Leaving from the middle of the lists: connection i leaves topic t when (i + t) % 3 == 0,
+        // on the loop for odd i, from here for even i.
+        func stays(_ index: Int, _ topic: Int) -> Bool { (index + topic) % 3 != 0 }
+        for index in 0..<count {
+            for topic in 0..<topicCount where !stays(index, topic) {
+                if index % 2 == 1 {
+                    try await Self.command(clients[index].0, clients[index].1, "unsub t\(topic)", answer: "unsubscribed t\(topic)")
+                } else {
+                    #expect(socket(index).unsubscribe("t\(topic)"))
+                }
+            }
+        }
+        #expect(await topics.tables { $0.isConsistent } == topics.server.core.loops.map { _ in true })
+        // Connections 1, 5 and 9 close: they leave the rest of their topics.
+        let closing = [1, 5, 9]
+        for index in closing { try clients[index].0.sendClose() }
+        for index in closing { try await clients[index].1.waitForEnd() }
+        _ = try await topics.closed.wait(for: "the ends at the server") { $0.count == closing.count }
+        #expect(await topics.tables { $0.isConsistent } == topics.server.core.loops.map { _ in true })
+        for topic in 0..<topicCount { topics.server.publish(topic: "t\(topic)", text: "\(topic)") }
+        for index in 0..<count where !closing.contains(index) {
+            let expected = (0..<topicCount).filter { stays(index, $0) }.map { "\($0)" }
+            let events = try await clients[index].1.wait(for: "\(expected.count) publishes at c\(index)") { events in
+                events.compactMap { if case .message(.text(let text)) = $0, Int(text) != nil { text } else { nil } }.count >= expected.count
+            }
+            #expect(events.compactMap { if case .message(.text(let text)) = $0, Int(text) != nil { text } else { nil } } == expected, "c\(index)")
+        }
+        for (index, client) in clients.enumerated() where !closing.contains(index) { try client.0.sendClose() }
+        for (index, client) in clients.enumerated() where !closing.contains(index) { try await client.1.waitForEnd() }
+        _ = try await topics.closed.wait(for: "every end at the server") { $0.count == count }
+        #expect(await topics.tables { $0.topicCount }.reduce(0, +) == 0)
+    }
+
     @Test("A subscriber that stops reading is closed with 1013 at its buffer limit; the others keep receiving every message")
     func slowSubscriberClosed() async throws {
         let limit = 256 << 10

@@ -38,8 +38,15 @@ extension WebSocket {
             }
             return shared.topics.insert(topic).inserted
         }
-        if added { syncSubscription(topic) }
-        return added
+        guard added else { return false }
+        if loop.inLoop {
+            // Joined at once, with no second look at the set: an unsubscribe from another thread
+            // since the insertion queued its own sync behind this, which finds it unwanted.
+            if !peek({ $0.isFinished }) { server.topicTable(on: loop).add(self, to: topic) }
+        } else {
+            syncSubscription(topic)
+        }
+        return true
     }
 
     /// Unsubscribes the connection from `topic`: a publish made after this returns, from any

@@ -92,9 +92,9 @@ public final class WebSocket: @unchecked Sendable {
     var token: UInt64 = 0
     /// Where the loop lists it among its server's sockets.
     var indexInServer = 0
-    /// (A server's connection) Its slot in the subscriber list of each topic it is in, on its
-    /// loop's ``TopicTable``.
-    @exclusivity(unchecked) var topicSlots: [String: Int] = [:]
+    /// (A server's connection) Its place in the subscriber list of each topic it is in, on its
+    /// loop's ``TopicTable``, in no particular order.
+    @exclusivity(unchecked) var topicSlots: [TopicSlot] = []
     /// Edge-like readiness the descriptor has not used up yet.
     @exclusivity(unchecked) var readable = false
     @exclusivity(unchecked) var writable = false
