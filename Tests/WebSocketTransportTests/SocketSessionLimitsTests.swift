@@ -135,6 +135,48 @@ struct SocketSessionLimitsTests {
         #expect(session.nextDeadline == at(17_000))
     }
 
+    @Test("The short pull of whole messages (nextMessage) counts a read as input, as the general pull does, and the meter counts its messages; what it leaves (a control frame and after), the general pull gives, in order")
+    func idleInPlaceShortPull() throws {
+        var (session, client) = try Self.opened(LifetimeLimits(idleTimeout: .seconds(10)))
+        let storage = ServerMeter.Storage()
+        session.meter = storage.meter
+        try client.connection.send(text: "one")
+        try client.connection.send(binary: [1, 2, 3])
+        try client.connection.ping([9])
+        try client.connection.send(text: "after the ping")
+        client.update()
+        var bytes = client.takeSocketOutput()
+        session.advanceTime(to: at(7000))
+        var short: [String] = [], all: [String] = []
+        var actions = 0
+        bytes.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while true {
+                if let (kind, payload) = session.nextMessage(readingInPlace: raw, from: &offset) {
+                    short.append(kind == .text ? String(decoding: payload, as: UTF8.self) : "\(Array(payload))")
+                    all.append(short[short.count - 1])
+                    continue
+                }
+                guard let next = session.nextAction(readingInPlace: raw, from: &offset) else { break }
+                switch next {
+                case .message(let kind, let payload):
+                    all.append(kind == .text ? String(decoding: payload, as: UTF8.self) : "\(Array(payload))")
+                case .action: actions += 1
+                }
+            }
+            #expect(offset == raw.count)
+        }
+        // The whole messages before the ping by the short pull; the ping (the connection's own:
+        // answered, no action for the consumer) and what follows it by the general one, in order.
+        #expect(short == ["one", "[1, 2, 3]"])
+        #expect(all == ["one", "[1, 2, 3]", "after the ping"])
+        #expect(actions == 0)
+        #expect(session.nextDeadline == at(17_000))
+        #expect(ServerMeter.sum([storage.meter]).messagesReceived == 3)
+        session.write(to: &client, at: at(7000))
+        #expect(client.pullEvents().contains(.pong([9])))
+    }
+
     @Test("Both limits: the earlier one closes; once the peer started the closing handshake, neither does")
     func limitsStopWhenClosing() throws {
         var (session, client) = try Self.opened(LifetimeLimits(maxLifetime: .seconds(30), lifetimeJitter: .zero,

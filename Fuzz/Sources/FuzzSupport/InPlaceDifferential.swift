@@ -104,7 +104,10 @@ enum InPlaceDifferential {
     /// The third run: each piece read in place by pulling (`nextEvent(readingInPlace:from:)`) and the
     /// replies sent between pulls. A refused reply ends what the other runs count as a call, and the
     /// writer takes its allowance there, as after theirs.
-    static func runPulled(_ connection: Connection, _ wire: [UInt8], cuts: [Int], seed: Int) -> Outcome {
+    ///
+    /// With `wholeFirst`, each pull tries `nextWholeMessage(readingInPlace:from:)` first, as the event
+    /// loop does, and `nextEvent(readingInPlace:from:)` only when it gives nothing.
+    static func runPulled(_ connection: Connection, _ wire: [UInt8], cuts: [Int], seed: Int, wholeFirst: Bool = false) -> Outcome {
         var connection = connection
         var outcome = Outcome()
         var start = 0
@@ -115,7 +118,15 @@ enum InPlaceDifferential {
             calls += 1
             buffer.withUnsafeMutableBytes { bytes in
                 var offset = 0
-                while let pulled = connection.nextEvent(readingInPlace: bytes, from: &offset) {
+                while true {
+                    let pulled: Connection.EventView
+                    if wholeFirst, let (kind, payload) = connection.nextWholeMessage(readingInPlace: bytes, from: &offset) {
+                        pulled = kind == .text ? .text(payload) : .binary(payload)
+                    } else if let view = connection.nextEvent(readingInPlace: bytes, from: &offset) {
+                        pulled = view
+                    } else {
+                        break
+                    }
                     // A message not read in place (cut across reads) comes owned; the other runs
                     // lend it from the connection: answered from its bytes all the same.
                     var owned: [UInt8] = []
@@ -180,14 +191,17 @@ enum InPlaceDifferential {
     static func check(_ connection: Connection, _ wire: [UInt8], cut: Int, writerSeed: Int) {
         let cuts = cut > 0 && cut < wire.count ? [cut] : []
         let framed = run(connection, wire, cuts: cuts, inPlace: false, seed: writerSeed)
-        let pulled = runPulled(connection, wire, cuts: cuts, seed: writerSeed)
-        guard framed == pulled else {
-            let first = framed.events.indices.first { $0 >= pulled.events.count || framed.events[$0] != pulled.events[$0] } ?? framed.events.count
-            fuzzFailure("""
-                pulled in place: outcome differs from event \(first) on (cut at \(cut) of \(wire.count)), output \(framed.output.count) vs \(pulled.output.count) bytes:
-                  framed: \(framed.events[min(first, framed.events.count)...].prefix(4)) (\(framed.events.count) events)
-                  pulled: \(pulled.events[min(first, pulled.events.count)...].prefix(4)) (\(pulled.events.count) events)
-                """)
+        // Pulled with the general pull alone, and with the short pull of whole messages first: both as framed.
+        for wholeFirst in [false, true] {
+            let pulled = runPulled(connection, wire, cuts: cuts, seed: writerSeed, wholeFirst: wholeFirst)
+            guard framed == pulled else {
+                let first = framed.events.indices.first { $0 >= pulled.events.count || framed.events[$0] != pulled.events[$0] } ?? framed.events.count
+                fuzzFailure("""
+                    pulled in place (whole messages first: \(wholeFirst)): outcome differs from event \(first) on (cut at \(cut) of \(wire.count)), output \(framed.output.count) vs \(pulled.output.count) bytes:
+                      framed: \(framed.events[min(first, framed.events.count)...].prefix(4)) (\(framed.events.count) events)
+                      pulled: \(pulled.events[min(first, pulled.events.count)...].prefix(4)) (\(pulled.events.count) events)
+                    """)
+            }
         }
         let inPlace = run(connection, wire, cuts: cuts, inPlace: true, seed: writerSeed)
         guard framed.events == inPlace.events else {

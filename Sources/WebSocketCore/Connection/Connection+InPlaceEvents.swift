@@ -47,4 +47,17 @@ extension Connection {
             }
         }
     }
+
+    /// The steady case of ``nextEvent(readingInPlace:from:)``, for an adapter that pulls message
+    /// after message: the whole message at `offset`, unmasked where it lies and lent, when the
+    /// connection holds no event and reads frames. `nil` when that pull would give anything else:
+    /// with nothing read (a frame cut, fragmented or compressed, a closing connection), or with what
+    /// was read queued as events (a control frame, a text that is not UTF-8); call it then, from the
+    /// same `offset`. Same reading as that pull, with one check and one result fewer per message.
+    public mutating func nextWholeMessage(readingInPlace bytes: UnsafeMutableRawBufferPointer,
+                                          from offset: inout Int) -> (kind: Connection.MessageKind, payload: UnsafeRawBufferPointer)? {
+        // An idle reader reads frames, holds no event and has not seen the end: it accepts input.
+        guard isIdleReader, offset < bytes.count, case .message(let kind, let frame) = readWholeMessage(bytes, at: &offset) else { return nil }
+        return (kind, frame.bytes)
+    }
 }

@@ -303,7 +303,18 @@ extension Connection {
     /// written (a call more per message sent cost about 30 instructions).
     @inline(__always)
     mutating func writeFrameInline(_ opcode: Opcode, fin: Bool, reservedBits: UInt8, payload: UnsafeRawBufferPointer) {
-        let key: MaskingKey? = isClient ? MaskingKey(random: random.next()) : nil
+        // Two copies of the writer, each with its key known: in the server's, the key is `nil`
+        // where the header is built, stored and the payload masked, and all of that folds away.
+        if isClient {
+            writeFrameInline(opcode, fin: fin, reservedBits: reservedBits, payload: payload, key: MaskingKey(random: random.next()))
+        } else {
+            writeFrameInline(opcode, fin: fin, reservedBits: reservedBits, payload: payload, key: nil)
+        }
+    }
+
+    @inline(__always)
+    private mutating func writeFrameInline(_ opcode: Opcode, fin: Bool, reservedBits: UInt8, payload: UnsafeRawBufferPointer,
+                                           key: MaskingKey?) {
         let header = FrameHeader(fin: fin, reservedBits: reservedBits, opcodeValue: opcode.rawValue, maskingKey: key,
                                  payloadLength: UInt64(payload.count))
         let headerSize = header.encodedSize

@@ -78,12 +78,15 @@ struct FrameHeader: Sendable, Hashable {
     }
 
     /// How many bytes ``write(into:)`` writes: the shortest length form, and the key if any.
+    @inline(__always)
     var encodedSize: Int {
         (payloadLength < 126 ? 2 : payloadLength <= UInt64(UInt16.max) ? 4 : 10) + (maskingKey == nil ? 0 : 4)
     }
 
     /// Stores the header into the first ``encodedSize`` bytes of `buffer`: the bytes ``write(into:)``
-    /// appends (a test holds them equal), for a frame written in one pass.
+    /// appends (a test holds them equal), for a frame written in one pass. Inlined: where the key
+    /// is known (a server's frames have none), its branches fold away.
+    @inline(__always)
     func store(into buffer: UnsafeMutableRawBufferPointer) {
         buffer[0] = (fin ? 0x80 : 0) | (reservedBits & 0x70) | (opcodeValue & 0x0F)
         let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80

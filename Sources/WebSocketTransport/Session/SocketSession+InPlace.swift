@@ -48,6 +48,20 @@ extension SocketSession {
         return next
     }
 
+    /// The steady case of ``nextAction(readingInPlace:from:)``: the whole message at `offset`, lent
+    /// (``WebSocketCore/Connection/nextWholeMessage(readingInPlace:from:)``), when nothing comes
+    /// before it. `nil` when that pull has anything else to give: make it then, from the same
+    /// `offset`. About 100 instructions less per message than the general pull.
+    package mutating func nextMessage(readingInPlace bytes: UnsafeMutableRawBufferPointer,
+                                      from offset: inout Int) -> (kind: Connection.MessageKind, payload: UnsafeRawBufferPointer)? {
+        guard actionsStart == actions.count, readsInPlace, !pipeline.hasFailed else { return nil }
+        // A new read (the time was reported just before it): input, for the idle limit.
+        if offset == 0 { limits.received(at: limits.lastReport) }
+        guard let message = pipeline.connection.nextWholeMessage(readingInPlace: bytes, from: &offset) else { return nil }
+        if let meter { meter.countMessageReceived() }
+        return message
+    }
+
     @inline(__always)
     private mutating func nextInPlace(_ bytes: UnsafeMutableRawBufferPointer, from offset: inout Int) -> InPlaceAction? {
         if actionsStart < actions.count { return .action(takeQueuedAction()) }

@@ -10,7 +10,9 @@ struct InPlaceEventsTests {
     /// Feeds `input` to a server in `chunks`, each read in place from a fresh buffer that is
     /// overwritten once pulled to the end; accepts a handshake request as soon as it is pulled, and
     /// (with `echo`) answers every message between two pulls with the same message, sent from the view.
-    static func runPulled(_ input: [UInt8], chunks: [Int], echo: Bool = false,
+    /// With `wholeFirst`, each pull tries ``Connection/nextWholeMessage(readingInPlace:from:)`` first
+    /// (as the adapters do), and the general pull only when it gives nothing.
+    static func runPulled(_ input: [UInt8], chunks: [Int], echo: Bool = false, wholeFirst: Bool = false,
                           configuration: Connection.Configuration = Connection.Configuration())
         throws -> (events: [Connection.Event], output: [UInt8])
     {
@@ -21,7 +23,15 @@ struct InPlaceEventsTests {
             var buffer = Array(piece)
             try buffer.withUnsafeMutableBytes { bytes in
                 var offset = 0
-                while let view = server.nextEvent(readingInPlace: bytes, from: &offset) {
+                while true {
+                    let view: Connection.EventView
+                    if wholeFirst, let (kind, payload) = server.nextWholeMessage(readingInPlace: bytes, from: &offset) {
+                        view = kind == .text ? .text(payload) : .binary(payload)
+                    } else if let next = server.nextEvent(readingInPlace: bytes, from: &offset) {
+                        view = next
+                    } else {
+                        break
+                    }
                     let event = LentInputTests.owned(view)
                     events.append(event)
                     if case .handshakeRequest = event { try server.accept() }
@@ -72,8 +82,10 @@ struct InPlaceEventsTests {
 
     @Test("Any split, messages or fragments delivery: the same events and output as input copied in", arguments: [51, 52, 53] as [UInt64])
     func sameAsCopied(seed: UInt64) throws {
-        try LentInputTests.expectSameAsCopied(seed: seed) { input, chunks, configuration in
-            try Self.runPulled(input, chunks: chunks, configuration: configuration)
+        for wholeFirst in [false, true] {
+            try LentInputTests.expectSameAsCopied(seed: seed) { input, chunks, configuration in
+                try Self.runPulled(input, chunks: chunks, wholeFirst: wholeFirst, configuration: configuration)
+            }
         }
     }
 
@@ -85,10 +97,12 @@ struct InPlaceEventsTests {
         splits += (0..<3).map { _ in (0..<40).map { _ in Int.random(in: 1...9000, using: &rng) } }
         for chunks in splits {
             let reference = try Self.runCopied(input, chunks: chunks)
-            let pulled = try Self.runPulled(input, chunks: chunks, echo: true)
-            #expect(pulled.events == reference.events, "seed \(seed), chunks \(chunks.prefix(3))")
-            #expect(pulled.output == reference.output, "seed \(seed), chunks \(chunks.prefix(3))")
-            #expect(pulled.output.count > input.count / 2)
+            for wholeFirst in [false, true] {
+                let pulled = try Self.runPulled(input, chunks: chunks, echo: true, wholeFirst: wholeFirst)
+                #expect(pulled.events == reference.events, "seed \(seed), chunks \(chunks.prefix(3)), wholeFirst \(wholeFirst)")
+                #expect(pulled.output == reference.output, "seed \(seed), chunks \(chunks.prefix(3)), wholeFirst \(wholeFirst)")
+                #expect(pulled.output.count > input.count / 2)
+            }
         }
     }
 
@@ -107,9 +121,11 @@ struct InPlaceEventsTests {
             let input = Array(valid[..<cut]) + tail
             for chunks in [[input.count], [1], [5, 11, 200]] {
                 let reference = try Self.runCopied(input, chunks: chunks)
-                let pulled = try Self.runPulled(input, chunks: chunks, echo: true)
-                #expect(pulled.events == reference.events, "chunks \(chunks): \(pulled.events.count) events against \(reference.events.count)")
-                #expect(pulled.output == reference.output)
+                for wholeFirst in [false, true] {
+                    let pulled = try Self.runPulled(input, chunks: chunks, echo: true, wholeFirst: wholeFirst)
+                    #expect(pulled.events == reference.events, "chunks \(chunks), wholeFirst \(wholeFirst): \(pulled.events.count) events against \(reference.events.count)")
+                    #expect(pulled.output == reference.output)
+                }
             }
         }
     }
@@ -141,9 +157,11 @@ struct InPlaceEventsTests {
             // After the request, the rest whole (every frame read in place), or cut small (through the inbox).
             for chunks in [[input.count], [request.count, input.count], [request.count, 2, 5], [1], [3, 7]] {
                 let reference = try Self.runCopied(input, chunks: chunks)
-                let pulled = try Self.runPulled(input, chunks: chunks, echo: true)
-                #expect(pulled.events == reference.events, "\(name), chunks \(chunks)")
-                #expect(pulled.output == reference.output, "\(name), chunks \(chunks)")
+                for wholeFirst in [false, true] {
+                    let pulled = try Self.runPulled(input, chunks: chunks, echo: true, wholeFirst: wholeFirst)
+                    #expect(pulled.events == reference.events, "\(name), chunks \(chunks), wholeFirst \(wholeFirst)")
+                    #expect(pulled.output == reference.output, "\(name), chunks \(chunks), wholeFirst \(wholeFirst)")
+                }
             }
         }
         // In place, a ping is answered and a Close closes, as copied in (not only alike).
@@ -152,6 +170,39 @@ struct InPlaceEventsTests {
         #expect(pulled.events.contains(.ping([4, 2])))
         #expect(pulled.events.contains(.closeReceived(Connection.CloseFrame(code: .normalClosure, reason: "bye"))))
         #expect(decodeFrames(Array(pulled.output.drop { $0 != 0x8A })).map(\.opcode) == [0xA, 0x8])
+    }
+
+    @Test("The short pull gives a whole message only when it is next: not while an event is held, nor once the input ended; the general pull then keeps the order")
+    func shortPullKeepsTheOrder() throws {
+        var (_, server) = try openPair()
+        // A ping copied in and not pulled yet: its event is held.
+        server.receive(clientFrame(0x9, [7]))
+        var wire = clientFrame(0x2, [1, 2, 3])
+        var events: [Connection.Event] = []
+        wire.withUnsafeMutableBytes { bytes in
+            var offset = 0
+            #expect(server.nextWholeMessage(readingInPlace: bytes, from: &offset) == nil)
+            #expect(offset == 0)
+            while let view = server.nextEvent(readingInPlace: bytes, from: &offset) { events.append(LentInputTests.owned(view)) }
+        }
+        #expect(events == [.ping([7]), .binary([1, 2, 3])])
+        // Whole and next: given, and the offset moves past it.
+        var next = clientFrame(0x1, Array("next".utf8))
+        next.withUnsafeMutableBytes { bytes in
+            var offset = 0
+            let message = server.nextWholeMessage(readingInPlace: bytes, from: &offset)
+            #expect(message?.kind == .text)
+            #expect(message.map { Array($0.payload) } == Array("next".utf8))
+            #expect(offset == bytes.count)
+        }
+        // The input ended: nothing more is read, even whole.
+        server.receiveEOF()
+        var late = clientFrame(0x2, [9])
+        late.withUnsafeMutableBytes { bytes in
+            var offset = 0
+            #expect(server.nextWholeMessage(readingInPlace: bytes, from: &offset) == nil)
+            #expect(offset == 0)
+        }
     }
 
     @Test("A whole masked message is lent from the caller's buffer, and the connection can send while it is held")
