@@ -6,8 +6,8 @@
 ///
 /// A closure read out of the socket's consumer is retained for the call and released after it: the
 /// call could replace the consumer and free the closure while it runs. That is two atomic operations
-/// per delivered message. A read takes the box out once and calls the handler through it for each
-/// message the read holds, with no retain: the box stays alive while the reader holds it.
+/// per delivered message. The socket holds its face's box for its whole life
+/// (``WebSocket/faceHandler``), and a read calls the handler through it with no retain.
 final class EventHandlerBox: Sendable {
     let call: WebSocket.EventHandler
     init(_ call: @escaping WebSocket.EventHandler) { self.call = call }

@@ -101,20 +101,16 @@ extension WebSocket {
     /// whole messages go to the consumer from the loop's buffer, which nothing else uses until this
     /// returns (reads happen only in the loop's own turn, never from a handler).
     private func readInPlace(_ bytes: UnsafeMutableRawBufferPointer) {
-        // A loop face's handler, taken out of the consumer once per read, not per message
-        // (``EventHandlerBox``), and held until the read is done: a handler that ends the socket
-        // (the consumer becomes `.finished`) does not free the box, or its closure, while it runs.
-        switch consumer {
-        case .lendingHandler(let box):
-            withExtendedLifetime(box) { readInPlace(bytes, lending: Unmanaged.passUnretained(box), handler: nil) }
-        case .loopHandler(let box):
-            withExtendedLifetime(box) { readInPlace(bytes, lending: nil, handler: Unmanaged.passUnretained(box)) }
-        default:
-            readInPlace(bytes, lending: nil, handler: nil)
+        // A loop face's handler, unretained: the socket holds its box for its whole life
+        // (``faceHandler``), so a handler that ends the socket does not free it while it runs.
+        switch faceHandler {
+        case .lendingHandler(let box): readInPlace(bytes, lending: box, handler: nil)
+        case .loopHandler(let box): readInPlace(bytes, lending: nil, handler: box)
+        case .none: readInPlace(bytes, lending: nil, handler: nil)
         }
     }
 
-    /// ``readInPlace(_:)`` with the consumer's handler, which the caller holds. The consumer changes
+    /// ``readInPlace(_:)`` with the consumer's handler, which the socket holds. The consumer changes
     /// only from `.pending` and to `.finished`, so while it is still of the same case (a test of
     /// the case alone) the handler is its handler.
     private func readInPlace(_ bytes: UnsafeMutableRawBufferPointer, lending: Unmanaged<LendingHandlerBox>?,

@@ -77,9 +77,38 @@ public final class WebSocket: @unchecked Sendable {
     @exclusivity(unchecked) var session: SocketSession
     /// Where its events go: settled when a client is made, when a server's connection opens.
     @exclusivity(unchecked) var consumer: Consumer {
-        didSet {
-            if case .queueHandler(let queue, let handler) = consumer { queueFace = (queue, handler) }
-            handsOver = consumer.handsOver
+        didSet { consumerChanged() }
+    }
+    /// The loop faces' handler box, held for the socket's life from the moment it becomes the
+    /// consumer's: a read calls it through ``faceHandler`` with no retain and release (taken out of
+    /// the consumer, the box cost a pair per read, about 50 instructions per echoed message), and a
+    /// handler that ends the socket (the consumer becomes `.finished`) does not free the box, or its
+    /// closure, while it runs. Boxes are made once per server or client, so keeping one costs nothing.
+    @exclusivity(unchecked) private var faceHandlerBox: AnyObject? = nil
+    /// The loop face's handler, unretained (``faceHandlerBox`` holds it).
+    @exclusivity(unchecked) private(set) var faceHandler: FaceHandler = .none
+
+    /// A loop face's handler box, unretained.
+    enum FaceHandler {
+        case none
+        case loopHandler(Unmanaged<EventHandlerBox>)
+        case lendingHandler(Unmanaged<LendingHandlerBox>)
+    }
+
+    /// What follows from the consumer: the queue face kept, whether to hand over, the loop face's box.
+    private func consumerChanged() {
+        if case .queueHandler(let queue, let handler) = consumer { queueFace = (queue, handler) }
+        handsOver = consumer.handsOver
+        switch consumer {
+        case .loopHandler(let box):
+            faceHandlerBox = box
+            faceHandler = .loopHandler(Unmanaged.passUnretained(box))
+        case .lendingHandler(let box):
+            faceHandlerBox = box
+            faceHandler = .lendingHandler(Unmanaged.passUnretained(box))
+        case .pending, .queueHandler, .batches, .finished:
+            // Kept: a read may be calling it.
+            break
         }
     }
     /// Whether ``handOver()`` has anything to do for this consumer (kept beside it: reading the
@@ -189,14 +218,13 @@ public final class WebSocket: @unchecked Sendable {
         self.unretainedSocket = socket.map { Unmanaged.passUnretained($0) }
         self.session = consume session
         self.consumer = consumer
-        if case .queueHandler(let queue, let handler) = consumer { queueFace = (queue, handler) }
-        handsOver = consumer.handsOver
         self.sharedOptions = options
         self.system = system
         shared = Locked(Shared(connected: socket))
         highWaterMark = self.session.settings.highWaterMark
         atomicWords = PinnedMemory.allocate(Int.self, count: 2)
         atomicWords.initialize(repeating: 0, count: 2)
+        consumerChanged()
     }
 
     deinit {
