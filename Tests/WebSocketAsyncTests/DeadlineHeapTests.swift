@@ -32,21 +32,23 @@ struct DeadlineHeapTests {
         #expect(tokens == Set(expected.map(\.1)))
     }
 
-    @Test("A server closing connections by the thousand keeps a bounded timer heap, not one entry per connection it ever had")
-    func closedConnectionsLeaveNoTimers() async throws {
-        // A loop of this test's own, so that its timers are this server's alone.
-        let loop = try EventLoop(index: 91, backend: ReadinessBackend.selected)
+    /// A server on a loop of the test's own (so that its timers are this server's alone), with
+    /// `cycles` raw clients in turn that open, send a Close and leave: at once, or (where
+    /// `waitsForClose`) after the server's Close and end of stream. Returns once the server is idle.
+    static func cycle(_ cycles: Int, loopIndex: Int, waitsForClose: @escaping @Sendable (Int) -> Bool = { _ in false })
+        async throws -> (loop: EventLoop, server: WebSocketServer)
+    {
+        let loop = try EventLoop(index: loopIndex, backend: ReadinessBackend.selected)
         let server = try WebSocketServer(addresses: Socket.listenAddresses(host: "127.0.0.1", port: 0), unixSocketPath: nil, backlog: 128,
                                          configuration: testConfiguration(), options: testOptions(), loops: 1, handshake: nil,
                                          face: .loopHandler({ _, _ in }), eventLoops: [loop])
-        defer { server.stop() }
-        let cycles = 3_000
         let outcome: String? = await blocking {
             do {
-                for _ in 0..<cycles {
+                for cycle in 0..<cycles {
                     var client = try LendingFaceTests.RawClient(port: server.port)
                     try client.connection.close()
                     client.socket.write(client.connection.takeOutput())
+                    if waitsForClose(cycle), !client.socket.readUntilEOF(timeout: Harness.patience) { return "no end of stream" }
                     client.socket.close()
                 }
                 return nil
@@ -56,6 +58,14 @@ struct DeadlineHeapTests {
         }
         #expect(outcome == nil)
         #expect(await blocking { server.waitUntilIdle(timeout: Harness.patience) })
+        return (loop, server)
+    }
+
+    @Test("A server closing connections by the thousand keeps a bounded timer heap, not one entry per connection it ever had")
+    func closedConnectionsLeaveNoTimers() async throws {
+        let cycles = 3_000
+        let (loop, server) = try await Self.cycle(cycles, loopIndex: 91)
+        defer { server.stop() }
         let entries = await withCheckedContinuation { continuation in loop.execute { continuation.resume(returning: loop.timers.count) } }
         // Each connection scheduled its handshake timeout (seconds away) at least once: without the
         // compaction, at least `cycles` entries.
@@ -64,31 +74,11 @@ struct DeadlineHeapTests {
 
     @Test("A timer a connection arms in a turn starts in that turn: opening and closing connections wakes the loop for no timer due at once")
     func armedTimersStartAtOnce() async throws {
-        // A loop of this test's own, so that its count is this server's alone.
-        let loop = try EventLoop(index: 92, backend: ReadinessBackend.selected)
-        let server = try WebSocketServer(addresses: Socket.listenAddresses(host: "127.0.0.1", port: 0), unixSocketPath: nil, backlog: 128,
-                                         configuration: testConfiguration(), options: testOptions(), loops: 1, handshake: nil,
-                                         face: .loopHandler({ _, _ in }), eventLoops: [loop])
-        defer { server.stop() }
+        // Half wait for the server's Close (its close timer armed by the read of ours, then its
+        // drain once it shut down its side), half leave at once.
         let cycles = 40
-        let outcome: String? = await blocking {
-            do {
-                for cycle in 0..<cycles {
-                    var client = try LendingFaceTests.RawClient(port: server.port)
-                    try client.connection.close()
-                    client.socket.write(client.connection.takeOutput())
-                    // Half wait for the server's Close (its close timer armed by the read of ours,
-                    // then its drain once it shut down its side), half leave at once.
-                    if cycle % 2 == 0 { #expect(client.socket.readUntilEOF(timeout: Harness.patience)) }
-                    client.socket.close()
-                }
-                return nil
-            } catch {
-                return "\(error)"
-            }
-        }
-        #expect(outcome == nil)
-        #expect(await blocking { server.waitUntilIdle(timeout: Harness.patience) })
+        let (loop, server) = try await Self.cycle(cycles, loopIndex: 92) { $0 % 2 == 0 }
+        defer { server.stop() }
         let (wakeUps, ended) = await withCheckedContinuation { continuation in
             loop.execute { continuation.resume(returning: (loop.immediateWakeUps, server.metrics.connectionsEnded)) }
         }
