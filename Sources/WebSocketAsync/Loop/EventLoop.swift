@@ -472,18 +472,17 @@ final class EventLoop: @unchecked Sendable {
                 // out before the loop reads the next socket: a peer waiting for this one's reply
                 // does not wait for the rest of the turn. Sends made elsewhere go out at the
                 // turn's end.
-                runLocalWork()
+                // Checked here, not in a call: after every readiness, and almost always empty.
+                if !local.isEmpty { runLocalWork() }
                 handling = nil
                 if socket.isDirty { socket.flush() }
             }
         }
     }
 
-    /// Runs the work the loop queued itself (tasks resumed on it), a few rounds at most.
+    /// Runs the work the loop queued itself (tasks resumed on it), a few rounds at most. The caller
+    /// checks first that there is some.
     private func runLocalWork() {
-        // Checked once up front: after every socket's readiness, and almost always empty (a
-        // `where` clause alone was evaluated for each of the four rounds).
-        guard !local.isEmpty else { return }
         for _ in 0..<4 where !local.isEmpty {
             now = clock()  // as in runWork
             swap(&local, &running)
