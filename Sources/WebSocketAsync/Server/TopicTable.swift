@@ -30,8 +30,10 @@ struct TopicSlot {
 /// A subscription hashes its topic once here, to find the topic's list; the socket keeps the list
 /// itself, so leaving a topic or closing hashes nothing. (Keyed by topic on both sides, a connection
 /// that subscribed once and closed hashed its topic about eight times, 2,400 instructions.) A
-/// socket's lists are found by identity in its few slots (at most
-/// ``WebSocketTransport/TransportOptions/maxSubscriptions``).
+/// socket's entry for a list is found by walking its slots, by identity (by topic for an
+/// unsubscribe): a walk of one socket's subscriptions, at most
+/// ``WebSocketTransport/TransportOptions/maxSubscriptions`` (256 by default), per subscribe, leave,
+/// or subscriber moved into a gap.
 ///
 /// `@unchecked Sendable`: shared by the server's threads only to be handed to its loop.
 final class TopicTable: @unchecked Sendable {

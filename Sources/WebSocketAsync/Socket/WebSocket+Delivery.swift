@@ -58,10 +58,16 @@ enum Consumer {
 // Everything here runs on the socket's loop.
 extension WebSocket {
     /// Pulls the session's actions and carries out each, one at a time, then hands the queue face's
-    /// batch to its queue and publishes the async face's messages.
-    func act() {
-        while let action = peek({ $0.nextAction() }) { perform(action) }
+    /// batch to its queue and publishes the async face's messages. Returns whether there was any.
+    @discardableResult
+    func act() -> Bool {
+        var acted = false
+        while let action = peek({ $0.nextAction() }) {
+            acted = true
+            perform(action)
+        }
         handOver()
+        return acted
     }
 
     /// Hands the queue face's batch to its queue and publishes the async face's messages. The flag

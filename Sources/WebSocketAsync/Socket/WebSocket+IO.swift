@@ -315,12 +315,7 @@ extension WebSocket {
         let output = peek { $0.bufferedAmount }
         let directive = peek { $0.socketDirective }
         peek { $0.timerFired(at: loop.now) }
-        var acted = false
-        while let action = peek({ $0.nextAction() }) {
-            acted = true
-            perform(action)
-        }
-        handOver()
+        let acted = act()
         if acted || peek({ $0.bufferedAmount }) != output || peek({ $0.socketDirective }) != directive { markDirty() }
         let deadline = peek { $0.nextDeadline }
         if let deadline, deadline <= loop.now { return due }

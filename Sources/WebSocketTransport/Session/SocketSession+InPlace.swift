@@ -56,8 +56,7 @@ extension SocketSession {
     package mutating func nextMessage(readingInPlace bytes: UnsafeMutableRawBufferPointer,
                                       from offset: inout Int) -> (kind: Connection.MessageKind, payload: UnsafeRawBufferPointer)? {
         guard actionsStart == actions.count, readsInPlace, !pipeline.hasFailed else { return nil }
-        // A new read (the time was reported just before it): input, for the idle limit.
-        if offset == 0 { limits.received(at: limits.lastReport) }
+        readBegins(at: offset)
         guard let message = pipeline.connection.nextWholeMessage(readingInPlace: bytes, from: &offset) else { return nil }
         if let meter { meter.countMessageReceived() }
         return message
@@ -72,8 +71,7 @@ extension SocketSession {
             offset = bytes.count
             return nil
         }
-        // A new read (the time was reported just before it): input, for the idle limit.
-        if offset == 0 { limits.received(at: limits.lastReport) }
+        readBegins(at: offset)
         while let view = pipeline.connection.nextEvent(readingInPlace: bytes, from: &offset) {
             switch view {
             case .text(let payload): return .message(.text, payload)
@@ -86,6 +84,13 @@ extension SocketSession {
         collectPingOutcomes()
         if actionsStart < actions.count { return .action(takeQueuedAction()) }
         return nil
+    }
+
+    /// (A pull at `offset` of bytes read in place) A new read, the time reported just before it,
+    /// is input for the idle limit; either pull may be the read's first.
+    @inline(__always)
+    private mutating func readBegins(at offset: Int) {
+        if offset == 0 { limits.received(at: limits.lastReport) }
     }
 
     /// Whether a pull (``nextAction()``, or ``nextAction(readingInPlace:from:)`` at the end of the
