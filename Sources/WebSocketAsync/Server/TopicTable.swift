@@ -21,6 +21,62 @@ struct TopicSlot {
     var index: Int
 }
 
+/// The lists one socket is in, with its place in each, in no particular order: the first held
+/// inline, the others in an array, so that a socket in one topic (most of them) allocates nothing
+/// for it (an array of one slot was an allocation and a free per connection).
+///
+/// Invariant: `rest` is empty while `first` is `nil`.
+struct TopicSlots {
+    private var first: TopicSlot?
+    private var rest: [TopicSlot] = []
+
+    var isEmpty: Bool { first == nil }
+
+    mutating func append(_ slot: TopicSlot) {
+        if first == nil { first = slot } else { rest.append(slot) }
+    }
+
+    /// The slot for `list`, if the socket is in it.
+    func slot(for list: TopicSubscribers) -> TopicSlot? {
+        if let first, first.list === list { return first }
+        return rest.first { $0.list === list }
+    }
+
+    /// Takes out the first slot that `matches`, if any.
+    mutating func remove(where matches: (TopicSlot) -> Bool) -> TopicSlot? {
+        guard let held = first else { return nil }
+        if matches(held) {
+            first = rest.popLast()
+            return held
+        }
+        guard let position = rest.firstIndex(where: matches) else { return nil }
+        rest.swapAt(position, rest.count - 1)
+        return rest.removeLast()
+    }
+
+    /// Records that the socket's place in `list` is now `index`.
+    mutating func move(in list: TopicSubscribers, to index: Int) {
+        if first?.list === list {
+            first?.index = index
+        } else if let position = rest.firstIndex(where: { $0.list === list }) {
+            rest[position].index = index
+        }
+    }
+
+    /// Every slot, in no particular order.
+    var all: [TopicSlot] {
+        guard let first else { return [] }
+        return [first] + rest
+    }
+
+    /// Calls `body` with every slot.
+    func forEach(_ body: (TopicSlot) -> Void) {
+        guard let first else { return }
+        body(first)
+        for slot in rest { body(slot) }
+    }
+}
+
 /// One loop's subscribers, by topic: the sockets of one server on one loop, and only those.
 ///
 /// Every access happens on that loop's thread (a socket's subscription changes there, a publish is
@@ -57,7 +113,7 @@ final class TopicTable: @unchecked Sendable {
     var isConsistent: Bool {
         lists.allSatisfy { topic, list in
             list.topic == topic && !list.sockets.isEmpty && list.sockets.indices.allSatisfy { index in
-                list.sockets[index].topicSlots.filter { $0.list === list }.map(\.index) == [index]
+                list.sockets[index].topicSlots.all.filter { $0.list === list }.map(\.index) == [index]
             }
         }
     }
@@ -67,7 +123,7 @@ final class TopicTable: @unchecked Sendable {
     /// backplane would learn which topics to subscribe to on its bus.)
     func add(_ socket: WebSocket, to topic: String) {
         if let list = lists[topic] {
-            guard !socket.topicSlots.contains(where: { $0.list === list }) else { return }
+            guard socket.topicSlots.slot(for: list) == nil else { return }
             join(socket, list)
         } else {
             let list = TopicSubscribers(topic)
@@ -85,10 +141,7 @@ final class TopicTable: @unchecked Sendable {
     /// Removes `socket` from `topic`'s subscribers, if it is one; a topic left without any is
     /// forgotten.
     func remove(_ socket: WebSocket, from topic: String) {
-        guard let position = socket.topicSlots.firstIndex(where: { $0.list.topic == topic }) else { return }
-        let slot = socket.topicSlots[position]
-        socket.topicSlots.swapAt(position, socket.topicSlots.count - 1)
-        socket.topicSlots.removeLast()
+        guard let slot = socket.topicSlots.remove(where: { $0.list.topic == topic }) else { return }
         vacate(slot)
     }
 
@@ -100,9 +153,7 @@ final class TopicTable: @unchecked Sendable {
         if slot.index < list.sockets.count {
             list.sockets[slot.index] = last
             // The moved socket's entry for this list now points at the gap it filled.
-            if let position = last.topicSlots.firstIndex(where: { $0.list === list }) {
-                last.topicSlots[position].index = slot.index
-            }
+            last.topicSlots.move(in: list, to: slot.index)
         }
         if list.sockets.isEmpty {
             lists[list.topic] = nil
@@ -113,9 +164,9 @@ final class TopicTable: @unchecked Sendable {
     /// Removes `socket` from every topic it is in (its connection ended).
     func removeFromAll(_ socket: WebSocket) {
         // Taken out whole, then walked: each vacancy may change another socket's slots, never these.
-        var slots: [TopicSlot] = []
+        var slots = TopicSlots()
         swap(&slots, &socket.topicSlots)
-        for slot in slots { vacate(slot) }
+        slots.forEach { vacate($0) }
     }
 
     /// Queues `message` on every subscriber of `topic` here but `excluding`; see

@@ -357,7 +357,7 @@ extension WebSocket {
                 shared.transportFailure = failure
                 shared.state = state
                 // Ended, it is in no topic, and a subscription is refused (`subscribe` checks the ending).
-                shared.topics = []
+                shared.topics.removeAll()
                 defer { shared.endObservers = [] }
                 return shared.endObservers
             }

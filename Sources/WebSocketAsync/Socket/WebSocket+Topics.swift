@@ -36,7 +36,7 @@ extension WebSocket {
                 if shared.topics.contains(topic) { return false }
                 throw .invalidArgument("already subscribed to \(limit) topics (maxSubscriptions)")
             }
-            return shared.topics.insert(topic).inserted
+            return shared.topics.insert(topic)
         }
         guard added else { return false }
         if loop.inLoop {
@@ -56,13 +56,13 @@ extension WebSocket {
     /// - Returns: whether it was subscribed.
     @discardableResult
     public func unsubscribe(_ topic: String) -> Bool {
-        let removed = shared.withLock { $0.topics.remove(topic) != nil }
+        let removed = shared.withLock { $0.topics.remove(topic) }
         if removed { syncSubscription(topic) }
         return removed
     }
 
     /// The topics the connection is subscribed to (empty once it has ended).
-    public var subscriptions: Set<String> { shared.withLock { $0.topics } }
+    public var subscriptions: Set<String> { shared.withLock { $0.topics.set } }
 
     /// Makes the loop's table agree with `shared.topics` about `topic`: at once on the loop,
     /// otherwise in the loop's next turn, before any publish made after the call that asked for it.
@@ -89,7 +89,7 @@ extension WebSocket {
     /// (On the loop, as the socket is closed for being slow) Leaves every topic.
     func leaveAllTopics() {
         guard server != nil else { return }
-        shared.withLock { $0.topics = [] }
+        shared.withLock { $0.topics.removeAll() }
         leaveTopicTable()
     }
 

@@ -123,7 +123,7 @@ public final class WebSocket: @unchecked Sendable {
     var indexInServer = 0
     /// (A server's connection) Its place in the subscriber list of each topic it is in, on its
     /// loop's ``TopicTable``, in no particular order.
-    @exclusivity(unchecked) var topicSlots: [TopicSlot] = []
+    @exclusivity(unchecked) var topicSlots = TopicSlots()
     /// Edge-like readiness the descriptor has not used up yet.
     @exclusivity(unchecked) var readable = false
     @exclusivity(unchecked) var writable = false
@@ -199,7 +199,7 @@ public final class WebSocket: @unchecked Sendable {
         /// What went through the socket, once it closed.
         var traffic: Traffic? = nil
         /// (A server's connection) The topics it is subscribed to: what its loop's table follows.
-        var topics: Set<String> = []
+        var topics = TopicSet()
     }
     let shared: Locked<Shared>
     /// The two atomic words below, in one pinned allocation (`PinnedMemory`), freed by `deinit`.
