@@ -16,43 +16,48 @@ package enum Base64 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends the padded base64 of `bytes` to `out`: written in place past the array's end, in
-    /// one pass (appended a symbol at a time, the 28 bytes of an accept value cost about 590
-    /// instructions).
+    /// Appends the padded base64 of `bytes` to `out`, in one pass: each symbol read from the
+    /// alphabet by its value, the whole run written in a temporary buffer and appended at once.
+    /// (Written in place past the array's end after growing it by zeros, a generic append, and each
+    /// symbol chosen by comparisons: about 750 instructions for the 28 bytes of an accept value;
+    /// appended a symbol at a time, about 590 before that.)
     package static func encode(_ bytes: UnsafeRawBufferPointer, appendingTo out: inout [UInt8]) {
-        let start = out.count
         let count = (bytes.count + 2) / 3 * 4
-        out.append(contentsOf: repeatElement(0, count: count))
-        out.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let target = base + start
+        guard count > 0 else { return }
+        // A literal: its bytes are constant data, read through a pointer with no lazy initializer
+        // to check.
+        let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+        let symbols = alphabet.utf8Start
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { buffer in
+            guard let target = buffer.baseAddress else { return }
             var i = 0
             var o = 0
-            while bytes.count - i >= 3 {
-                let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-                target[o] = symbol(n >> 18)
-                target[o + 1] = symbol(n >> 12)
-                target[o + 2] = symbol(n >> 6)
-                target[o + 3] = symbol(n)
-                i += 3
-                o += 4
+            while bytes.count &- i >= 3 {
+                let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i &+ 1]) << 8 | UInt32(bytes[i &+ 2])
+                target[o] = symbols[Int(n >> 18)]
+                target[o &+ 1] = symbols[Int(n >> 12 & 63)]
+                target[o &+ 2] = symbols[Int(n >> 6 & 63)]
+                target[o &+ 3] = symbols[Int(n & 63)]
+                i &+= 3
+                o &+= 4
             }
-            switch bytes.count - i {
+            switch bytes.count &- i {
             case 1:
                 let n = UInt32(bytes[i]) << 16
-                target[o] = symbol(n >> 18)
-                target[o + 1] = symbol(n >> 12)
-                target[o + 2] = UInt8(ascii: "=")
-                target[o + 3] = UInt8(ascii: "=")
+                target[o] = symbols[Int(n >> 18)]
+                target[o &+ 1] = symbols[Int(n >> 12 & 63)]
+                target[o &+ 2] = UInt8(ascii: "=")
+                target[o &+ 3] = UInt8(ascii: "=")
             case 2:
-                let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
-                target[o] = symbol(n >> 18)
-                target[o + 1] = symbol(n >> 12)
-                target[o + 2] = symbol(n >> 6)
-                target[o + 3] = UInt8(ascii: "=")
+                let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i &+ 1]) << 8
+                target[o] = symbols[Int(n >> 18)]
+                target[o &+ 1] = symbols[Int(n >> 12 & 63)]
+                target[o &+ 2] = symbols[Int(n >> 6 & 63)]
+                target[o &+ 3] = UInt8(ascii: "=")
             default:
                 break
             }
+            out.append(contentsOf: UnsafeBufferPointer(start: target, count: count))
         }
     }
 
@@ -116,19 +121,6 @@ package enum Base64 {
     private static func withUTF8(of text: some StringProtocol, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         return Array(text.utf8).withUnsafeBufferPointer(body)
-    }
-
-    /// The alphabet's symbol for the low 6 bits of `n`.
-    @inline(__always)
-    private static func symbol(_ n: UInt32) -> UInt8 {
-        let v = UInt8(truncatingIfNeeded: n & 63)
-        switch v {
-        case 0..<26: return UInt8(ascii: "A") &+ v
-        case 26..<52: return UInt8(ascii: "a") &+ (v &- 26)
-        case 52..<62: return UInt8(ascii: "0") &+ (v &- 52)
-        case 62: return UInt8(ascii: "+")
-        default: return UInt8(ascii: "/")
-        }
     }
 
     private static func value(of c: UInt8) -> UInt32? {
