@@ -198,4 +198,48 @@ struct SocketSessionLimitsTests {
         #expect(closes == [.normalClosure])
         #expect(session.limits.deadline == nil)
     }
+
+    /// The stored deadline (kept as the state changes) against the deadline worked out from the state
+    /// itself, over random steps of the limits' own life: every combination of limits, the time
+    /// reported, input, the open, and the limits switched off for a closing handshake.
+    @Test func storedDeadlineFollowsTheState() {
+        func expected(_ timers: LimitTimers) -> Connection.Instant? {
+            switch timers.state {
+            case .off, .awaitingOpen: return nil
+            case .starting: return timers.lastReport
+            case .running(let end, let idle, let last):
+                let silence = idle.map { last + $0 }
+                guard let end else { return silence }
+                guard let silence else { return end }
+                return min(end, silence)
+            }
+        }
+        var random = SystemRandomNumberGenerator()
+        for round in 0..<200 {
+            let limits = LifetimeLimits(maxLifetime: Bool.random(using: &random) ? .seconds(Int.random(in: 1...50, using: &random)) : nil,
+                                        lifetimeJitter: Bool.random(using: &random) ? .seconds(5) : nil,
+                                        idleTimeout: Bool.random(using: &random) ? .seconds(Int.random(in: 1...20, using: &random)) : nil)
+            var timers = LimitTimers(limits, sample: UInt64.random(in: 0...UInt64.max, using: &random))
+            var now = 0
+            #expect(timers.deadline == expected(timers), "round \(round), at the start")
+            for step in 0..<40 {
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0: timers.start()
+                case 1, 2, 3:
+                    now += Int.random(in: 0...3_000, using: &random)
+                    timers.report(Connection.Instant(sinceOrigin: .milliseconds(now)))
+                case 4, 5:
+                    timers.inputUnstamped = true
+                case 6, 7:
+                    timers.received(at: Connection.Instant(sinceOrigin: .milliseconds(now)))
+                case 8:
+                    if case .running = timers.state, Int.random(in: 0..<4, using: &random) == 0 { timers.state = .off }
+                default:
+                    now += Int.random(in: 0...20_000, using: &random)
+                    timers.report(Connection.Instant(sinceOrigin: .milliseconds(now)))
+                }
+                #expect(timers.deadline == expected(timers), "round \(round), step \(step)")
+            }
+        }
+    }
 }
