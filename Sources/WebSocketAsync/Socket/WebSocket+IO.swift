@@ -52,46 +52,35 @@ extension WebSocket {
     /// and acting on what it parsed after each read.
     func readAvailable() {
         var reads = 0
-        while readable, let socket = unretainedSocket, peek({ $0.wantsInput }) {
+        reading: while readable, let socket = unretainedSocket, peek({ $0.wantsInput }) {
             guard reads < Self.readsPerTurn else {
                 loop.readAgain(self)
                 break
             }
             reads += 1
             let buffer = loop.readBuffer
-            let outcome: Socket.ReadOutcome
-            do throws(Errno) {
-                outcome = try socket._withUnsafeGuaranteedRef { socket in
-                    Result { () throws(Errno) in try socket.read(into: buffer) }
-                }.get()
-            } catch {
-                readable = false
-                peek { $0.readFailed(error) }
-                break
-            }
-            switch outcome {
-            case .bytes(let count):
-                peek { $0.didRead(count) }
+            let read = socket._withUnsafeGuaranteedRef { socket in session.read(from: socket, into: buffer, at: loop.now) }
+            switch read {
+            case .inPlace(let count):
                 // A short read emptied the socket: the next arrival is a new edge. Unless the peer
                 // hung up: its end of stream is still to be read, and no new edge will say so.
                 if count < buffer.count, !peerHungUp { readable = false }
-                if peek({ $0.readsInPlace }) {
-                    peek { $0.advanceTime(to: loop.now) }
-                    readInPlace(UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
-                    // readInPlace pulled until the session had nothing left (no action queued,
-                    // nothing parsed): only the hand-over of what it delivered remains of `act()`.
-                    handOver()
-                    continue
-                }
-                peek { $0.received(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
+                readInPlace(UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
+                // readInPlace pulled until the session had nothing left (no action queued,
+                // nothing parsed): only the hand-over of what it delivered remains of `act()`.
+                handOver()
+                continue
+            case .taken(let count):
+                if count < buffer.count, !peerHungUp { readable = false }
             case .nothing:
                 readable = false
                 continue
             case .endOfStream:
                 readable = false
-                peek { $0.receivedEndOfStream() }
+            case .failed:
+                readable = false
+                break reading
             }
-            peek { $0.advanceTime(to: loop.now) }
             act()
         }
         markDirty()
@@ -192,14 +181,14 @@ extension WebSocket {
         case .handshaking, .open:
             break
         }
-        writeOutput()
         // The steady state (everything written, nothing published or owed, interest unchanged),
         // in one check: each step below would find nothing to do.
-        if publishedBuffered == 0, publishedWaiting == 0, peek({ $0.isSteady }) {
+        let round = writeOutput()
+        if round.isSteady, publishedBuffered == 0, publishedWaiting == 0 {
             handOver()
             if readable { loop.readAgain(self) }
             if interest != (readable ? [] : .readable) { syncInterest() }
-            scheduleTimer()
+            scheduleTimer(round.steadyDeadline)
             return
         }
         // A drain resumes waiting sends (more output) or owes the handler its event, and what it
@@ -234,16 +223,18 @@ extension WebSocket {
     }
 
     /// Writes the session's output while the socket takes it, in gathered sends (the connection's
-    /// frames, and prepared messages kept apart in place): a burst goes out in a few calls.
-    private func writeOutput() {
-        guard let socket = unretainedSocket else { return }
-        let isFull = session.writeOutput(upTo: Socket.maxPieces, at: loop.now, socketIsWritable: writable,
-                                         send: { (bytes: UnsafeRawBufferPointer) throws(Errno) -> Int in
-            try socket._withUnsafeGuaranteedRef { socket in Result { () throws(Errno) in try socket.writeSome(bytes) } }.get()
-        }) { (pieces: UnsafeBufferPointer<UnsafeRawBufferPointer>) throws(Errno) -> Int in
-            try socket._withUnsafeGuaranteedRef { socket in Result { () throws(Errno) in try socket.writeSome(pieces: pieces) } }.get()
+    /// frames, and prepared messages kept apart in place): a burst goes out in a few calls. Returns
+    /// whether the session is steady after it, and if so its next deadline.
+    @discardableResult
+    private func writeOutput() -> SocketSession.WriteRound {
+        guard let socket = unretainedSocket else {
+            return SocketSession.WriteRound(isFull: false, isSteady: false, deadline: nil)
         }
-        if isFull { writable = false }
+        let round = socket._withUnsafeGuaranteedRef { socket in
+            session.writeOutput(to: socket, at: loop.now, socketIsWritable: writable)
+        }
+        if round.isFull { writable = false }
+        return round
     }
 
     /// Publishes the buffered amount for other threads, when it changed.
@@ -289,7 +280,14 @@ extension WebSocket {
 
     /// Makes sure the loop wakes by the socket's earliest deadline.
     func scheduleTimer() {
-        var deadline = peek { $0.nextDeadline }
+        scheduleTimer(peek { $0.nextDeadline })
+    }
+
+    /// ``scheduleTimer()`` with the session's ``WebSocketTransport/SocketSession/nextDeadline``,
+    /// just read.
+    @inline(__always)
+    private func scheduleTimer(_ sessionDeadline: Connection.Instant?) {
+        var deadline = sessionDeadline
         if let due = deadline, due <= loop.now { deadline = reportTimeNow(due) }
         if let receive = receiveDeadline?.at, deadline.map({ receive < $0 }) ?? true { deadline = receive }
         guard let deadline else { return }

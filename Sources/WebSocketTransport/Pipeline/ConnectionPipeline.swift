@@ -213,9 +213,11 @@ package struct ConnectionPipeline: Sendable {
 
     /// The bytes ready for the socket now.
     package var socketOutputCount: Int {
-        guard socketWritable else { return 0 }
-        // Not `layers.first`: an optional existential costs more than the check, on every write.
-        return layers.isEmpty ? connection.pendingOutputCount : layers[0].pendingOutputCount
+        @inline(__always) get {
+            guard socketWritable else { return 0 }
+            // Not `layers.first`: an optional existential costs more than the check, on every write.
+            return layers.isEmpty ? connection.pendingOutputCount : layers[0].pendingOutputCount
+        }
     }
 
     /// Lends the bytes ready for the socket to `write`, which returns how many it wrote.

@@ -24,10 +24,12 @@ extension SocketSession {
     /// the `poll(2)` backend; tried again later, it did not hang in 52 runs, and the cause was never
     /// found. A handshake is read once per connection, so the copy costs nothing on the echo path.
     package var readsInPlace: Bool {
-        switch stage {
-        // (A PROXY header, when one is expected, is settled before the opening handshake can end.)
-        case .open: return !pipeline.hasLayers
-        case .handshaking, .resolving, .connecting, .finished: return false
+        @inline(__always) get {
+            switch stage {
+            // (A PROXY header, when one is expected, is settled before the opening handshake can end.)
+            case .open: return !pipeline.hasLayers
+            case .handshaking, .resolving, .connecting, .finished: return false
+            }
         }
     }
 

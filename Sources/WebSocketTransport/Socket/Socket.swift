@@ -147,6 +147,7 @@ package final class Socket: Sendable {
     }
 
     /// Reads what is available now, without waiting. `EINTR` is retried.
+    @inline(__always)
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> ReadOutcome {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return .nothing }
         guard !isClosed else { throw .badFileDescriptor }
@@ -197,6 +198,7 @@ package final class Socket: Sendable {
 
     /// Writes what the kernel takes now, without waiting: the number of bytes written, 0 when its
     /// buffer is full (`EAGAIN`). `EINTR` is retried.
+    @inline(__always)
     package func writeSome(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
         guard !isClosed else { throw .badFileDescriptor }
