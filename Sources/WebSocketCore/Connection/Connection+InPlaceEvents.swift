@@ -57,7 +57,8 @@ extension Connection {
     public mutating func nextWholeMessage(readingInPlace bytes: UnsafeMutableRawBufferPointer,
                                           from offset: inout Int) -> (kind: Connection.MessageKind, payload: UnsafeRawBufferPointer)? {
         // An idle reader reads frames, holds no event and has not seen the end: it accepts input.
-        guard isIdleReader, offset < bytes.count, case .message(let kind, let frame) = readWholeMessage(bytes, at: &offset) else { return nil }
+        guard isIdleReader, offset < bytes.count,
+              case .message(let kind, let frame) = readWholeMessageAtHeader(bytes, at: &offset) else { return nil }
         return (kind, frame.bytes)
     }
 }

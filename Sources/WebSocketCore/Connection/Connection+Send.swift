@@ -98,6 +98,11 @@ extension Connection {
                 return
             }
         }
+        // The usual message, one frame: written here rather than in a call more.
+        if payload.count <= Self.frameSize(configuration.fragmentationSize) {
+            writeFrameInline(kind.opcode, fin: true, reservedBits: 0, payload: payload)
+            return
+        }
         writeMessageFrames(kind, payload, reservedBits: 0)
     }
 
@@ -243,8 +248,11 @@ extension Connection {
 
     /// The checks before a whole message (a send or a prepared message): the phase allows a message,
     /// there is room for it, and no fragmented message of ours is unfinished.
+    @inline(__always)  // every message sent asks: a call less for each
     func checkCanSendMessage() throws(Connection.UsageError) {
-        try checkPermission(.startMessage)
+        // Open, every local action is allowed (``checkPermission(_:)``'s first case): the call into
+        // the permissions is made only for the other phases.
+        if case .open = phase {} else { try checkPermission(.startMessage) }
         try checkOutputRoom()
         guard case .none = outgoing else { throw .messageInProgress }
     }
@@ -264,6 +272,7 @@ extension Connection {
 
     /// Sends are refused once the pending output, with what the caller holds (``outputHeldByCaller``),
     /// reaches ``Connection/Limits/maxBufferedOutput``; memory is then bounded by the limit plus one message.
+    @inline(__always)
     private func checkOutputRoom() throws(Connection.UsageError) {
         guard bufferedOutput < max(0, configuration.limits.maxBufferedOutput) else { throw .outputBufferFull }
     }
