@@ -110,7 +110,13 @@ extension Connection {
                     return 0
                 }
             }
-            consumeOutput(written)
+            // All of it written, the usual case: emptied here (``emptyOutbox()``), without the call.
+            if written >= outboxEnd &- outboxStart {
+                outboxStart = 0
+                outboxEnd = 0
+            } else {
+                consumeOutput(written)
+            }
             if let failure { throw failure }
             return
         }

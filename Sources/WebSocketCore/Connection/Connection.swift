@@ -128,7 +128,7 @@ public struct Connection: Sendable {
     /// The last time reported; the timers themselves live in the phase's payload. Set only by
     /// ``advanceTime(to:)``, which keeps `deadline` current itself (no observer: a report with
     /// nothing due changes no deadline, and adapters report after every read).
-    var lastReportedTime: Connection.Instant? = nil
+    @usableFromInline var lastReportedTime: Connection.Instant? = nil
     /// The time being reported while ``advanceTime(to:)`` runs the timers: what they arm counts
     /// from it. Any other input arms a timer pending until the next report (see ``arm(_:)``).
     var armingTime: Connection.Instant? = nil
