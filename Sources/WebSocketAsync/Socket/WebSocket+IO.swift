@@ -52,15 +52,17 @@ extension WebSocket {
     /// and acting on what it parsed after each read.
     func readAvailable() {
         var reads = 0
-        reading: while readable, let socket = unretainedSocket, peek({ $0.wantsInput }) {
+        reading: while readable, let socket = unretainedSocket {
             guard reads < Self.readsPerTurn else {
-                loop.readAgain(self)
+                if peek({ $0.wantsInput }) { loop.readAgain(self) }
                 break
             }
             reads += 1
             let buffer = loop.readBuffer
             let read = socket._withUnsafeGuaranteedRef { socket in session.read(from: socket, into: buffer, at: loop.now) }
             switch read {
+            case .unwanted:
+                break reading
             case .inPlace(let count):
                 // A short read emptied the socket: the next arrival is a new edge. Unless the peer
                 // hung up: its end of stream is still to be read, and no new edge will say so.
