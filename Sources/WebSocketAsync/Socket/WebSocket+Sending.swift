@@ -26,9 +26,7 @@ extension WebSocket {
     }
 
     /// Queues a binary message; see ``send(text:)``.
-    // Specialized and inlined where it is called: the bytes are reached without witness tables,
-    // and a handler's echo makes one call into the socket, not two.
-    @inlinable @inline(__always)
+    @inlinable @inline(__always)  // specialized and inlined where called: no witness tables, one call into the socket
     public func send(binary: some Collection<UInt8>) throws(WebSocketError) {
         // Contiguous bytes (an array, a lent view) are sent as they lie; anything else is gathered
         // into an array first.

@@ -26,9 +26,7 @@ extension Connection {
     /// Sends a binary message, split into frames of ``Connection/Configuration/fragmentationSize`` if set.
     ///
     /// - Throws: as ``send(text:compress:)``.
-    // Specialized and inlined where it is called: [UInt8] and slices go straight to their storage,
-    // in one call into the connection.
-    @inlinable @inline(__always)
+    @inlinable @inline(__always)  // specialized and inlined where called: [UInt8] and slices go straight to their storage
     public mutating func send(binary: some Collection<UInt8>, compress: Bool = true) throws(Connection.UsageError) {
         let result = binary.withContiguousStorageIfAvailable { bytes in
             Result { () throws(Connection.UsageError) in try sendMessage(.binary, UnsafeRawBufferPointer(bytes), compress: compress) }
