@@ -349,7 +349,7 @@ package struct SocketSession: Sendable {
         }
     }
 
-    /// What a round of writes (``writeOutput(to:upTo:at:socketIsWritable:)``) left.
+    /// What a round of writes (``writeOutput(to:at:socketIsWritable:)``) left.
     package struct WriteRound {
         /// The socket took less than it was offered: it is full, wait until it is writable.
         package var isFull: Bool
@@ -370,11 +370,11 @@ package struct SocketSession: Sendable {
     }
 
     /// Writes the output to `socket` (non-blocking) in rounds, each a gathered send of at most
-    /// ``Socket/maxPieces`` pieces: the layers move output down before each round and after it, and rounds go
-    /// on while output is left and each took all it was offered. Then the rounds are reported at
-    /// `now` (``wroteRound(_:at:)``); a failed send fails the transport (``writeFailed(_:)``). With
-    /// `socketIsWritable` false nothing is written, but the layers move output down and the stall
-    /// is reported all the same.
+    /// ``Socket/maxPieces`` pieces: the layers move output down before each round and after it, and
+    /// rounds go on while output is left and each took all it was offered. Then the rounds are
+    /// reported at `now` (``wroteRound(_:at:)``); a failed send fails the transport
+    /// (``writeFailed(_:)``). With `socketIsWritable` false nothing is written, but the layers move
+    /// output down and the stall is reported all the same.
     ///
     /// The usual output of a plain socket (the connection's own frames, nothing queued apart) goes
     /// out in one send of one piece, without assembling a gathered write.
