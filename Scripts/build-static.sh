@@ -63,7 +63,13 @@ flags() {
 check() {
   local binary=$1 failed=0
   [[ -x $binary ]] || { echo "not an executable: $binary" >&2; exit 2; }
-  if has_libstdcxx_archive && readelf -d "$binary" | grep -q 'NEEDED.*libstdc++'; then
+  # readelf's output is read whole before it is searched: `readelf | grep -q` under pipefail fails
+  # when grep exits at its match before readelf's last write (SIGPIPE), which turned a binary that
+  # had its packed relocations into a failed CI run once.
+  local dynamic sections
+  dynamic="$(readelf -d "$binary")"
+  sections="$(readelf -SW "$binary")"
+  if has_libstdcxx_archive && grep -q 'NEEDED.*libstdc++' <<<"$dynamic"; then
     echo "FAIL: $binary needs libstdc++.so" >&2; failed=1
   fi
   # Defined dynamic symbols: the few the linker always defines (_start, _IO_stdin_used, ...) at most.
@@ -72,7 +78,7 @@ check() {
   if (( exported > 16 )); then
     echo "FAIL: $binary exports $exported dynamic symbols" >&2; failed=1
   fi
-  if packs_relocations && ! readelf -SW "$binary" | grep -q '\.relr\.dyn'; then
+  if packs_relocations && ! grep -q '\.relr\.dyn' <<<"$sections"; then
     echo "FAIL: $binary has no packed relocations (.relr.dyn)" >&2; failed=1
   fi
   (( failed == 0 )) && echo "ok: $binary (exported symbols: $exported; needs: $(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' '))"

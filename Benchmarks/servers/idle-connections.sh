@@ -98,7 +98,8 @@ if [[ $kind == lws ]]; then
 else
     (cd "$root" && swift build -c release --product websocket-bench >&2)
     bench="$(cd "$root" && swift build -c release --show-bin-path)/websocket-bench"
-    if ! "$echo_server" serve-echo --list | grep -qx -- "$kind"; then
+    # The list read whole, then searched: `| grep -q` under pipefail fails if grep exits first.
+    if ! grep -qx -- "$kind" <<<"$("$echo_server" serve-echo --list)"; then
         echo "idle-connections.sh: unknown kind $kind (lws, or one of: $("$echo_server" serve-echo --list | tr '\n' ' '))" >&2
         exit 2
     fi
