@@ -110,6 +110,9 @@ struct PhaseSummary: Sendable {
     @usableFromInline var earliestArmed: Connection.Instant?
     /// ``Connection/pendingHandshakeRequest`` (one pointer: the request keeps its fields in a box).
     @usableFromInline var pendingRequest: Connection.HandshakeRequest? = nil
+    /// Whether the phase reads frames (open, or closing after our Close frame) rather than an HTTP
+    /// head, or nothing: what ``Connection/isAwaitingInput`` asks of the phase, in the caller.
+    @usableFromInline var readsFrames = false
 
     init(_ phase: borrowing Phase) {
         var timers: (Timer, Timer) = (.off, .off)
@@ -128,10 +131,12 @@ struct PhaseSummary: Sendable {
             state = .open
             directive = .keepOpen
             timers = (keepalive.ping, keepalive.pong)
+            readsFrames = true
         case .closingLocally(_, let timeout):
             state = .closing(initiatedBy: .local)
             directive = .keepOpen
             timers.0 = timeout
+            readsFrames = true
         case .closingRemotely(_, let timeout):
             state = .closing(initiatedBy: .remote)
             directive = .keepOpen

@@ -86,8 +86,8 @@ public struct Connection: Sendable {
     /// Whether the transport's input ended (``receiveEOF()``): a fact about the input, like the bytes
     /// beside it, not a phase. The reader reaches it only after the bytes received before it, and
     /// reports it to the transition then (`.endOfStream`).
-    var inputEnded = false
-    var frame = FrameReadState.header
+    @usableFromInline var inputEnded = false
+    @usableFromInline var frame = FrameReadState.header
     var incoming = IncomingMessage.none
     /// The payload of the data message being assembled (``Connection/Delivery/messages``).
     var messageBuffer: [UInt8] = []
@@ -119,8 +119,8 @@ public struct Connection: Sendable {
     /// between calls for their capacity.
     var outputSegments: [OutputSegment] = []
     var outgoing = OutgoingMessage.none
-    var events: [Connection.Event] = []
-    var eventsStart = 0
+    @usableFromInline var events: [Connection.Event] = []
+    @usableFromInline var eventsStart = 0
     /// Set while ``nextEventView(_:)`` runs: whole messages are lent in place instead of copied.
     var lendsPayloads = false
 

@@ -2,7 +2,9 @@
 // Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 // SPDX-License-Identifier: Apache-2.0
 
-/// Where the frame reader is between two calls.
+/// Where the frame reader is between two calls. (Usable from inlinable code: an adapter's check
+/// that the reader is idle, ``Connection/isAwaitingInput``, tests for `.header` in the caller.)
+@usableFromInline
 enum FrameReadState: Sendable, Hashable {
     /// Waiting for a complete header at the start of the input.
     case header
@@ -11,6 +13,7 @@ enum FrameReadState: Sendable, Hashable {
 }
 
 /// A frame whose payload is being read.
+@usableFromInline
 struct FrameInProgress: Sendable, Hashable {
     var opcode: Opcode
     var fin: Bool
