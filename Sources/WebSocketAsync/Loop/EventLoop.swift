@@ -126,8 +126,10 @@ final class EventLoop: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     /// The array of the last binary message a handler was given, kept with its bytes: the next
     /// binary message for a handler is written over them instead of into a new allocation
-    /// (``WebSocket``'s in-place read). Kept only up to ``spareMessageCapacity`` bytes.
-    @exclusivity(unchecked) var spareMessageBytes: [UInt8] = []
+    /// (``WebSocket``'s in-place read). Kept only up to ``spareMessageCapacity`` bytes. Optional, so
+    /// that taking it out leaves `nil` rather than an empty array: putting it back then releases
+    /// nothing (releasing the empty array's storage was a runtime call per message).
+    @exclusivity(unchecked) var spareMessageBytes: [UInt8]? = nil
     static let spareMessageCapacity = 64 << 10
     /// The time of this turn, read once after waking.
     @exclusivity(unchecked) private(set) var now: Connection.Instant
@@ -153,8 +155,10 @@ final class EventLoop: @unchecked Sendable {
         _ = started.wait(until: { $0 }, deadline: nil, now: system.monotonicNow)
     }
 
-    /// Whether the caller runs on this loop's thread.
-    var inLoop: Bool { pthread_equal(pthread_self(), thread.pointee) != 0 }
+    /// Whether the caller runs on this loop's thread. Compared with `==`: `pthread_t` is an integer
+    /// (glibc, musl) or a pointer (Darwin), and `pthread_equal` compares it just so, in a call every
+    /// send from a handler made.
+    var inLoop: Bool { pthread_self() == thread.pointee }
 
     // MARK: Work from anywhere
 

@@ -147,7 +147,7 @@ extension WebSocket {
     private func deliver(_ kind: Connection.MessageKind, _ payload: UnsafeRawBufferPointer,
                          to handler: Unmanaged<EventHandlerBox>) {
         let action = kind == .binary
-            ? peek { $0.deliver(lentBinary: payload, reusing: &loop.spareMessageBytes) }
+            ? peek { $0.deliver(lentBinary: payload, reusing: loop.spareMessageBytes.take() ?? []) }
             : peek { $0.deliver(lent: kind, payload) }
         perform(action, calling: handler)
         // Kept as it is, bytes and all: the next message overwrites them (`deliver(lentBinary:reusing:)`).

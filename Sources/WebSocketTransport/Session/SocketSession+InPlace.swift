@@ -103,15 +103,14 @@ extension SocketSession {
         actionsStart == actions.count && pingWaiters.isEmpty && pipeline.connection.isAwaitingInput
     }
 
-    /// A lent binary message as the consumer's event, its bytes copied into `storage`'s array, which
-    /// is left empty: an adapter that gets the array back once the consumer is done with it (as it
-    /// was handed out, bytes and all) passes it in again, and the next message costs no allocation
-    /// while the consumer kept no copy. The array is resized to the message, not emptied first: a
-    /// message of the last one's size only overwrites its bytes (emptying an `Array` goes through
-    /// `replaceSubrange`, about 80 instructions per message).
-    package mutating func deliver(lentBinary payload: UnsafeRawBufferPointer, reusing storage: inout [UInt8]) -> SessionAction {
-        var bytes: [UInt8] = []
-        swap(&bytes, &storage)
+    /// A lent binary message as the consumer's event, its bytes copied into `storage`: an adapter
+    /// that gets the array back once the consumer is done with it (as it was handed out, bytes and
+    /// all) passes it in again, and the next message costs no allocation while the consumer kept no
+    /// copy. The array is resized to the message, not emptied first: a message of the last one's
+    /// size only overwrites its bytes (emptying an `Array` goes through `replaceSubrange`, about 80
+    /// instructions per message).
+    package mutating func deliver(lentBinary payload: UnsafeRawBufferPointer, reusing storage: consuming [UInt8]) -> SessionAction {
+        var bytes = storage
         bytes.replaceAllBytes(with: payload)
         return deliver(.binary(bytes))
     }
