@@ -110,10 +110,9 @@ extension Connection {
                     return 0
                 }
             }
-            // All of it written, the usual case: emptied here (``emptyOutbox()``), without the call.
+            // All of it written, the usual case: emptied here, without `consumeOutput`'s call.
             if written >= outboxEnd &- outboxStart {
-                outboxStart = 0
-                outboxEnd = 0
+                emptyOutbox()
             } else {
                 consumeOutput(written)
             }
@@ -251,7 +250,7 @@ extension Connection {
     }
 
     /// Empties our own buffer, keeping its storage as room for the next frames.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func emptyOutbox() {
         outboxStart = 0
         outboxEnd = 0

@@ -123,7 +123,7 @@ package struct SocketSession: Sendable {
     /// (Server) A request was handed out for a decision (``SessionAction/decide(_:)``) and not
     /// answered yet (``respond(to:)``).
     var awaitingDecision = false
-    /// Bytes read from the socket (``didRead(_:)``) and written to it (``wroteRound(_:at:)``).
+    /// Bytes read from the socket (``read(from:into:at:)``) and written to it (``wroteRound(_:at:)``).
     package internal(set) var bytesReceived = 0
     package internal(set) var bytesSent = 0
     /// (Server) The counters of the server's loop this socket is served on, whose storage the
@@ -298,10 +298,10 @@ package struct SocketSession: Sendable {
         }
     }
 
-    /// The adapter read `count` bytes from the socket (whether it hands them to ``received(_:)`` or
-    /// reads them in place): counted for ``bytesReceived`` and the server's meter.
+    /// ``read(from:into:at:)`` read `count` bytes from the socket (whether they go to
+    /// ``received(_:)`` or are read in place): counted for ``bytesReceived`` and the server's meter.
     @inline(__always)
-    package mutating func didRead(_ count: Int) {
+    private mutating func didRead(_ count: Int) {
         bytesReceived &+= count
         meter?.countBytesReceived(count)
     }
