@@ -156,7 +156,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Whether the caller runs on this loop's thread. Compared with `==`: `pthread_t` is an integer
-    /// (glibc, musl) or a pointer (Darwin), and `pthread_equal` compares it just so, in a call every
+    /// (glibc) or a pointer (Darwin, musl), and `pthread_equal` compares it just so, in a call every
     /// send from a handler made.
     var inLoop: Bool { pthread_self() == thread.pointee }
 

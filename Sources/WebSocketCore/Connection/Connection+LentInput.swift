@@ -143,8 +143,9 @@ extension Connection {
     /// Whether the connection has parsed everything it was given and holds no event: pulling
     /// (``nextEvent()``, ``nextEventView(_:)``) would find nothing until more input comes. `false`
     /// whenever it may find something (also, conservatively, before the connection opens and once
-    /// it is closing): then pull. An adapter that pulls after every call checks it first, as it costs
-    /// less than a pull that finds nothing.
+    /// the peer's Close frame has arrived; after our own Close frame it still reads the peer's
+    /// frames, and says so): then pull. An adapter that pulls after every call checks it first, as
+    /// it costs less than a pull that finds nothing.
     @inlinable
     public var isAwaitingInput: Bool { isIdleReader }
 
