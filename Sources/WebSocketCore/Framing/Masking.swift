@@ -98,9 +98,10 @@ struct MaskingKey: Sendable, Hashable {
         return next
     }
 
-    /// Writes `source` XOR the key into `destination` (which must hold at least `source.count` bytes):
-    /// unmasking and copying in one pass, as if `source` started at payload byte number `offset`.
-    /// Returns the offset for the next chunk, `(offset + source.count) % 4`.
+    /// Writes `source` XOR the key into `destination` (which must hold at least `source.count` bytes,
+    /// and be either `source` itself or apart from it): unmasking and copying in one pass, as if
+    /// `source` started at payload byte number `offset`. Returns the offset for the next chunk,
+    /// `(offset + source.count) % 4`.
     ///
     /// (This loop and the in-place one above stay separate: routing the in-place case through this one,
     /// with the same buffer on both sides, measured 20-40% slower on 1 MiB.)
@@ -115,12 +116,26 @@ struct MaskingKey: Sendable, Hashable {
         var dst = to
         let wide = pattern(offset: phase)
         while count >= 64 {
-            var word = 0   // counted by hand, as above
-            while word < 64 {
-                dst.storeBytes(of: src.loadUnaligned(fromByteOffset: word, as: UInt64.self) ^ wide,
-                               toByteOffset: word, as: UInt64.self)
-                word &+= 8
-            }
+            // The eight words are all loaded before any is stored: stored one by one after its load,
+            // they had to stay eight scalar steps (a store may change a later load, for all the
+            // optimizer knows); in this order they go as four SIMD loads, XORs and stores. The same
+            // result, as the two buffers are the same or apart.
+            let w0 = src.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+            let w1 = src.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            let w2 = src.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+            let w3 = src.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+            let w4 = src.loadUnaligned(fromByteOffset: 32, as: UInt64.self)
+            let w5 = src.loadUnaligned(fromByteOffset: 40, as: UInt64.self)
+            let w6 = src.loadUnaligned(fromByteOffset: 48, as: UInt64.self)
+            let w7 = src.loadUnaligned(fromByteOffset: 56, as: UInt64.self)
+            dst.storeBytes(of: w0 ^ wide, toByteOffset: 0, as: UInt64.self)
+            dst.storeBytes(of: w1 ^ wide, toByteOffset: 8, as: UInt64.self)
+            dst.storeBytes(of: w2 ^ wide, toByteOffset: 16, as: UInt64.self)
+            dst.storeBytes(of: w3 ^ wide, toByteOffset: 24, as: UInt64.self)
+            dst.storeBytes(of: w4 ^ wide, toByteOffset: 32, as: UInt64.self)
+            dst.storeBytes(of: w5 ^ wide, toByteOffset: 40, as: UInt64.self)
+            dst.storeBytes(of: w6 ^ wide, toByteOffset: 48, as: UInt64.self)
+            dst.storeBytes(of: w7 ^ wide, toByteOffset: 56, as: UInt64.self)
             src += 64
             dst += 64
             count -= 64
