@@ -121,10 +121,29 @@ extension WebSocket {
             }
         }
         while true {
-            // Whole messages by the short pull, everything else by the general one.
-            if let (kind, payload) = peek({ $0.nextMessage(readingInPlace: bytes, from: &offset) }) {
+            // Whole messages by the short pull, everything else by the general one. A loop
+            // handler's binary message is unmasked straight into the loop's reused array.
+            var pulled = false
+            if let handler, case .loopHandler = consumer {
+                var spare = loop.spareMessageBytes.take() ?? []
+                if let (kind, text) = peek({ $0.nextMessage(readingInPlace: bytes, from: &offset, binaryInto: &spare) }) {
+                    pulled = true
+                    if kind == .binary {
+                        // Called on the property itself, not through `peek`: a closure would
+                        // capture the array and retain it.
+                        give(session.deliver(binary: consume spare), to: handler)
+                    } else {
+                        loop.spareMessageBytes = spare
+                        hand(kind, text)
+                    }
+                } else {
+                    loop.spareMessageBytes = spare
+                }
+            } else if let (kind, payload) = peek({ $0.nextMessage(readingInPlace: bytes, from: &offset) }) {
+                pulled = true
                 hand(kind, payload)
-            } else {
+            }
+            if !pulled {
                 switch peek({ $0.nextAction(readingInPlace: bytes, from: &offset) }) {
                 case .message(let kind, let payload)?: hand(kind, payload)
                 case .action(let action)?:
@@ -146,11 +165,16 @@ extension WebSocket {
     /// 250 instructions per echo.
     private func deliver(_ kind: Connection.MessageKind, _ payload: UnsafeRawBufferPointer,
                          to handler: Unmanaged<EventHandlerBox>) {
-        let action = kind == .binary
+        give(kind == .binary
             ? peek { $0.deliver(lentBinary: payload, reusing: loop.spareMessageBytes.take() ?? []) }
-            : peek { $0.deliver(lent: kind, payload) }
+            : peek { $0.deliver(lent: kind, payload) },
+            to: handler)
+    }
+
+    /// Hands a delivery to the loop handler, which the caller holds; a binary message's array is
+    /// then kept as it is, bytes and all, for the next message to overwrite.
+    private func give(_ action: consuming SessionAction, to handler: Unmanaged<EventHandlerBox>) {
         perform(action, calling: handler)
-        // Kept as it is, bytes and all: the next message overwrites them (`deliver(lentBinary:reusing:)`).
         guard case .deliver(.message(.binary(let bytes))) = consume action,
               bytes.capacity <= EventLoop.spareMessageCapacity else { return }
         loop.spareMessageBytes = bytes

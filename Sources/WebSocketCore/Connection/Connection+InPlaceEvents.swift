@@ -61,4 +61,18 @@ extension Connection {
               case .message(let kind, let frame) = readWholeMessageAtHeader(bytes, at: &offset) else { return nil }
         return (kind, frame.bytes)
     }
+
+    /// ``nextWholeMessage(readingInPlace:from:)`` for an adapter that hands binary messages out as
+    /// arrays: a binary message is unmasked as it is copied into `binary`, which is left holding
+    /// exactly its payload (its storage reused), and its bytes in `bytes` stay as they came; a text
+    /// message is unmasked in place and lent, as by that pull. Returns the kind and, for a text
+    /// message, its payload (empty for a binary one). One pass over a binary payload, where
+    /// unmasking in place and then copying made two.
+    package mutating func nextWholeMessage(readingInPlace bytes: UnsafeMutableRawBufferPointer, from offset: inout Int,
+                                           binaryInto binary: inout [UInt8]) -> (kind: Connection.MessageKind, text: UnsafeRawBufferPointer)? {
+        guard isIdleReader, offset < bytes.count else { return nil }
+        let found = withUnsafeMutablePointer(to: &binary) { readWholeMessageAtHeader(bytes, at: &offset, binaryTarget: $0) }
+        guard case .message(let kind, let frame) = found else { return nil }
+        return (kind, kind == .text ? frame.bytes : UnsafeRawBufferPointer(start: nil, count: 0))
+    }
 }

@@ -38,4 +38,16 @@ extension Array where Element == UInt8 {
         }
         if bytes.count > kept { appendBytes(UnsafeRawBufferPointer(rebasing: bytes[kept...])) }
     }
+
+    /// Makes the array hold `count` bytes, reusing its storage, and has `write` write every one of
+    /// them: the bytes it has are overwritten, and only a longer array is grown (zero-filled first).
+    @inlinable
+    package mutating func overwriteAllBytes(count newCount: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) {
+        if count > newCount {
+            removeSubrange(newCount...)
+        } else if count < newCount {
+            append(contentsOf: repeatElement(0, count: newCount - count))
+        }
+        withUnsafeMutableBytes { write($0) }
+    }
 }

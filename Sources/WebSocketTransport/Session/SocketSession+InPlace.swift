@@ -57,11 +57,33 @@ extension SocketSession {
     /// general pull (callgrind, echoes read by the event loop).
     package mutating func nextMessage(readingInPlace bytes: UnsafeMutableRawBufferPointer,
                                       from offset: inout Int) -> (kind: Connection.MessageKind, payload: UnsafeRawBufferPointer)? {
-        guard actionsStart == actions.count, readsInPlace, !pipeline.hasFailed else { return nil }
-        readBegins(at: offset)
-        guard let message = pipeline.connection.nextWholeMessage(readingInPlace: bytes, from: &offset) else { return nil }
+        guard shortPullBegins(at: offset),
+              let message = pipeline.connection.nextWholeMessage(readingInPlace: bytes, from: &offset) else { return nil }
         if let meter { meter.countMessageReceived() }
         return message
+    }
+
+    /// ``nextMessage(readingInPlace:from:)`` for an adapter that hands binary messages out as
+    /// arrays: a binary message's payload is unmasked straight into `binary`
+    /// (``WebSocketCore/Connection/nextWholeMessage(readingInPlace:from:binaryInto:)``), then handed
+    /// out with ``deliver(binary:)``; a text message is lent as by that pull (its payload comes
+    /// back, empty for a binary message).
+    package mutating func nextMessage(readingInPlace bytes: UnsafeMutableRawBufferPointer, from offset: inout Int,
+                                      binaryInto binary: inout [UInt8]) -> (kind: Connection.MessageKind, text: UnsafeRawBufferPointer)? {
+        guard shortPullBegins(at: offset),
+              let message = pipeline.connection.nextWholeMessage(readingInPlace: bytes, from: &offset, binaryInto: &binary)
+        else { return nil }
+        if let meter { meter.countMessageReceived() }
+        return message
+    }
+
+    /// Whether the short pull may read at `offset` (nothing queued before it, bytes read in place,
+    /// the pipeline alive), and if so the read's start reported.
+    @inline(__always)
+    private mutating func shortPullBegins(at offset: Int) -> Bool {
+        guard actionsStart == actions.count, readsInPlace, !pipeline.hasFailed else { return false }
+        readBegins(at: offset)
+        return true
     }
 
     @inline(__always)
@@ -113,6 +135,12 @@ extension SocketSession {
         var bytes = storage
         bytes.replaceAllBytes(with: payload)
         return deliver(.binary(bytes))
+    }
+
+    /// A binary message the adapter already holds as an array (``nextMessage(readingInPlace:from:binaryInto:)``),
+    /// as the consumer's event (counted as held when the consumer holds what it is handed).
+    package mutating func deliver(binary bytes: consuming [UInt8]) -> SessionAction {
+        deliver(.binary(bytes))
     }
 
     /// A lent message as the consumer's event, copied once into the message (and counted as held

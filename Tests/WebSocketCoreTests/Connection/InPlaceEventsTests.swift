@@ -7,25 +7,54 @@ import Testing
 
 @Suite("nextEvent(readingInPlace:from:): input read in place, pulled one event at a time")
 struct InPlaceEventsTests {
+    /// How ``runPulled(_:chunks:echo:pull:configuration:)`` pulls.
+    enum Pull: CaseIterable, CustomStringConvertible {
+        /// ``Connection/nextEvent(readingInPlace:from:)`` alone.
+        case general
+        /// The whole-message pull first, lending.
+        case whole
+        /// The whole-message pull first, binary messages unmasked into an array.
+        case wholeIntoArray
+
+        var description: String {
+            switch self {
+            case .general: "general"
+            case .whole: "whole"
+            case .wholeIntoArray: "whole into an array"
+            }
+        }
+    }
+
     /// Feeds `input` to a server in `chunks`, each read in place from a fresh buffer that is
     /// overwritten once pulled to the end; accepts a handshake request as soon as it is pulled, and
     /// (with `echo`) answers every message between two pulls with the same message, sent from the view.
-    /// With `wholeFirst`, each pull tries ``Connection/nextWholeMessage(readingInPlace:from:)`` first
-    /// (as the adapters do), and the general pull only when it gives nothing.
-    static func runPulled(_ input: [UInt8], chunks: [Int], echo: Bool = false, wholeFirst: Bool = false,
+    /// With `pull` `.whole`, each pull tries ``Connection/nextWholeMessage(readingInPlace:from:)`` first
+    /// (as the adapters do), and the general pull only when it gives nothing; with `.wholeIntoArray`,
+    /// ``Connection/nextWholeMessage(readingInPlace:from:binaryInto:)`` first, into one array reused
+    /// from message to message (as the loop handler's face does).
+    static func runPulled(_ input: [UInt8], chunks: [Int], echo: Bool = false, pull: Pull = .general,
                           configuration: Connection.Configuration = Connection.Configuration())
         throws -> (events: [Connection.Event], output: [UInt8])
     {
         var server = try Connection(role: .server, configuration: configuration)
         var events: [Connection.Event] = []
         var output: [UInt8] = []
+        var spare: [UInt8] = []
         for piece in PropertyTests.pieces(of: input, chunks: chunks) {
             var buffer = Array(piece)
             try buffer.withUnsafeMutableBytes { bytes in
                 var offset = 0
                 while true {
                     let view: Connection.EventView
-                    if wholeFirst, let (kind, payload) = server.nextWholeMessage(readingInPlace: bytes, from: &offset) {
+                    if pull == .wholeIntoArray,
+                       let (kind, text) = server.nextWholeMessage(readingInPlace: bytes, from: &offset, binaryInto: &spare) {
+                        if kind == .binary {
+                            events.append(.binary(spare))
+                            if echo { try? server.send(binary: spare) }
+                            continue
+                        }
+                        view = .text(text)
+                    } else if pull == .whole, let (kind, payload) = server.nextWholeMessage(readingInPlace: bytes, from: &offset) {
                         view = kind == .text ? .text(payload) : .binary(payload)
                     } else if let next = server.nextEvent(readingInPlace: bytes, from: &offset) {
                         view = next
@@ -82,9 +111,9 @@ struct InPlaceEventsTests {
 
     @Test("Any split, messages or fragments delivery: the same events and output as input copied in", arguments: [51, 52, 53] as [UInt64])
     func sameAsCopied(seed: UInt64) throws {
-        for wholeFirst in [false, true] {
+        for pull in Pull.allCases {
             try LentInputTests.expectSameAsCopied(seed: seed) { input, chunks, configuration in
-                try Self.runPulled(input, chunks: chunks, wholeFirst: wholeFirst, configuration: configuration)
+                try Self.runPulled(input, chunks: chunks, pull: pull, configuration: configuration)
             }
         }
     }
@@ -97,10 +126,10 @@ struct InPlaceEventsTests {
         splits += (0..<3).map { _ in (0..<40).map { _ in Int.random(in: 1...9000, using: &rng) } }
         for chunks in splits {
             let reference = try Self.runCopied(input, chunks: chunks)
-            for wholeFirst in [false, true] {
-                let pulled = try Self.runPulled(input, chunks: chunks, echo: true, wholeFirst: wholeFirst)
-                #expect(pulled.events == reference.events, "seed \(seed), chunks \(chunks.prefix(3)), wholeFirst \(wholeFirst)")
-                #expect(pulled.output == reference.output, "seed \(seed), chunks \(chunks.prefix(3)), wholeFirst \(wholeFirst)")
+            for pull in Pull.allCases {
+                let pulled = try Self.runPulled(input, chunks: chunks, echo: true, pull: pull)
+                #expect(pulled.events == reference.events, "seed \(seed), chunks \(chunks.prefix(3)), pull \(pull)")
+                #expect(pulled.output == reference.output, "seed \(seed), chunks \(chunks.prefix(3)), pull \(pull)")
                 #expect(pulled.output.count > input.count / 2)
             }
         }
@@ -121,9 +150,9 @@ struct InPlaceEventsTests {
             let input = Array(valid[..<cut]) + tail
             for chunks in [[input.count], [1], [5, 11, 200]] {
                 let reference = try Self.runCopied(input, chunks: chunks)
-                for wholeFirst in [false, true] {
-                    let pulled = try Self.runPulled(input, chunks: chunks, echo: true, wholeFirst: wholeFirst)
-                    #expect(pulled.events == reference.events, "chunks \(chunks), wholeFirst \(wholeFirst): \(pulled.events.count) events against \(reference.events.count)")
+                for pull in Pull.allCases {
+                    let pulled = try Self.runPulled(input, chunks: chunks, echo: true, pull: pull)
+                    #expect(pulled.events == reference.events, "chunks \(chunks), pull \(pull): \(pulled.events.count) events against \(reference.events.count)")
                     #expect(pulled.output == reference.output)
                 }
             }
@@ -157,10 +186,10 @@ struct InPlaceEventsTests {
             // After the request, the rest whole (every frame read in place), or cut small (through the inbox).
             for chunks in [[input.count], [request.count, input.count], [request.count, 2, 5], [1], [3, 7]] {
                 let reference = try Self.runCopied(input, chunks: chunks)
-                for wholeFirst in [false, true] {
-                    let pulled = try Self.runPulled(input, chunks: chunks, echo: true, wholeFirst: wholeFirst)
-                    #expect(pulled.events == reference.events, "\(name), chunks \(chunks), wholeFirst \(wholeFirst)")
-                    #expect(pulled.output == reference.output, "\(name), chunks \(chunks), wholeFirst \(wholeFirst)")
+                for pull in Pull.allCases {
+                    let pulled = try Self.runPulled(input, chunks: chunks, echo: true, pull: pull)
+                    #expect(pulled.events == reference.events, "\(name), chunks \(chunks), pull \(pull)")
+                    #expect(pulled.output == reference.output, "\(name), chunks \(chunks), pull \(pull)")
                 }
             }
         }
@@ -230,5 +259,33 @@ struct InPlaceEventsTests {
         #expect(server.bufferedInputCount == 0)
         client.receive(server.takeOutput())
         #expect(drain(&client) == [.binary(payload)])
+    }
+
+    @Test("A client pulls unmasked binary messages into one array, growing and shrinking: each exactly, text lent as before")
+    func clientIntoArray() throws {
+        var (client, server) = try openPair()
+        let sizes = [0, 1, 125, 126, 70_000, 3, 65_535, 65_536, 0, 300]
+        var sent: [Connection.Event] = []
+        for (index, size) in sizes.enumerated() {
+            let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
+            try server.send(binary: payload)
+            sent.append(.binary(payload))
+            if index % 3 == 0 {
+                try server.send(text: "text \(index)")
+                sent.append(.text("text \(index)"))
+            }
+        }
+        var wire = server.takeOutput()
+        var received: [Connection.Event] = []
+        var spare: [UInt8] = [9, 9, 9, 9, 9, 9, 9, 9]
+        wire.withUnsafeMutableBytes { bytes in
+            var offset = 0
+            while let (kind, text) = client.nextWholeMessage(readingInPlace: bytes, from: &offset, binaryInto: &spare) {
+                received.append(kind == .binary ? .binary(spare) : .text(String(decoding: text, as: UTF8.self)))
+                if kind == .binary { #expect(text.isEmpty) }
+            }
+            #expect(offset == bytes.count)
+        }
+        #expect(received == sent)
     }
 }
