@@ -106,12 +106,16 @@ enum InPlaceDifferential {
     /// writer takes its allowance there, as after theirs.
     ///
     /// With `wholeFirst`, each pull tries `nextWholeMessage(readingInPlace:from:)` first, as the event
-    /// loop does, and `nextEvent(readingInPlace:from:)` only when it gives nothing.
-    static func runPulled(_ connection: Connection, _ wire: [UInt8], cuts: [Int], seed: Int, wholeFirst: Bool = false) -> Outcome {
+    /// loop does, and `nextEvent(readingInPlace:from:)` only when it gives nothing; with `intoArray`
+    /// too, `nextWholeMessage(readingInPlace:from:binaryInto:)`, into one array reused from message
+    /// to message, as the loop handler's face does.
+    static func runPulled(_ connection: Connection, _ wire: [UInt8], cuts: [Int], seed: Int, wholeFirst: Bool = false,
+                          intoArray: Bool = false) -> Outcome {
         var connection = connection
         var outcome = Outcome()
         var start = 0
         var calls = 0
+        var spare: [UInt8] = []
         for end in cuts + [wire.count] {
             var buffer = Array(wire[start..<end])
             start = end
@@ -120,7 +124,12 @@ enum InPlaceDifferential {
                 var offset = 0
                 while true {
                     let pulled: Connection.EventView
-                    if wholeFirst, let (kind, payload) = connection.nextWholeMessage(readingInPlace: bytes, from: &offset) {
+                    if wholeFirst, intoArray,
+                       let (kind, text) = connection.nextWholeMessage(readingInPlace: bytes, from: &offset, binaryInto: &spare) {
+                        // The array, as a message the connection owns: answered from its bytes.
+                        pulled = kind == .text ? .text(text) : .other(.binary(spare))
+                    } else if wholeFirst, !intoArray,
+                              let (kind, payload) = connection.nextWholeMessage(readingInPlace: bytes, from: &offset) {
                         pulled = kind == .text ? .text(payload) : .binary(payload)
                     } else if let view = connection.nextEvent(readingInPlace: bytes, from: &offset) {
                         pulled = view
@@ -191,13 +200,14 @@ enum InPlaceDifferential {
     static func check(_ connection: Connection, _ wire: [UInt8], cut: Int, writerSeed: Int) {
         let cuts = cut > 0 && cut < wire.count ? [cut] : []
         let framed = run(connection, wire, cuts: cuts, inPlace: false, seed: writerSeed)
-        // Pulled with the general pull alone, and with the short pull of whole messages first: both as framed.
-        for wholeFirst in [false, true] {
-            let pulled = runPulled(connection, wire, cuts: cuts, seed: writerSeed, wholeFirst: wholeFirst)
+        // Pulled with the general pull alone, with the short pull of whole messages first, and with
+        // that pull unmasking binary messages into an array: all as framed.
+        for (wholeFirst, intoArray) in [(false, false), (true, false), (true, true)] {
+            let pulled = runPulled(connection, wire, cuts: cuts, seed: writerSeed, wholeFirst: wholeFirst, intoArray: intoArray)
             guard framed == pulled else {
                 let first = framed.events.indices.first { $0 >= pulled.events.count || framed.events[$0] != pulled.events[$0] } ?? framed.events.count
                 fuzzFailure("""
-                    pulled in place (whole messages first: \(wholeFirst)): outcome differs from event \(first) on (cut at \(cut) of \(wire.count)), output \(framed.output.count) vs \(pulled.output.count) bytes:
+                    pulled in place (whole messages first: \(wholeFirst), into an array: \(intoArray)): outcome differs from event \(first) on (cut at \(cut) of \(wire.count)), output \(framed.output.count) vs \(pulled.output.count) bytes:
                       framed: \(framed.events[min(first, framed.events.count)...].prefix(4)) (\(framed.events.count) events)
                       pulled: \(pulled.events[min(first, pulled.events.count)...].prefix(4)) (\(pulled.events.count) events)
                     """)

@@ -62,13 +62,22 @@ extension Connection {
         return (kind, frame.bytes)
     }
 
-    /// ``nextWholeMessage(readingInPlace:from:)`` for an adapter that hands binary messages out as
+    /// ``nextWholeMessage(readingInPlace:from:)`` for a caller that hands binary messages on as
     /// arrays: a binary message is unmasked as it is copied into `binary`, which is left holding
-    /// exactly its payload (its storage reused), and its bytes in `bytes` stay as they came; a text
-    /// message is unmasked in place and lent, as by that pull. Returns the kind and, for a text
-    /// message, its payload (empty for a binary one). One pass over a binary payload, where
-    /// unmasking in place and then copying made two.
-    package mutating func nextWholeMessage(readingInPlace bytes: UnsafeMutableRawBufferPointer, from offset: inout Int,
+    /// exactly its payload (its storage reused: pass the same array again once its last message is
+    /// handed on, and a message of the same size costs no allocation), and its bytes in `bytes` stay
+    /// as they came; a text message is unmasked in place and lent, as by that pull. Returns the kind
+    /// and, for a text message, its payload (empty for a binary one). One pass over a binary
+    /// payload, where unmasking in place and then copying make two.
+    ///
+    /// ```swift
+    /// var message: [UInt8] = []
+    /// var offset = 0
+    /// while let (kind, text) = connection.nextWholeMessage(readingInPlace: buffer, from: &offset, binaryInto: &message) {
+    ///     if kind == .binary { handle(message) } else { handle(String(decoding: text, as: UTF8.self)) }
+    /// }
+    /// ```
+    public mutating func nextWholeMessage(readingInPlace bytes: UnsafeMutableRawBufferPointer, from offset: inout Int,
                                            binaryInto binary: inout [UInt8]) -> (kind: Connection.MessageKind, text: UnsafeRawBufferPointer)? {
         guard isIdleReader, offset < bytes.count else { return nil }
         let found = withUnsafeMutablePointer(to: &binary) { readWholeMessageAtHeader(bytes, at: &offset, binaryTarget: $0) }
