@@ -24,16 +24,17 @@ echo "proxies: $(tinyproxy -v 2>&1 | head -1), microsocks $(dpkg-query -W -f='${
 wait_for_port() { for _ in $(seq 200); do "$PY" -c "import socket,sys; socket.create_connection(('127.0.0.1', $1), 1)" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 free_port() { "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
+# Called as a command, not inside $(...): in a subshell the pid would not reach PIDS, and the peer
+# would outlive the script. The port is read from the file afterwards.
 start_peer() {  # mode portfile [args]
   local mode=$1 file=$2; shift 2
   "$PY" "$ROOT/Scripts/interop/peer.py" "$mode" "$file" "$@" >"$file.log" 2>&1 &
   PIDS+=($!)
   wait_for_file "$file" || fail "peer.py $mode did not start"
-  cat "$file"
 }
-ws_port=$(start_peer plain-server "$WORK/ws.port")
-wss_port=$(start_peer server "$WORK/wss.port" "$PKI/server.pem" "$PKI/server.key")
-closer_port=$(start_peer closing-proxy "$WORK/closer.port")
+start_peer plain-server "$WORK/ws.port"; ws_port=$(cat "$WORK/ws.port")
+start_peer server "$WORK/wss.port" "$PKI/server.pem" "$PKI/server.key"; wss_port=$(cat "$WORK/wss.port")
+start_peer closing-proxy "$WORK/closer.port"; closer_port=$(cat "$WORK/closer.port")
 
 start_tinyproxy() {  # name port [extra config lines]
   local name=$1 port=$2; shift 2
@@ -104,8 +105,8 @@ check_refused "a proxy that closes mid-handshake" 3 "proxy" "$ws" "http://127.0.
 # An https:// proxy: TLS to the proxy itself (verified with the same --cacert as the target, for the
 # proxy's name), then CONNECT inside it; a TLS terminator (peer.py tls-front) in front of tinyproxy,
 # which speaks only TLS, so an echo through it proves both layers.
-https_front=$(start_peer tls-front "$WORK/front.port" "$PKI/server.pem" "$PKI/server.key" "$http_open")
-https_other=$(start_peer tls-front "$WORK/other.port" "$PKI/other.pem" "$PKI/other.key" "$http_open")
+start_peer tls-front "$WORK/front.port" "$PKI/server.pem" "$PKI/server.key" "$http_open"; https_front=$(cat "$WORK/front.port")
+start_peer tls-front "$WORK/other.port" "$PKI/other.pem" "$PKI/other.key" "$http_open"; https_other=$(cat "$WORK/other.port")
 check_echo "ws through an https:// proxy (TLS to the proxy)" "$ws" "https://localhost:$https_front" --cacert "$PKI/ca.pem"
 check_echo "wss through an https:// proxy (TLS in TLS)" "$wss" "https://localhost:$https_front"
 check_refused "an https:// proxy whose certificate the CA did not sign" 4 "not signed by a trusted authority|certificate" "$wss" "https://localhost:$https_other"

@@ -18,15 +18,16 @@ LABEL=interop
 . "$ROOT/Scripts/interop/common.sh"
 echo "interop: websockets $("$PY" -c 'import websockets; print(websockets.__version__)'), $(openssl version)"
 
+# Called as a command, not inside $(...): in a subshell the pid would not reach PIDS, and the server
+# would outlive the script. The port is read from the file afterwards.
 start_python_server() {  # portfile cert key [client-ca]
   "$PY" "$ROOT/Scripts/interop/peer.py" server "$@" >"$WORK/pyserver-$$.log" 2>&1 &
   PIDS+=($!)
   wait_for_file "$1" || fail "the Python server did not start"
-  cat "$1"
 }
 
 # 1. Python websockets serves wss; our client connects, verifying with the test CA.
-port=$(start_python_server "$WORK/port1" "$PKI/server.pem" "$PKI/server.key")
+start_python_server "$WORK/port1" "$PKI/server.pem" "$PKI/server.key"; port=$(cat "$WORK/port1")
 out=$(printf 'one\ntwo\nκόσμε\n' | "$BIN" connect "wss://localhost:$port/" --cacert "$PKI/ca.pem" --max-messages 3 --linger 30 2>"$WORK/c1.err")
 status=$?
 [ "$status" = 0 ] || { cat "$WORK/c1.err"; fail "our client against Python's wss server exited with $status"; }
@@ -91,7 +92,7 @@ fi
 echo "interop: mutual TLS: a client certificate is required and accepted"
 
 # 9. And our client presents one to Python's server that requires it.
-port4=$(start_python_server "$WORK/port4" "$PKI/server.pem" "$PKI/server.key" "$PKI/ca.pem")
+start_python_server "$WORK/port4" "$PKI/server.pem" "$PKI/server.key" "$PKI/ca.pem"; port4=$(cat "$WORK/port4")
 out=$(printf 'mutual\n' | "$BIN" connect "wss://localhost:$port4/" --cacert "$PKI/ca.pem" --cert "$PKI/client.pem" --key "$PKI/client.key" -1 --linger 30 2>"$WORK/c9.err")
 [ $? = 0 ] && [ "$out" = "mutual" ] || { cat "$WORK/c9.err"; fail "our client certificate to Python's server"; }
 echo "interop: our client certificate is accepted by websockets"
