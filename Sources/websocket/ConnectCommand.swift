@@ -227,24 +227,42 @@ final class ClientSession: @unchecked Sendable {
     /// that one. `false` once no connection will carry it.
     private func send(_ message: WebSocketMessage) -> Bool {
         while true {
-            let current = state.withLock { state -> (socket: WebSocket, opened: Int)? in
-                guard state.closing == nil, state.outcome == nil, let socket = state.socket else { return nil }
-                return (socket, state.opened)
-            }
-            guard let current else {
-                guard waitForNextConnection(after: state.withLock { $0.opened }) else { return false }
-                continue
-            }
-            do throws(WebSocketError) {
+            switch carrier() {
+            case .ending:
+                return false
+            case .between(let opened):
+                guard waitForNextConnection(after: opened) else { return false }
+            case .open(let socket, let opened):
                 do throws(WebSocketError) {
-                    try current.socket.send(message)
-                } catch .bufferFull {
-                    try sendWhenThereIsRoom(message, on: current.socket)
+                    do throws(WebSocketError) {
+                        try socket.send(message)
+                    } catch .bufferFull {
+                        try sendWhenThereIsRoom(message, on: socket)
+                    }
+                    return true
+                } catch {
+                    guard waitForNextConnection(after: opened) else { return false }
                 }
-                return true
-            } catch {
-                guard waitForNextConnection(after: current.opened) else { return false }
             }
+        }
+    }
+
+    /// What a send can go on now, with how many connections had opened, read in one look at the
+    /// state: read apart, a connection opening between the two reads would be counted as one
+    /// already gone, and the sender would wait for the one after it, for ever.
+    private enum Carrier {
+        case open(WebSocket, opened: Int)
+        /// No connection is open; `opened` had opened.
+        case between(opened: Int)
+        /// The run is ending: nothing will carry it.
+        case ending
+    }
+
+    private func carrier() -> Carrier {
+        state.withLock { state in
+            guard state.closing == nil, state.outcome == nil else { return .ending }
+            guard let socket = state.socket else { return .between(opened: state.opened) }
+            return .open(socket, opened: state.opened)
         }
     }
 
