@@ -463,6 +463,7 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
+    @inline(__always)
     private func handle(_ token: UInt64, _ events: ReadinessEvents) {
         if token >= Token.firstSpecial {
             listenerReady(token, unpausing: false)

@@ -89,6 +89,7 @@ extension WebSocket {
     }
 
     /// Carries out one action of the session.
+    @inline(never)
     func perform(_ action: SessionAction) {
         switch action {
         case .deliver(let event): deliver(event)

@@ -13,6 +13,7 @@ extension WebSocket {
     // MARK: Readiness
 
     /// The backend reported readiness.
+    @inline(__always)
     func handle(_ events: ReadinessEvents) {
         switch peek({ $0.stage }) {
         case .finished, .resolving:
@@ -50,6 +51,7 @@ extension WebSocket {
 
     /// Reads until the socket has nothing more (or the turn's share is used), feeding the session
     /// and acting on what it parsed after each read.
+    @inline(__always)
     func readAvailable() {
         var reads = 0
         reading: while readable, let socket = unretainedSocket {
@@ -96,7 +98,7 @@ extension WebSocket {
         // (``faceHandler``), so a handler that ends the socket does not free it while it runs.
         switch faceHandler {
         case .lendingHandler(let box): readInPlace(bytes, lending: box, handler: nil)
-        case .loopHandler(let box): readInPlace(bytes, lending: nil, handler: box)
+        case .loopHandler(let box): readInPlace(bytes, handler: box)
         case .none: readInPlace(bytes, lending: nil, handler: nil)
         }
     }
@@ -104,11 +106,12 @@ extension WebSocket {
     /// ``readInPlace(_:)`` with the consumer's handler, which the socket holds. The consumer changes
     /// only from `.pending` and to `.finished`, so while it is still of the same case (a test of
     /// the case alone) the handler is its handler.
-    private func readInPlace(_ bytes: UnsafeMutableRawBufferPointer, lending: Unmanaged<LendingHandlerBox>?,
+    @inline(never)
+    private func readInPlace(_ bytes: UnsafeMutableRawBufferPointer, from start: Int = 0, lending: Unmanaged<LendingHandlerBox>?,
                              handler: Unmanaged<EventHandlerBox>?) {
         // `offset` is not captured by `hand`: a captured variable is checked for exclusive access
         // at run time (about 120 instructions per message).
-        var offset = 0
+        var offset = start
         /// Hands a whole message to the consumer.
         @inline(__always)
         func hand(_ kind: Connection.MessageKind, _ payload: UnsafeRawBufferPointer) {
@@ -125,20 +128,7 @@ extension WebSocket {
             // handler's binary message is unmasked straight into the loop's reused array.
             var pulled = false
             if let handler, case .loopHandler = consumer {
-                var spare = loop.spareMessageBytes.take() ?? []
-                if let (kind, text) = peek({ $0.nextMessage(readingInPlace: bytes, from: &offset, binaryInto: &spare) }) {
-                    pulled = true
-                    if kind == .binary {
-                        // Called on the property itself, not through `peek`: a closure would
-                        // capture the array and retain it.
-                        give(session.deliver(binary: consume spare), to: handler)
-                    } else {
-                        loop.spareMessageBytes = spare
-                        hand(kind, text)
-                    }
-                } else {
-                    loop.spareMessageBytes = spare
-                }
+                pulled = pullWholeMessage(bytes, from: &offset, for: handler)
             } else if let (kind, payload) = peek({ $0.nextMessage(readingInPlace: bytes, from: &offset) }) {
                 pulled = true
                 hand(kind, payload)
@@ -155,6 +145,42 @@ extension WebSocket {
             // The read's last message: the pull that would find nothing is skipped.
             if offset == bytes.count, peek({ $0.hasNothingToPull }) { return }
         }
+    }
+
+    /// ``readInPlace(_:)`` for a loop handler, which the socket holds: the messages that the short
+    /// pull takes, each handed over as it comes, until the read is used up; from the first that it
+    /// does not take (a fragment, a control frame, a partial frame, a queued action), the general
+    /// loop. Apart from it, the usual read (whole messages only) runs in a small frame: in the
+    /// general loop's, its setup cost about 25 instructions per read.
+    private func readInPlace(_ bytes: UnsafeMutableRawBufferPointer, handler: Unmanaged<EventHandlerBox>) {
+        var offset = 0
+        while case .loopHandler = consumer {
+            guard pullWholeMessage(bytes, from: &offset, for: handler) else { break }
+            // The read's last message: the pull that would find nothing is skipped.
+            if offset == bytes.count, peek({ $0.hasNothingToPull }) { return }
+        }
+        readInPlace(bytes, from: offset, lending: nil, handler: handler)
+    }
+
+    /// The short pull for a loop handler: a whole message at `offset` is handed to it (a binary one
+    /// unmasked straight into the loop's reused array), `false` when there is none.
+    @inline(__always)
+    private func pullWholeMessage(_ bytes: UnsafeMutableRawBufferPointer, from offset: inout Int,
+                                  for handler: Unmanaged<EventHandlerBox>) -> Bool {
+        var spare = loop.spareMessageBytes.take() ?? []
+        guard let (kind, text) = peek({ $0.nextMessage(readingInPlace: bytes, from: &offset, binaryInto: &spare) }) else {
+            loop.spareMessageBytes = spare
+            return false
+        }
+        if kind == .binary {
+            // Called on the property itself, not through `peek`: a closure would capture the array
+            // and retain it.
+            give(session.deliver(binary: consume spare), to: handler)
+        } else {
+            loop.spareMessageBytes = spare
+            deliver(kind, text, to: handler)
+        }
+        return true
     }
 
     /// Hands a message to the loop handler, which the caller holds. A binary message comes in an
@@ -193,29 +219,46 @@ extension WebSocket {
 
     /// (End of the turn, or right after a read) Writes what the socket takes, then obeys the
     /// session's directive, and tells the loop what to wait for.
+    ///
+    /// Inlined where the loop calls it, down to the steady state's test; the rest is out of line
+    /// (``flush(wroteOpen:)``). Called once per echoed message, the call cost about 15 instructions.
+    @inline(__always)
     func flush() {
         isDirty = false
-        switch peek({ $0.stage }) {
-        case .finished:
-            // Answers queued after the end (a ping asked for on the loop) are still carried out.
-            act()
-            return
-        case .resolving, .connecting:
-            act()
-            if peek({ $0.socketDirective }) == .close { closeSocket() } else { scheduleTimer() }
-            return
-        case .handshaking, .open:
-            break
+        if case .open = peek({ $0.stage }) {
+            // The steady state (everything written, nothing published or owed, interest
+            // unchanged), in one check: each step of the rest would find nothing to do.
+            let round = writeOutput()
+            if round.isSteady, publishedBuffered == 0, publishedWaiting == 0 {
+                handOver()
+                if readable { loop.readAgain(self) }
+                if interest != (readable ? [] : .readable) { syncInterest() }
+                scheduleTimer(round.steadyDeadline)
+                return
+            }
+            flush(wroteOpen: true)
+        } else {
+            flush(wroteOpen: false)
         }
-        // The steady state (everything written, nothing published or owed, interest unchanged),
-        // in one check: each step below would find nothing to do.
-        let round = writeOutput()
-        if round.isSteady, publishedBuffered == 0, publishedWaiting == 0 {
-            handOver()
-            if readable { loop.readAgain(self) }
-            if interest != (readable ? [] : .readable) { syncInterest() }
-            scheduleTimer(round.steadyDeadline)
-            return
+    }
+
+    /// ``flush()`` past the steady state's test, with its write round made when the session was
+    /// open (`wroteOpen`), to make otherwise.
+    @inline(never)
+    private func flush(wroteOpen: Bool) {
+        if !wroteOpen {
+            switch peek({ $0.stage }) {
+            case .finished:
+                // Answers queued after the end (a ping asked for on the loop) are still carried out.
+                act()
+                return
+            case .resolving, .connecting:
+                act()
+                if peek({ $0.socketDirective }) == .close { closeSocket() } else { scheduleTimer() }
+                return
+            case .handshaking, .open:
+                writeOutput()
+            }
         }
         // A drain resumes waiting sends (more output) or owes the handler its event, and what it
         // queued may go out at once and be drained in turn (the waiting sends filled the buffer
