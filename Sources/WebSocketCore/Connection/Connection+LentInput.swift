@@ -199,7 +199,7 @@ extension Connection {
             let key = header.maskingKey
             binaryTarget.pointee.overwriteAllBytes(count: length) { target in
                 if let key {
-                    key.apply(from: UnsafeRawBufferPointer(payload), to: target, offset: 0)
+                    key.applyInlined(from: UnsafeRawBufferPointer(payload), to: target, offset: 0)
                 } else {
                     target.copyMemory(from: UnsafeRawBufferPointer(payload))
                 }
