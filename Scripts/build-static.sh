@@ -81,7 +81,7 @@ check() {
   if packs_relocations && ! grep -q '\.relr\.dyn' <<<"$sections"; then
     echo "FAIL: $binary has no packed relocations (.relr.dyn)" >&2; failed=1
   fi
-  (( failed == 0 )) && echo "ok: $binary (exported symbols: $exported; needs: $(readelf -d "$binary" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' '))"
+  (( failed == 0 )) && echo "ok: $binary (exported symbols: $exported; needs: $(sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' <<<"$dynamic" | tr '\n' ' '))"
   return $failed
 }
 

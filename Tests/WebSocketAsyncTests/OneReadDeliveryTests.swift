@@ -10,7 +10,9 @@ import WebSocketTransport
 
 /// A read that holds many messages is served with the face's handler taken out once for the whole
 /// read (`EventHandlerBox`): every message of it still reaches that handler, whole and in order,
-/// with the control frames between them answered where they stand.
+/// with the control frames between them answered where they stand. The loop handler's read takes
+/// whole messages by the short pull and hands the rest of a read to the general loop at the first
+/// message that pull does not take (a ping, a fragmented message): the burst mixes them.
 @Suite("Many messages in one read: each to the loop face's handler, in order")
 struct OneReadDeliveryTests {
     enum Face: String, CaseIterable, CustomTestStringConvertible {
@@ -19,7 +21,7 @@ struct OneReadDeliveryTests {
     }
 
     @Test(
-        "Text and binary messages written in one burst, with pings between them, all echoed in order",
+        "Text and binary messages written in one burst, with pings and fragmented messages between them, all echoed in order",
         arguments: Face.allCases)
     func burstEchoedInOrder(face: Face) async throws {
         let log = EventLog()
@@ -50,7 +52,20 @@ struct OneReadDeliveryTests {
             do {
                 var client = try LendingFaceTests.RawClient(port: server.port)
                 for (index, message) in sent.enumerated() {
-                    try client.connection.send(message)
+                    if index % 11 == 5 {
+                        // In three fragments, cut within the text's ASCII start.
+                        let (bytes, kind): ([UInt8], Connection.MessageKind) = switch message {
+                        case .text(let text): (Array(text.utf8), .text)
+                        case .binary(let bytes): (bytes, .binary)
+                        default: ([], .binary)
+                        }
+                        let cuts = [0, min(3, bytes.count), min(7, bytes.count), bytes.count]
+                        for part in 0..<3 {
+                            try client.connection.sendFragment(bytes[cuts[part]..<cuts[part + 1]], kind: kind, isFinal: part == 2)
+                        }
+                    } else {
+                        try client.connection.send(message)
+                    }
                     if index % 7 == 0 { try client.connection.ping([UInt8(truncatingIfNeeded: index)]) }
                 }
                 // One write of all of it: the server's reads each hold many messages.

@@ -101,16 +101,30 @@ enum InPlaceDifferential {
         }
     }
 
-    /// The third run: each piece read in place by pulling (`nextEvent(readingInPlace:from:)`) and the
-    /// replies sent between pulls. A refused reply ends what the other runs count as a call, and the
-    /// writer takes its allowance there, as after theirs.
-    ///
-    /// With `wholeFirst`, each pull tries `nextWholeMessage(readingInPlace:from:)` first, as the event
-    /// loop does, and `nextEvent(readingInPlace:from:)` only when it gives nothing; with `intoArray`
-    /// too, `nextWholeMessage(readingInPlace:from:binaryInto:)`, into one array reused from message
-    /// to message, as the loop handler's face does.
-    static func runPulled(_ connection: Connection, _ wire: [UInt8], cuts: [Int], seed: Int, wholeFirst: Bool = false,
-                          intoArray: Bool = false) -> Outcome {
+    /// How the third run pulls.
+    enum Pull: CaseIterable, CustomStringConvertible {
+        /// `nextEvent(readingInPlace:from:)` alone.
+        case general
+        /// `nextWholeMessage(readingInPlace:from:)` first, as the event loop does, and the general
+        /// pull only when it gives nothing.
+        case wholeFirst
+        /// As `wholeFirst`, with `nextWholeMessage(readingInPlace:from:binaryInto:)`: into one array
+        /// reused from message to message, as the loop handler's face does.
+        case wholeIntoArray
+
+        var description: String {
+            switch self {
+            case .general: "the general pull alone"
+            case .wholeFirst: "whole messages first"
+            case .wholeIntoArray: "whole messages first, into an array"
+            }
+        }
+    }
+
+    /// The third run: each piece read in place by pulling (as `pull` says) and the replies sent
+    /// between pulls. A refused reply ends what the other runs count as a call, and the writer takes
+    /// its allowance there, as after theirs.
+    static func runPulled(_ connection: Connection, _ wire: [UInt8], cuts: [Int], seed: Int, pull: Pull) -> Outcome {
         var connection = connection
         var outcome = Outcome()
         var start = 0
@@ -124,11 +138,11 @@ enum InPlaceDifferential {
                 var offset = 0
                 while true {
                     let pulled: Connection.EventView
-                    if wholeFirst, intoArray,
+                    if pull == .wholeIntoArray,
                        let (kind, text) = connection.nextWholeMessage(readingInPlace: bytes, from: &offset, binaryInto: &spare) {
                         // The array, as a message the connection owns: answered from its bytes.
                         pulled = kind == .text ? .text(text) : .other(.binary(spare))
-                    } else if wholeFirst, !intoArray,
+                    } else if pull == .wholeFirst,
                               let (kind, payload) = connection.nextWholeMessage(readingInPlace: bytes, from: &offset) {
                         pulled = kind == .text ? .text(payload) : .binary(payload)
                     } else if let view = connection.nextEvent(readingInPlace: bytes, from: &offset) {
@@ -200,14 +214,13 @@ enum InPlaceDifferential {
     static func check(_ connection: Connection, _ wire: [UInt8], cut: Int, writerSeed: Int) {
         let cuts = cut > 0 && cut < wire.count ? [cut] : []
         let framed = run(connection, wire, cuts: cuts, inPlace: false, seed: writerSeed)
-        // Pulled with the general pull alone, with the short pull of whole messages first, and with
-        // that pull unmasking binary messages into an array: all as framed.
-        for (wholeFirst, intoArray) in [(false, false), (true, false), (true, true)] {
-            let pulled = runPulled(connection, wire, cuts: cuts, seed: writerSeed, wholeFirst: wholeFirst, intoArray: intoArray)
+        // Pulled each way: all as framed.
+        for pull in Pull.allCases {
+            let pulled = runPulled(connection, wire, cuts: cuts, seed: writerSeed, pull: pull)
             guard framed == pulled else {
                 let first = framed.events.indices.first { $0 >= pulled.events.count || framed.events[$0] != pulled.events[$0] } ?? framed.events.count
                 fuzzFailure("""
-                    pulled in place (whole messages first: \(wholeFirst), into an array: \(intoArray)): outcome differs from event \(first) on (cut at \(cut) of \(wire.count)), output \(framed.output.count) vs \(pulled.output.count) bytes:
+                    pulled in place (\(pull)): outcome differs from event \(first) on (cut at \(cut) of \(wire.count)), output \(framed.output.count) vs \(pulled.output.count) bytes:
                       framed: \(framed.events[min(first, framed.events.count)...].prefix(4)) (\(framed.events.count) events)
                       pulled: \(pulled.events[min(first, pulled.events.count)...].prefix(4)) (\(pulled.events.count) events)
                     """)
