@@ -355,8 +355,8 @@ package struct SocketSession: Sendable {
         package var isFull: Bool
         /// The session is steady after the round (it has nothing for the adapter, which only
         /// waits for the next read; see `isSteady(plainAndWritten:)`): checked in the same call,
-        /// where the write already knows most of what it asks (a call more per echoed message, and its checks, cost
-        /// about 60 instructions).
+        /// where the write already knows most of what it asks (a call more per echoed message,
+        /// and its checks, cost about 60 instructions).
         package var isSteady: Bool
         /// When ``isSteady``, the session's ``nextDeadline`` (`nil` otherwise, or when none):
         /// what the adapter asks next in the steady state.
