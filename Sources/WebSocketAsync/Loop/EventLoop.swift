@@ -494,7 +494,7 @@ final class EventLoop: @unchecked Sendable {
             now = clock()  // as in runWork
             swap(&local, &running)
             for item in running { run(item) }
-            running.removeAll(keepingCapacity: true)
+            running.emptyKeepingCapacity()
         }
     }
 
@@ -513,8 +513,8 @@ final class EventLoop: @unchecked Sendable {
             now = clock()
             for work in incoming { run(work) }
             for work in running { run(work) }
-            incoming.removeAll(keepingCapacity: true)
-            running.removeAll(keepingCapacity: true)
+            incoming.emptyKeepingCapacity()
+            running.emptyKeepingCapacity()
         }
     }
 
@@ -548,7 +548,7 @@ final class EventLoop: @unchecked Sendable {
             index += 1
             if socket.isDirty { socket.flush() }
         }
-        flushing.removeAll(keepingCapacity: true)
+        flushing.emptyKeepingCapacity()
     }
 }
 

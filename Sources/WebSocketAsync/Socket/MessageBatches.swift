@@ -19,6 +19,9 @@ import WebSocketTransport
 /// place, on the loop, and whoever takes it out resumes it, once.
 final class MessageBatches: @unchecked Sendable {
     enum Take {
+        /// The only message ready (or the first, for a take of one): no array crosses to the reader.
+        case message(WebSocketMessage)
+        /// Every message ready, two or more.
         case messages([WebSocketMessage])
         /// The end: `nil` after a clean close, the error otherwise.
         case end(WebSocketError?)
@@ -152,7 +155,9 @@ final class MessageBatches: @unchecked Sendable {
         // apart is only a late cancellation, which finds the task cancelled whichever wait it
         // ends. A timed wait is named afresh, as a timeout that comes late must end nothing.
         let wait = timeout == nil ? (all ? watch.waitForAll : watch.waitForOne) : Wait(wantsAll: all)
-        watch.waiting = (self, wait)
+        // Named again only when it changed: a reader of `messages` waits with the same name on
+        // the same batches every time, and storing the pair anew cost two retains and releases.
+        if watch.waiting?.batches !== self || watch.waiting?.wait !== wait { watch.waiting = (self, wait) }
         return await withUnsafeContinuation { (continuation: UnsafeContinuation<Take, Never>) in
             takeOrWait(wait, continuation, timeout: timeout)
         }
@@ -189,10 +194,25 @@ final class MessageBatches: @unchecked Sendable {
     }
 
     /// (On the loop) What is ready now, if anything; what is taken no longer counts as held.
+    ///
+    /// A lone message goes out alone (a reader of a ping-pong gets one per read): it leaves the
+    /// array from its end, which keeps its storage in place for the next batch, and the reader gets
+    /// no array to hold, hand back and empty.
     private func takeIfReady(wantsAll: Bool) -> Take? {
         guard head < messages.count else {
             if let end { return .end(end) }
             return nil
+        }
+        if messages.count &- head == 1 {
+            let message = messages.removeLast()
+            if head > 0 {
+                messages.removeAll(keepingCapacityUpTo: WebSocket.keptCapacity)
+                head = 0
+            }
+            let bytes = message.payloadSize
+            unreadBytes -= bytes
+            socket?.consumerTook(bytes, messages: 1)
+            return .message(message)
         }
         let taken: [WebSocketMessage]
         let bytes: Int
@@ -203,18 +223,20 @@ final class MessageBatches: @unchecked Sendable {
             head = 0
             bytes = unreadBytes
         } else {
-            taken = [messages[head]]
-            bytes = messages[head].payloadSize
+            // Two or more are ready (one was answered above): the first goes, the array keeps
+            // the rest.
+            let message = messages[head]
+            bytes = message.payloadSize
             head += 1
-            if head == messages.count {
-                messages.removeAll(keepingCapacityUpTo: WebSocket.keptCapacity)
-                head = 0
-            } else if head >= 64, head * 2 >= messages.count {
+            if head >= 64, head * 2 >= messages.count {
                 // A reader that stays behind never empties the array: what it took goes, so that
                 // the array holds about what is unread, not everything since it last caught up.
                 messages.removeFirst(head)
                 head = 0
             }
+            unreadBytes -= bytes
+            socket?.consumerTook(bytes, messages: 1)
+            return .message(message)
         }
         unreadBytes -= bytes
         // Reading resumes in the loop's next turn, not from inside the take.

@@ -144,17 +144,29 @@ extension WebSocket {
                     defer { index += 1 }
                     return batch[index]
                 }
-                // The batch read goes back as room for a later one (the messages the caller kept
-                // are its own copies).
-                var drained: [WebSocketMessage] = []
-                swap(&drained, &batch)
-                drained.emptyKeepingCapacity()
-                index = 0
-                let messages = try await WebSocket.take(from: batches, all: true, timeout: nil, recycling: drained)
-                guard let messages else { return nil }
-                batch = messages
-                index = 1
-                return messages.first
+                let received: WebSocket.Received?
+                if batch.capacity == 0 {
+                    // Nothing to hand back: the last take brought one message alone.
+                    received = try await WebSocket.take(from: batches, all: true, timeout: nil)
+                } else {
+                    // The batch read goes back as room for a later one (the messages the caller
+                    // kept are its own copies).
+                    var drained: [WebSocketMessage] = []
+                    swap(&drained, &batch)
+                    drained.emptyKeepingCapacity()
+                    index = 0
+                    received = try await WebSocket.take(from: batches, all: true, timeout: nil, recycling: drained)
+                }
+                switch consume received {
+                case .message(let message)?:
+                    return message
+                case .messages(let messages)?:
+                    batch = messages
+                    index = 1
+                    return messages.first
+                case nil:
+                    return nil
+                }
             }
         }
     }
@@ -168,7 +180,11 @@ extension WebSocket {
     ///   message is lost); ``WebSocketTransport/WebSocketError/eventHandlerInUse`` on a socket of a
     ///   handler face.
     public nonisolated(nonsending) func receive(timeout: Duration?) async throws(WebSocketError) -> WebSocketMessage? {
-        try await Self.take(from: asyncBatches, all: false, timeout: timeout)?.first
+        switch try await Self.take(from: asyncBatches, all: false, timeout: timeout) {
+        case .message(let message)?: return message
+        case .messages(let messages)?: return messages.first
+        case nil: return nil
+        }
     }
 
     /// The next message, waiting at most ``WebSocketTransport/TransportOptions/receiveTimeout``; see
@@ -177,15 +193,24 @@ extension WebSocket {
         try await receive(timeout: options.receiveTimeout)
     }
 
+    /// Messages from the async face's batches: one alone, or two or more; `nil` at a clean end.
+    enum Received {
+        case message(WebSocketMessage)
+        case messages([WebSocketMessage])
+    }
+
     /// Messages from the async face's batches: `nil` at a clean end.
     @inline(__always)
     nonisolated(nonsending) static func take(from batches: MessageBatches?, all: Bool, timeout: Duration?,
                                              recycling: consuming [WebSocketMessage] = []) async throws(WebSocketError)
-        -> [WebSocketMessage]?
+        -> Received?
     {
         guard let batches else { throw .eventHandlerInUse }
-        switch await batches.take(all: all, timeout: timeout, recycling: recycling) {
-        case .messages(let messages): return messages
+        let taken = await batches.take(all: all, timeout: timeout, recycling: recycling)
+        // Consumed, not copied: the message moves on with no retain of its own.
+        switch consume taken {
+        case .message(let message): return .message(message)
+        case .messages(let messages): return .messages(messages)
         case .end(nil): return nil
         case .end(let error?): throw error
         case .cancelled: throw .cancelled

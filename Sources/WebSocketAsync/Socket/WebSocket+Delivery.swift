@@ -78,6 +78,10 @@ extension WebSocket {
     }
 
     private func handOverBatch() {
+        if let faceBatches, case .batches = consumer {
+            faceBatches._withUnsafeGuaranteedRef { $0.publish() }
+            return
+        }
         switch consumer {
         case .queueHandler(let queue, let handler): dispatchBatch(to: queue, handler)
         case .batches(let batches): batches.publish()
@@ -102,6 +106,10 @@ extension WebSocket {
 
     private func deliver(_ event: WebSocketEvent) {
         if case .open(let result) = event { opened(result) }
+        if let faceBatches, case .batches = consumer {
+            if case .message(let message) = event { faceBatches._withUnsafeGuaranteedRef { $0.stage(message) } }
+            return
+        }
         switch consumer {
         case .pending, .finished:
             break

@@ -88,6 +88,11 @@ public final class WebSocket: @unchecked Sendable {
     /// The loop face's handler, unretained (``faceHandlerBox`` holds it).
     @exclusivity(unchecked) private(set) var faceHandler: FaceHandler = .none
 
+    /// The async face's batches, unretained: the socket's shared state holds them for its life
+    /// (``asyncBatches``). Staging and publishing a message through them costs no retain and
+    /// release, as taking them out of the consumer did (twice per message).
+    @exclusivity(unchecked) private(set) var faceBatches: Unmanaged<MessageBatches>? = nil
+
     /// A loop face's handler box, unretained.
     enum FaceHandler {
         case none
@@ -106,7 +111,9 @@ public final class WebSocket: @unchecked Sendable {
         case .lendingHandler(let box):
             faceHandlerBox = box
             faceHandler = .lendingHandler(Unmanaged.passUnretained(box))
-        case .pending, .queueHandler, .batches, .finished:
+        case .batches(let batches):
+            faceBatches = Unmanaged.passUnretained(batches)
+        case .pending, .queueHandler, .finished:
             // Kept: a read may be calling it.
             break
         }
