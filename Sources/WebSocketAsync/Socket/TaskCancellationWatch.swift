@@ -28,10 +28,14 @@ final class TaskCancellationWatch: @unchecked Sendable {
         self.loop = loop
     }
 
-    /// Whether the calling task is the one watched (another task reading the same socket installs a
-    /// handler of its own for each wait).
-    var watchesCurrentTask: Bool {
-        Self.currentTaskIdentity == task
+    /// For the calling task: `nil` when it is not the one watched (another task reading the same
+    /// socket installs a handler of its own for each wait), else whether it is cancelled. One look
+    /// at the current task answers both (each look costs a retain and a release of the task).
+    var currentTaskCancellation: Bool? {
+        withUnsafeCurrentTask { current in
+            guard let current, unsafeBitCast(current, to: UnsafeRawPointer.self) == task else { return nil }
+            return current.isCancelled
+        }
     }
 
     /// The address of the current task's object, `nil` outside a task. `UnsafeCurrentTask`'s own
