@@ -72,9 +72,9 @@ final class MessageBatches: @unchecked Sendable {
 
     // MARK: The loop's side
 
-    func stage(_ message: WebSocketMessage) {
+    func stage(_ message: consuming WebSocketMessage) {
         stagedBytes += message.payloadSize
-        staged.append(message)
+        staged.append(consume message)
     }
 
     /// Hands the staged messages over, resuming a waiting reader.
@@ -92,8 +92,8 @@ final class MessageBatches: @unchecked Sendable {
         }
         unreadBytes += stagedBytes
         stagedBytes = 0
-        if let waiter, let ready = takeIfReady(wantsAll: waiter.wait.wantsAll) {
-            self.waiter = nil
+        // The waiter is moved out, not copied (a copy cost a retain and a release of its name).
+        if let wantsAll = waiter?.wait.wantsAll, let ready = takeIfReady(wantsAll: wantsAll), let waiter = waiter.take() {
             waiter.continuation.resume(returning: ready)
         }
     }

@@ -96,18 +96,19 @@ extension WebSocket {
     /// might take this path instead, its setup (hoisted out of the cases that need it) cost the
     /// loop handler's read about 25 instructions per message.
     @inline(never)
-    func perform(_ action: SessionAction) {
-        switch action {
+    func perform(_ action: consuming SessionAction) {
+        // Consumed: a message goes on to the async face's batches without a copy of its own.
+        switch consume action {
         case .deliver(let event): deliver(event)
         case .decide(let request): decide(request)
         case .resume(let resumption): resumption.run()
         }
     }
 
-    private func deliver(_ event: WebSocketEvent) {
+    private func deliver(_ event: consuming WebSocketEvent) {
         if case .open(let result) = event { opened(result) }
         if let faceBatches, case .batches = consumer {
-            if case .message(let message) = event { faceBatches._withUnsafeGuaranteedRef { $0.stage(message) } }
+            if case .message(let message) = consume event { faceBatches._withUnsafeGuaranteedRef { $0.stage(message) } }
             return
         }
         switch consumer {
