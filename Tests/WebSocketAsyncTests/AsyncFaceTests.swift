@@ -45,6 +45,31 @@ struct AsyncFaceTests {
         }
     }
 
+    /// Reads a socket's messages from an actor's method, checking after each that it still runs on
+    /// the actor.
+    actor Reader {
+        func read(_ socket: WebSocket, count: Int) async throws(WebSocketError) -> [WebSocketMessage] {
+            var received: [WebSocketMessage] = []
+            for try await message in socket.messages {
+                assertIsolated("messages resumed its reader off the reader's actor")
+                received.append(message)
+                if received.count == count { break }
+            }
+            return received
+        }
+    }
+
+    @Test("messages read from an actor's method: each message comes back on the actor, in order")
+    func messagesOnAnActor() async throws {
+        try await withServer(.loop) { server in
+            let socket = try await WebSocket.connect(to: server.url(), configuration: Harness.configuration(), options: Harness.options())
+            let sent = (0..<200).map { WebSocketMessage.text("message \($0)") }
+            for message in sent { try await socket.send(message) }
+            #expect(try await Reader().read(socket, count: sent.count) == sent)
+            #expect(try await socket.close().wasClean)
+        }
+    }
+
     @Test("messages throws .closed with the status when the connection is lost, after the messages that came before")
     func messagesThrowOnALostConnection() async throws {
         let (socket, peer, connection) = try await RawPeers.asyncClient()
