@@ -14,7 +14,9 @@ import Darwin
 // job, and the task waits again: one suspension and one resumption, as a reader of
 // `socket.messages` waits for each message of a ping-pong, with none of this library's code in the
 // cycle. Its baseline is the same loop calling a closure instead (what the handler face does per
-// message). `--frames N` runs N resumptions. `Benchmarks/callgrind.sh task-resume` counts the instructions of one cycle.
+// message). `--frames N` runs N resumptions: `Benchmarks/callgrind.sh task-resume` counts the
+// instructions of one cycle. The executor is the benchmark's own, not the event loop: the cycle is
+// the runtime's, with nothing of this package's in it.
 
 /// A one-thread executor: jobs enqueued on its thread go to a plain array, jobs from elsewhere (the
 /// task's first, at most) under a lock. Between rounds of jobs it resumes the waiting task, as an
