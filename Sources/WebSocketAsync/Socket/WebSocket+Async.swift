@@ -188,6 +188,7 @@ extension WebSocket {
     public nonisolated(nonsending) func receive(timeout: Duration?) async throws(WebSocketError) -> WebSocketMessage? {
         switch try await Self.take(from: asyncBatches, all: false, timeout: timeout) {
         case .message(let message)?: return message
+        // A take of one brings one message alone; the case is there for the type.
         case .messages(let messages)?: return messages.first
         case nil: return nil
         }
