@@ -344,17 +344,21 @@ extension Connection {
         outboxEnd = start + total
     }
 
-    /// Writes one frame into `frame` (exactly its size): `header`, then the payload, masked in place
-    /// with `key` if there is one.
+    /// Writes one frame into `frame` (exactly its size): `header`, then the payload, masked with
+    /// `key` as it is copied if there is one.
     @inline(__always)
     static func storeFrame(_ header: FrameHeader, headerSize: Int, key: MaskingKey?, payload: UnsafeRawBufferPointer,
                            into frame: UnsafeMutableRawBufferPointer) {
         header.store(into: frame)
         let body = UnsafeMutableRawBufferPointer(rebasing: frame[headerSize...])
-        if let source = payload.baseAddress, let target = body.baseAddress {
+        if let key {
+            // One pass: a copy and then a pass masking in place read and wrote each byte twice
+            // (a client's 256-byte echo, about 70 instructions more). The payload is the caller's,
+            // never this frame's bytes, so the two buffers are apart.
+            key.apply(from: payload, to: body, offset: 0)
+        } else if let source = payload.baseAddress, let target = body.baseAddress {
             target.copyMemory(from: source, byteCount: payload.count)
         }
-        if let key { key.apply(to: body, offset: 0) }
     }
 
     /// Appends one frame to `output`: its header, then the payload, masked in place with `key` if
