@@ -125,6 +125,9 @@ extension WebSocket {
     }
 
     /// `item` put into the connection at once on the loop, checked and queued for it elsewhere.
+    /// Inlined, with ``sendNow(_:)``, into the public calls: a handler's echo through `send(_:)`
+    /// crossed three frames, and built and consumed the item, before the session's send.
+    @inline(__always)
     private func route(_ item: OutgoingMessage) throws(WebSocketError) {
         if loop.inLoop { try sendNow(item) } else { try submit(item) }
     }
@@ -164,6 +167,7 @@ extension WebSocket {
     /// (On the loop) Puts `item` into the connection, after the sends other threads queued before.
     /// A whole text or binary message takes the path of ``send(text:)`` and ``send(binary:)``: the
     /// echo of what arrived, which the handler's and the async face's `send(_:)` make, costs no more.
+    @inline(__always)
     func sendNow(_ item: OutgoingMessage) throws(WebSocketError) {
         switch item {
         case .message(.text(let text)):
