@@ -62,7 +62,7 @@ extension WebSocket {
             }
             reads += 1
             let buffer = loop.readBuffer
-            let read = socket._withUnsafeGuaranteedRef { socket in session.read(from: socket, into: buffer, at: loop.now) }
+            let read = socket._withUnsafeGuaranteedRef { socket in session.read(from: socket, into: buffer, at: loop.now, peerHungUp: peerHungUp) }
             switch read {
             case .unwanted:
                 break reading
