@@ -65,8 +65,21 @@ struct SHA1 {
             processBlock()
             block = (0, 0, 0, 0, 0, 0, 0, 0)
         }
-        block.7 = bitLength.bigEndian
-        processBlock()
+        if byteCount == 60 {
+            // The accept value's message: its last block is the same for every key.
+            Self.sixtyByteTail.withUnsafeBufferPointer { scheduled in
+                guard let words = scheduled.baseAddress else { return }
+                let (a, b, c, d, e) = Self.rounds(scheduled: words, (h0, h1, h2, h3, h4))
+                h0 &+= a
+                h1 &+= b
+                h2 &+= c
+                h3 &+= d
+                h4 &+= e
+            }
+        } else {
+            block.7 = bitLength.bigEndian
+            processBlock()
+        }
         digest.storeBytes(of: h0.bigEndian, toByteOffset: 0, as: UInt32.self)
         digest.storeBytes(of: h1.bigEndian, toByteOffset: 4, as: UInt32.self)
         digest.storeBytes(of: h2.bigEndian, toByteOffset: 8, as: UInt32.self)
@@ -85,6 +98,72 @@ struct SHA1 {
         var sha = SHA1()
         sha.update(bytes)
         return sha.finalize()
+    }
+
+    /// The last block of a 60-byte message, the accept value's (a 24-character key and the
+    /// 36-character GUID, RFC 6455 §4.2.2): 56 zero bytes and the length, 480 bits, the same for
+    /// every key. Its 80 schedule words, each with its round's constant added, are computed once:
+    /// the block's 80 rounds then take one word each, with no schedule (about 1,000 instructions
+    /// fewer per opening handshake, on either side).
+    private static let sixtyByteTail: [UInt32] = {
+        var sha = SHA1()
+        sha.block.7 = UInt64(60 * 8).bigEndian
+        var words = [UInt32](repeating: 0, count: 80)
+        withUnsafeBytes(of: sha.block) { bytes in
+            for t in 0..<16 { words[t] = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self)) }
+        }
+        for t in 16..<80 { words[t] = (words[t - 3] ^ words[t - 8] ^ words[t - 14] ^ words[t - 16]).rotatedLeft(by: 1) }
+        for t in 0..<80 { words[t] &+= roundConstants[t / 20] }
+        return words
+    }()
+
+    /// RFC 3174 §5's `K(t)`, for each twenty rounds.
+    private static let roundConstants: [UInt32] = [0x5A82_7999, 0x6ED9_EBA1, 0x8F1B_BCDC, 0xCA62_C1D6]
+
+    /// The 80 rounds over a block whose schedule, constants added, is `scheduled` (80 words), from
+    /// the state `h`; returns the working variables at the end. The rounds of ``rounds(_:_:_:)``,
+    /// their words read instead of computed.
+    private static func rounds(scheduled w: UnsafePointer<UInt32>,
+                               _ h: (UInt32, UInt32, UInt32, UInt32, UInt32)) -> (UInt32, UInt32, UInt32, UInt32, UInt32) {
+        var (a, b, c, d, e) = h
+        @inline(__always)
+        func round(_ a: UInt32, _ b: inout UInt32, _ e: inout UInt32, _ f: UInt32, _ word: UInt32) {
+            e = a.rotatedLeft(by: 5) &+ f &+ e &+ word
+            b = b.rotatedLeft(by: 30)
+        }
+        var t = 0
+        while t < 20 {
+            round(a, &b, &e, d ^ (b & (c ^ d)), w[t])
+            round(e, &a, &d, c ^ (a & (b ^ c)), w[t &+ 1])
+            round(d, &e, &c, b ^ (e & (a ^ b)), w[t &+ 2])
+            round(c, &d, &b, a ^ (d & (e ^ a)), w[t &+ 3])
+            round(b, &c, &a, e ^ (c & (d ^ e)), w[t &+ 4])
+            t &+= 5
+        }
+        /// Twenty rounds from `t` with the parity function (20 to 39, 60 to 79).
+        @inline(__always)
+        func parityStage() {
+            let end = t &+ 20
+            while t < end {
+                round(a, &b, &e, b ^ c ^ d, w[t])
+                round(e, &a, &d, a ^ b ^ c, w[t &+ 1])
+                round(d, &e, &c, e ^ a ^ b, w[t &+ 2])
+                round(c, &d, &b, d ^ e ^ a, w[t &+ 3])
+                round(b, &c, &a, c ^ d ^ e, w[t &+ 4])
+                t &+= 5
+            }
+        }
+        parityStage()
+        while t < 60 {
+            round(a, &b, &e, (b & c) | (d & (b | c)), w[t])
+            round(e, &a, &d, (a & b) | (c & (a | b)), w[t &+ 1])
+            round(d, &e, &c, (e & a) | (b & (e | a)), w[t &+ 2])
+            round(c, &d, &b, (d & e) | (a & (d | e)), w[t &+ 3])
+            round(b, &c, &a, (c & d) | (e & (c | d)), w[t &+ 4])
+            t &+= 5
+        }
+        parityStage()
+        return (a, b, c, d, e)
     }
 
     /// Hashes the full block and empties it. The schedule is 16 words on the stack, each of the

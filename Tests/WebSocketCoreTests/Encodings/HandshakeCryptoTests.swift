@@ -28,6 +28,22 @@ struct HandshakeCryptoTests {
         #expect(Self.hex(sha.finalize()) == digest)
     }
 
+    /// A 60-byte message (the accept value's length) ends with a block whose schedule is
+    /// precomputed: checked against digests computed elsewhere (Python's `hashlib`), since the
+    /// other tests compare this implementation with itself.
+    @Test("SHA-1 of 60-byte messages, whose last block is precomputed, matches independent digests", arguments: [
+        (Array(repeating: UInt8(ascii: "a"), count: 60), "13d956033d9af449bfe2c4ef78c17c20469c4bf1"),
+        (Array(0..<60), "c98714b16f92c8a770e9fc229df834d1688e282f"),
+        (Array(200...255) + [0, 1, 2, 3], "b58f1237f16f7cb2c17a5efe9ba3e092aa65a792"),
+    ] as [([UInt8], String)])
+    func sha1SixtyBytes(input: [UInt8], digest: String) {
+        #expect(Self.hex(SHA1.hash(input)) == digest)
+        var split = SHA1()
+        split.update(input[..<17])
+        split.update(input[17...])
+        #expect(Self.hex(split.finalize()) == digest)
+    }
+
     @Test("SHA-1 of every length around the padding boundary matches one-shot hashing split anywhere")
     func sha1Splits() {
         let data = (0..<130).map { UInt8(truncatingIfNeeded: $0 &* 7) }
@@ -98,5 +114,8 @@ struct HandshakeCryptoTests {
         var head = Array("Sec-WebSocket-Accept: ".utf8)
         AcceptKey.appendAccept(forKey: "dGhlIHNhbXBsZSBub25jZQ==", to: &head)
         #expect(String(decoding: head, as: UTF8.self) == "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        // Two more keys, their values computed elsewhere (Python's hashlib and base64).
+        #expect(AcceptKey.accept(forKey: "x3JJHMbDL1EzLkh9GBhXDw==") == "HSmrc0sMlYUkAGmm5OPpG2HaGWk=")
+        #expect(AcceptKey.accept(forKey: "AQIDBAUGBwgJCgsMDQ4PEA==") == "C/0nmHhBztSRGR1CwL6Tf4ZjwpY=")
     }
 }
