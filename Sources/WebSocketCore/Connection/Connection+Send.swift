@@ -292,10 +292,18 @@ extension Connection {
 
     mutating func writeClose(_ frame: Connection.CloseFrame) {
         closeCodeSent = frame.code
-        var payload: [UInt8] = [UInt8(truncatingIfNeeded: frame.code.rawValue >> 8),
-                                UInt8(truncatingIfNeeded: frame.code.rawValue)]
-        payload.append(contentsOf: frame.reason.utf8.prefix(123))
-        writeFrame(.close, fin: true, payload: payload)
+        // The payload (at most 125 bytes) built on the stack: an array for it was an allocation
+        // in every connection's closing handshake.
+        withUnsafeTemporaryAllocation(byteCount: 125, alignment: 1) { buffer in
+            buffer[0] = UInt8(truncatingIfNeeded: frame.code.rawValue >> 8)
+            buffer[1] = UInt8(truncatingIfNeeded: frame.code.rawValue)
+            var count = 2
+            for byte in frame.reason.utf8.prefix(123) {
+                buffer[count] = byte
+                count += 1
+            }
+            writeFrame(.close, fin: true, payload: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 
     mutating func writeFrame(_ opcode: Opcode, fin: Bool, payload: [UInt8]) {
