@@ -274,8 +274,8 @@ package struct SocketSession: Sendable {
     /// the socket drains (``ConnectionPipeline/SocketDirective/drain(deadline:)``: the closing
     /// handshake is over, the sending side shut down, and whatever arrives is discarded until the
     /// end of the stream), the end has come, after every byte the peer sent: it is taken without
-    /// the read that would only find it, one system call of the dozen in a connection's life, as
-    /// a server whose peer closes first ends every connection.
+    /// the read that would only find it. That read was the last system call of every server
+    /// connection whose client closes after the closing handshake, one of about eleven.
     package mutating func read(from socket: Socket, into buffer: UnsafeMutableRawBufferPointer,
                                at now: Connection.Instant, peerHungUp: Bool = false) -> SocketRead {
         guard wantsInput else { return .unwanted }
