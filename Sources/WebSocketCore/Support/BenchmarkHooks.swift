@@ -11,6 +11,13 @@ package enum BenchmarkHooks {
         MaskingKey(key.0, key.1, key.2, key.3).apply(to: buffer, offset: offset)
     }
 
+    /// Appends the `Sec-WebSocket-Accept` value for `key` to `out` (SHA-1 and base64, RFC 6455
+    /// §4.2.2): the one computation an opening handshake cannot skip.
+    @inline(never)
+    package static func appendAcceptValue(forKey key: String, to out: inout [UInt8]) {
+        AcceptKey.appendAccept(forKey: key, to: &out)
+    }
+
     /// Validates `bytes` as UTF-8 in chunks of `chunkSize`, carrying state across chunks.
     @inline(never)
     package static func validateUTF8(_ bytes: UnsafeRawBufferPointer, chunkSize: Int) -> Bool {

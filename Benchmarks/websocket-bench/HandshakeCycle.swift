@@ -1,0 +1,76 @@
+// This file is part of swift-websocket. Copyright 2026 the swift-websocket authors.
+// Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
+// SPDX-License-Identifier: Apache-2.0
+
+import WebSocketCore
+
+// `handshake-server`: a server connection's whole life in the core, as the handshake cycles of
+// Benchmarks/servers (`wsload handshakes`) drive it, with no socket, loop or adapter: a new
+// `Connection` with the default configuration, the time reported, the client's request read (the
+// one wsload sends), accepted, the 101 taken, the client's Close read and answered, the end of the
+// stream read. What is left of a server's cost per connection once the adapter's share is taken
+// away; `Benchmarks/callgrind.sh handshake-server` counts it per cycle. The baseline is the accept
+// value alone (SHA-1 and base64), the one computation no handshake can skip.
+extension Workloads {
+    /// wsload's request, byte for byte (its key included).
+    static let handshakeRequest = Array(("GET / HTTP/1.1\r\nHost: 127.0.0.1:9001\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
+
+    static func handshakeServer() -> Workload {
+        let name = "handshake-server"
+        // The client's Close (1000), masked, as a client connection writes it.
+        let closeFrame: [UInt8] = {
+            var (client, _) = Fixtures.openPair()
+            do {
+                try client.close(code: .normalClosure)
+            } catch {
+                fatalError("benchmark setup failed: \(error)")
+            }
+            return client.takeOutput()
+        }()
+        /// Runs `count` cycles; returns the bytes the server wrote (the 101 and the Close reply each time).
+        func cycles(_ count: Int) -> Int {
+            var written = 0
+            do {
+                for index in 0..<count {
+                    var server = try Connection(role: .server, configuration: Connection.Configuration(),
+                                                random: Connection.SeededGenerator(seed: UInt64(index)))
+                    server.advanceTime(to: .zero)
+                    server.receive(handshakeRequest)
+                    while let event = server.nextEvent() {
+                        if case .handshakeRequest = event { try server.accept() }
+                    }
+                    written &+= server.takeOutput().count
+                    server.receive(closeFrame)
+                    while server.nextEvent() != nil {}
+                    written &+= server.takeOutput().count
+                    server.receiveEOF()
+                    while server.nextEvent() != nil {}
+                    guard case .closed(let status) = server.state, status.wasClean else {
+                        fatalError("\(name): the cycle did not end cleanly: \(server.state)")
+                    }
+                }
+            } catch {
+                fatalError("\(name): \(error)")
+            }
+            return written
+        }
+        return Workload(name: name, run: {
+            let count = 5_000
+            let oneCycle = cycles(1)
+            precondition(oneCycle > 129, "\(name): no 101 and Close written (\(oneCycle) bytes)")
+            let ours = Measure.rate(work: Double(count)) { blackHole(cycles(count)) }
+            var accept: [UInt8] = []
+            accept.reserveCapacity(64)
+            let baseline = Measure.rate(work: 1) {
+                accept.removeAll(keepingCapacity: true)
+                BenchmarkHooks.appendAcceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==", to: &accept)
+                blackHole(accept)
+            }
+            report(name, ours: "\(format3(ours / 1e3)) k cycles/s", baselineName: "the accept value alone",
+                   theirs: "\(format3(baseline / 1e3)) k/s", ratio: ours / baseline)
+        }, frames: { n, _ in
+            blackHole(cycles(n))
+        })
+    }
+}
