@@ -216,9 +216,7 @@ final class MessageBatches: @unchecked Sendable {
                 messages.removeAll(keepingCapacityUpTo: WebSocket.keptCapacity)
                 head = 0
             }
-            let bytes = message.payloadSize
-            unreadBytes -= bytes
-            socket?.consumerTook(bytes, messages: 1)
+            took(message.payloadSize, messages: 1)
             return .message(message)
         }
         let taken: [WebSocketMessage]
@@ -241,13 +239,19 @@ final class MessageBatches: @unchecked Sendable {
                 messages.removeFirst(head)
                 head = 0
             }
-            unreadBytes -= bytes
-            socket?.consumerTook(bytes, messages: 1)
+            took(bytes, messages: 1)
             return .message(message)
         }
-        unreadBytes -= bytes
-        // Reading resumes in the loop's next turn, not from inside the take.
-        socket?.consumerTook(bytes, messages: taken.count)
+        took(bytes, messages: taken.count)
         return .messages(taken)
+    }
+
+    /// (On the loop) The reader took `messages` messages of `bytes` payload bytes: they are no
+    /// longer unread, and no longer held against the socket's limits. Reading resumes in the loop's
+    /// next turn, not from inside the take.
+    @inline(__always)
+    private func took(_ bytes: Int, messages: Int) {
+        unreadBytes -= bytes
+        socket?.consumerTook(bytes, messages: messages)
     }
 }

@@ -24,6 +24,9 @@ struct SHA1 {
     /// The size of a digest in bytes.
     static let digestSize = 20
 
+    /// RFC 3174 §5's `K(t)`: one constant for each twenty rounds, read by both round functions.
+    private static let k: (UInt32, UInt32, UInt32, UInt32) = (0x5A82_7999, 0x6ED9_EBA1, 0x8F1B_BCDC, 0xCA62_C1D6)
+
     init() {}
 
     mutating func update(_ bytes: some Sequence<UInt8>) {
@@ -113,12 +116,10 @@ struct SHA1 {
             for t in 0..<16 { words[t] = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self)) }
         }
         for t in 16..<80 { words[t] = (words[t - 3] ^ words[t - 8] ^ words[t - 14] ^ words[t - 16]).rotatedLeft(by: 1) }
-        for t in 0..<80 { words[t] &+= roundConstants[t / 20] }
+        let constants = [k.0, k.1, k.2, k.3]
+        for t in 0..<80 { words[t] &+= constants[t / 20] }
         return words
     }()
-
-    /// RFC 3174 §5's `K(t)`, for each twenty rounds.
-    private static let roundConstants: [UInt32] = [0x5A82_7999, 0x6ED9_EBA1, 0x8F1B_BCDC, 0xCA62_C1D6]
 
     /// The 80 rounds over a block whose schedule, constants added, is `scheduled` (80 words), from
     /// the state `h`; returns the working variables at the end. The rounds of ``rounds(_:_:_:)``,
@@ -219,7 +220,7 @@ struct SHA1 {
         // d ^ (b & (c ^ d)), f(40..59) as (b & c) | (d & (b | c)). The first 15 rounds read the
         // block's words, the 16th too, and from the 17th on every word is scheduled: each loop
         // knows which, with no test per round.
-        let k1: UInt32 = 0x5A82_7999
+        let k1 = k.0
         t = 0
         while t < 15 {
             round(a, &b, &e, d ^ (b & (c ^ d)), k1, w[t])
@@ -249,16 +250,16 @@ struct SHA1 {
             }
         }
         t = 20
-        parityStage(0x6ED9_EBA1)
+        parityStage(k.1)
         while t < 60 {
-            round(a, &b, &e, (b & c) | (d & (b | c)), 0x8F1B_BCDC, schedule(t))
-            round(e, &a, &d, (a & b) | (c & (a | b)), 0x8F1B_BCDC, schedule(t &+ 1))
-            round(d, &e, &c, (e & a) | (b & (e | a)), 0x8F1B_BCDC, schedule(t &+ 2))
-            round(c, &d, &b, (d & e) | (a & (d | e)), 0x8F1B_BCDC, schedule(t &+ 3))
-            round(b, &c, &a, (c & d) | (e & (c | d)), 0x8F1B_BCDC, schedule(t &+ 4))
+            round(a, &b, &e, (b & c) | (d & (b | c)), k.2, schedule(t))
+            round(e, &a, &d, (a & b) | (c & (a | b)), k.2, schedule(t &+ 1))
+            round(d, &e, &c, (e & a) | (b & (e | a)), k.2, schedule(t &+ 2))
+            round(c, &d, &b, (d & e) | (a & (d | e)), k.2, schedule(t &+ 3))
+            round(b, &c, &a, (c & d) | (e & (c | d)), k.2, schedule(t &+ 4))
             t &+= 5
         }
-        parityStage(0xCA62_C1D6)
+        parityStage(k.3)
         return (a, b, c, d, e)
     }
 }
