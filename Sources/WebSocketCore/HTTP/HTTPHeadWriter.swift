@@ -17,6 +17,13 @@ struct HTTPHeadWriter {
         appendCRLF()
     }
 
+    /// Starts the head with `prefix`: a start line and fields the caller has already written out,
+    /// each with its CRLF (the 101 answer's first three lines, the same for every handshake).
+    init(prefix: [UInt8], reserving capacity: Int) {
+        bytes.reserveCapacity(capacity)
+        bytes.append(contentsOf: prefix)
+    }
+
     /// Appends `name: value` CRLF after checking both: RFC 9110 §5.1 `field-name = token`, and
     /// RFC 9110 §5.5 "Field values containing CR, LF, or NUL characters are invalid and dangerous".
     /// Other control characters are refused too, since `field-vchar` excludes them.
@@ -28,15 +35,16 @@ struct HTTPHeadWriter {
 
     /// Appends a field built by this library from already-validated parts.
     mutating func appendUnchecked(name: String, value: String) {
-        appendUnchecked(name: name) { Self.appendUTF8(value, to: &$0) }
-    }
-
-    /// Appends a field whose value `writeValue` appends to the head's bytes itself: a value this
-    /// library computes (the accept key), with no string made for it.
-    mutating func appendUnchecked(name: String, writeValue: (inout [UInt8]) -> Void) {
         appendUTF8(name)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(UInt8(ascii: " "))
+        appendValue { Self.appendUTF8(value, to: &$0) }
+    }
+
+    /// Appends the value of a field whose name and `": "` the head already ends with (see
+    /// ``init(prefix:reserving:)``), then its CRLF: `writeValue` appends it to the head's bytes
+    /// itself, so a value this library computes (the accept value) needs no string.
+    mutating func appendValue(_ writeValue: (inout [UInt8]) -> Void) {
         writeValue(&bytes)
         appendCRLF()
     }

@@ -108,19 +108,23 @@ enum ServerHandshake {
         "Content-Length", "Transfer-Encoding",
     ]
 
+    /// The start of every 101 response, written out once: the status line, step 5.2's "|Upgrade|
+    /// header field with value "websocket"", step 5.3's "|Connection| header field with value
+    /// "Upgrade"", and the name of step 5.4's `Sec-WebSocket-Accept`, whose value follows. Written
+    /// field by field, these lines cost about 1,300 instructions per handshake.
+    static let acceptResponsePrefix: [UInt8] = Array(
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ".utf8)
+
     /// The 101 response (RFC 6455 §4.2.2 step 5): status line, `Upgrade`, `Connection`,
     /// `Sec-WebSocket-Accept`, the chosen subprotocol and extensions if any, then `headers`.
     static func acceptResponse(for request: Connection.HandshakeRequest, subprotocol: String?, extensions: [Connection.ExtensionHeader],
                                headers: Connection.HTTPHeaders) throws(Connection.UsageError) -> [UInt8] {
-        var head = HTTPHeadWriter(startLine: "HTTP/1.1 101 Switching Protocols")
-        // Step 5.2: "An |Upgrade| header field with value "websocket" as per RFC 2616".
-        head.appendUnchecked(name: "Upgrade", value: "websocket")
-        // Step 5.3: "A |Connection| header field with value "Upgrade"."
-        head.appendUnchecked(name: "Connection", value: "Upgrade")
+        // The status line, Upgrade and Connection (steps 5.2 and 5.3), and the accept value's name.
+        var head = HTTPHeadWriter(prefix: acceptResponsePrefix, reserving: 256)
         // Step 5.4: "A |Sec-WebSocket-Accept| header field. The value of this header field is constructed
         // by concatenating /key/ ... with the string "258EAFA5-E914-47DA-95CA-C5AB0DC85B11", taking the
         // SHA-1 hash of this concatenated value to obtain a 20-byte value and base64-encoding".
-        head.appendUnchecked(name: "Sec-WebSocket-Accept") { AcceptKey.appendAccept(forKey: request.key, to: &$0) }
+        head.appendValue { AcceptKey.appendAccept(forKey: request.key, to: &$0) }
         // Step 5.5: "Optionally, a |Sec-WebSocket-Protocol| header field, with a value /subprotocol/". §4.2.2
         // step 4: "The value chosen MUST be derived from the client's handshake, specifically by
         // selecting one of the values from the |Sec-WebSocket-Protocol| field".
