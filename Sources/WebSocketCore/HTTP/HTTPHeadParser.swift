@@ -54,13 +54,9 @@ struct HTTPHeadParser: Sendable {
     /// Every byte of the head seen so far, terminators and skipped empty lines included.
     private var headBytes = 0
     private var fieldCount = 0
-    /// UTF-8 bytes of the names and values stored so far.
+    /// UTF-8 bytes of the names and values parsed so far, as strings made of them would hold them
+    /// (an invalid sequence repaired to U+FFFD, three bytes).
     private var storedFieldBytes = 0
-    /// Room made for the fields at the first. Grown from empty, the array was reallocated at each
-    /// doubling. The fields stay with the request for the connection's life, so the room is what
-    /// most clients send: libraries and tools 5 to 8 (Python's websockets 7, Node's ws 6), which
-    /// 16 left half empty, 256 bytes per connection. A browser's dozen grows it once, to 16.
-    static let expectedFieldCount = 8
     /// Line buffers up to this capacity are kept between lines.
     static let retainedLineCapacity = 1024
     /// The start line, once parsed: a request's or a response's (one or the other, by ``kind``).
@@ -69,7 +65,7 @@ struct HTTPHeadParser: Sendable {
         case status(HTTPLineParser.StatusLine)
     }
     private var startLine: StartLine?
-    private var headers = Connection.HTTPHeaders()
+    private var fields = HTTPFieldLines()
     /// The final outcome, once there is one; later calls return it and consume nothing.
     private var result: Outcome?
 
@@ -91,7 +87,7 @@ struct HTTPHeadParser: Sendable {
 
     /// Bytes held for the head so far: the current line and the fields already parsed.
     var retainedByteCount: Int {
-        line.capacity + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        line.capacity + fields.bytes.capacity
     }
 
     /// Whether the head is complete or has failed.
@@ -297,22 +293,24 @@ struct HTTPHeadParser: Sendable {
             return nil
         case .fields:
             if content.isEmpty { return completeHead() }
-            // A field is stored as a String: valid UTF-8 keeps its size, but every byte of an invalid
-            // sequence (obs-text) becomes U+FFFD, three bytes. Bound what is stored before decoding:
-            // at most maxHeaderBytes in all, else 431. The exact figure takes a pass over the line,
-            // made only when three bytes for each would not fit (3 × count ≤ remaining exactly when
-            // count ≤ remaining / 3, rounded down): far from the limit, every line fits either way.
+            // A field is kept as its bytes, and made a string when asked for: valid UTF-8 keeps its
+            // size, but every byte of an invalid sequence (obs-text) becomes U+FFFD, three bytes.
+            // Bound what the strings would hold before keeping the bytes: at most maxHeaderBytes in
+            // all, else 431. The exact figure takes a pass over the line, made only when three bytes
+            // for each would not fit (3 × count ≤ remaining exactly when count ≤ remaining / 3,
+            // rounded down): far from the limit, every line fits either way.
             let remaining = limits.maxHeaderBytes - storedFieldBytes
             if content.count > remaining / 3 {
                 var validator = UTF8Validator()
                 let isUTF8 = validator.validate(UnsafeRawBufferPointer(content)) && validator.isAtCharacterBoundary
                 guard isUTF8, content.count <= remaining else { return .failure(.headTooLarge) }
             }
-            if fieldCount == 0 { headers.reserveCapacity(Self.expectedFieldCount) }
-            switch HTTPLineParser.field(content) {
-            case .success(let field):
-                storedFieldBytes += field.name.utf8.count + field.value.utf8.count
-                headers.append(field)
+            switch HTTPLineParser.fieldBounds(content) {
+            case .success(let bounds):
+                let name = UnsafeBufferPointer(rebasing: content[..<bounds.nameEnd])
+                let value = UnsafeBufferPointer(rebasing: content[bounds.value])
+                storedFieldBytes += name.count + HTTPFieldLines.decodedCount(value)
+                fields.append(line: content, capacityLimit: limits.maxHeaderBytes)
                 fieldCount += 1
                 return nil
             case .failure(let error):
@@ -325,10 +323,10 @@ struct HTTPHeadParser: Sendable {
         switch startLine {
         case .request(let request):
             return .request(Connection.HTTPRequestHead(method: request.method, target: request.target,
-                                            version: request.version, headers: headers))
+                                            version: request.version, headers: Connection.HTTPHeaders(lines: fields)))
         case .status(let status):
             return .response(Connection.HTTPResponseHead(version: status.version, status: status.status,
-                                              reason: status.reason, headers: headers))
+                                              reason: status.reason, headers: Connection.HTTPHeaders(lines: fields)))
         case nil:
             // Unreachable: the fields phase starts only after a start line was parsed.
             return .failure(kind == .request ? .malformedRequestLine : .malformedStatusLine)

@@ -23,15 +23,30 @@ extension Connection {
             }
         }
 
-        /// The fields in order, duplicates included.
-        public private(set) var fields: [Field] = []
+        /// Where the fields are: strings, as a caller builds them, or the bytes of a parsed head
+        /// (``HTTPFieldLines``), where a string is made only for what is asked. A change to parsed
+        /// fields makes them strings first.
+        private enum Storage: Sendable {
+            case strings([Field])
+            case parsed(HTTPFieldLines)
+        }
+        private var storage: Storage
+
+        /// The fields in order, duplicates included. Fields of a parsed head are made strings at
+        /// each call: the subscript and ``values(for:)`` make only the values they return.
+        public var fields: [Field] {
+            switch storage {
+            case .strings(let fields): return fields
+            case .parsed(let lines): return lines.fields
+            }
+        }
 
         /// No fields.
-        public init() {}
+        public init() { storage = .strings([]) }
 
         /// The fields of `pairs`, (name, value) each, in order.
         public init(_ pairs: [(String, String)]) {
-            fields = pairs.map { Field(name: $0.0, value: $0.1) }
+            storage = .strings(pairs.map { Field(name: $0.0, value: $0.1) })
         }
 
         /// The fields of a literal such as `["Origin": "https://example.com"]`, in order.
@@ -39,39 +54,86 @@ extension Connection {
             self.init(elements)
         }
 
+        /// The fields of a parsed head (the head parser).
+        init(lines: HTTPFieldLines) { storage = .parsed(lines) }
+
+        /// The bytes kept for the fields of a parsed head (their array's capacity), `nil` for fields
+        /// built as strings: for tests of what a connection keeps of its handshake.
+        var parsedByteCapacity: Int? {
+            guard case .parsed(let lines) = storage else { return nil }
+            return lines.bytes.capacity
+        }
+
         /// The number of fields, duplicates included.
-        public var count: Int { fields.count }
+        public var count: Int {
+            switch storage {
+            case .strings(let fields): return fields.count
+            case .parsed(let lines): return lines.count
+            }
+        }
         /// Whether there are no fields.
-        public var isEmpty: Bool { fields.isEmpty }
+        public var isEmpty: Bool {
+            switch storage {
+            case .strings(let fields): return fields.isEmpty
+            case .parsed(let lines): return lines.isEmpty
+            }
+        }
 
         /// Adds a field after the others, keeping any with the same name.
         public mutating func append(name: String, value: String) {
+            var fields = takeFields()
             fields.append(Field(name: name, value: value))
-        }
-
-        /// Appends a field as it is (the head parser: moved in, its strings not copied).
-        mutating func append(_ field: consuming Field) {
-            fields.append(field)
-        }
-
-        /// Makes room for `count` fields (the head parser, before the first).
-        mutating func reserveCapacity(_ count: Int) {
-            fields.reserveCapacity(count)
+            storage = .strings(fields)
         }
 
         /// Removes every field with this name.
         public mutating func remove(name: String) {
+            var fields = takeFields()
             fields.removeAll { $0.name.asciiCaseInsensitiveEquals(name) }
+            storage = .strings(fields)
+        }
+
+        /// The fields as strings, to be changed: `self` is left empty meanwhile, so that the caller
+        /// holds the array's only reference and changes it in place.
+        private mutating func takeFields() -> [Field] {
+            let fields = self.fields
+            storage = .strings([])
+            return fields
         }
 
         /// The value of the first field with this name.
         public subscript(name: String) -> String? {
-            fields.first { $0.name.asciiCaseInsensitiveEquals(name) }?.value
+            switch storage {
+            case .strings(let fields):
+                return fields.first { $0.name.asciiCaseInsensitiveEquals(name) }?.value
+            case .parsed(let lines):
+                var found: String? = nil
+                Self.withBytes(of: name) { wanted in
+                    lines.forEach { fieldName, value in
+                        guard asciiCaseInsensitiveEqualBytes(fieldName, wanted) else { return true }
+                        found = HTTPFieldLines.string(value)
+                        return false
+                    }
+                }
+                return found
+            }
         }
 
         /// The values of every field with this name, in order.
         public func values(for name: String) -> [String] {
-            fields.lazy.filter { $0.name.asciiCaseInsensitiveEquals(name) }.map { $0.value }
+            switch storage {
+            case .strings(let fields):
+                return fields.lazy.filter { $0.name.asciiCaseInsensitiveEquals(name) }.map { $0.value }
+            case .parsed(let lines):
+                var values: [String] = []
+                Self.withBytes(of: name) { wanted in
+                    lines.forEach { fieldName, value in
+                        if asciiCaseInsensitiveEqualBytes(fieldName, wanted) { values.append(HTTPFieldLines.string(value)) }
+                        return true
+                    }
+                }
+                return values
+            }
         }
 
         /// Whether any field has this name.
@@ -79,6 +141,38 @@ extension Connection {
 
         /// The fields in order.
         public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+        /// Calls `body` with each field's name and value as bytes, in order, until it returns
+        /// `false`: the handshake's checks read them so, with no string made for a parsed head.
+        func forEachField(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+            switch storage {
+            case .parsed(let lines):
+                lines.forEach(body)
+            case .strings(let fields):
+                for field in fields {
+                    let goOn = Self.withBytes(of: field.name) { name in Self.withBytes(of: field.value) { body(name, $0) } }
+                    if !goOn { return }
+                }
+            }
+        }
+
+        /// Calls `body` with a string's UTF-8 bytes: where they lie when the string is stored
+        /// contiguously (a native string always is), copied otherwise.
+        private static func withBytes<R>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+            return Array(string.utf8).withUnsafeBufferPointer(body)
+        }
+
+        /// Fields equal in order, name and value: the same whether they were parsed or built.
+        public static func == (lhs: Connection.HTTPHeaders, rhs: Connection.HTTPHeaders) -> Bool {
+            if case .parsed(let l) = lhs.storage, case .parsed(let r) = rhs.storage, l.bytes == r.bytes { return true }
+            return lhs.fields == rhs.fields
+        }
+
+        /// Hashes the fields, as ``==`` compares them.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(fields)
+        }
     }
 }
 

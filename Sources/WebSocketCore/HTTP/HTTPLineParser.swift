@@ -46,7 +46,7 @@ package enum HTTPLineParser {
         // and HTTP/0.9 has no headers. Which HTTP/1 minor versions are acceptable is the handshake's
         // decision (ServerHandshake), so that a bad method is still reported first.
         guard version.major == 1 else { return .failure(.unsupportedHTTPVersion) }
-        // The method an upgrade uses, as the literal (see `knownName(before:)`).
+        // The method an upgrade uses, as the literal (see `knownName(_:)`).
         let m = method.startIndex
         let isGET = method.count == 3 && method[m] == UInt8(ascii: "G") && method[m + 1] == UInt8(ascii: "E")
             && method[m + 2] == UInt8(ascii: "T")
@@ -91,10 +91,24 @@ package enum HTTPLineParser {
         line.withUnsafeBufferPointer { field($0) }
     }
 
-    /// ``field(_:)-(ArraySlice<UInt8>)`` over contiguous bytes: the head parser's lines, read where
-    /// they lie (an array slice's generic collection code was about half the cost per field of an
-    /// opening handshake).
+    /// ``field(_:)-(ArraySlice<UInt8>)`` over contiguous bytes.
     static func field(_ line: UnsafeBufferPointer<UInt8>) -> Result<Connection.HTTPHeaders.Field, Connection.HandshakeError> {
+        switch fieldBounds(line) {
+        case .success(let bounds):
+            let name = UnsafeBufferPointer(rebasing: line[..<bounds.nameEnd])
+            let value = UnsafeBufferPointer(rebasing: line[bounds.value])
+            return .success(Connection.HTTPHeaders.Field(name: HTTPFieldLines.string(name: name),
+                                                         value: HTTPFieldLines.string(value)))
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+
+    /// Where a field line's name ends (at its colon) and where its value lies, trimmed of the
+    /// whitespace around it, once the line is found to follow RFC 9112 §5's `field-line =
+    /// field-name ":" OWS field-value OWS`. The head parser keeps the two as they are
+    /// (``HTTPFieldLines``); ``field(_:)-(UnsafeBufferPointer<UInt8>)`` makes them strings.
+    static func fieldBounds(_ line: UnsafeBufferPointer<UInt8>) -> Result<(nameEnd: Int, value: Range<Int>), Connection.HandshakeError> {
         // RFC 9112 §5.1: "No whitespace is allowed between the field name and colon. ... A server MUST
         // reject, with a response status code of 400 (Bad Request), any received request message that
         // contains whitespace between a header field name and colon." A non-token name fails the same
@@ -102,57 +116,57 @@ package enum HTTPLineParser {
         // tchar, which must be the colon (a colon is no tchar, so it is the line's first).
         // A name every opening handshake carries, spelled exactly so and followed by the colon, is
         // known to be tokens: it is compared eight bytes a step, not scanned a byte at a time.
-        let name: String
         let colon: Int
-        if let known = knownName(before: line) {
-            name = known
-            colon = known.utf8.count
+        if let known = knownNameLength(before: line) {
+            colon = known
         } else {
             var end = 0
             while end < line.count, HTTPTokens.isTokenChar(line[end]) { end += 1 }
             guard end > 0, end < line.count, line[end] == UInt8(ascii: ":") else { return .failure(.malformedHeader) }
-            name = String(decoding: UnsafeBufferPointer(rebasing: line[..<end]), as: UTF8.self)
             colon = end
         }
-        let value = UnsafeBufferPointer(rebasing: line[HTTPTokens.owsTrimmed(line[(colon + 1)...])])
+        let value = HTTPTokens.owsTrimmed(line[(colon + 1)...])
         // RFC 9110 §5.5: "Field values containing CR, LF, or NUL characters are invalid and dangerous
         // ... a recipient ... MUST either reject the message or replace each of those characters with
         // SP". We reject them, and every other control character but HTAB, which `field-vchar` excludes.
-        // obs-text (0x80-0xFF) is allowed and decoded as UTF-8 with repair.
-        guard HTTPTokens.isFieldValue(value) else { return .failure(.malformedHeader) }
-        return .success(Connection.HTTPHeaders.Field(name: name, value: String(decoding: value, as: UTF8.self)))
+        // obs-text (0x80-0xFF) is allowed, and decoded as UTF-8 with repair when made a string.
+        guard HTTPTokens.isFieldValue(UnsafeBufferPointer(rebasing: line[value])) else { return .failure(.malformedHeader) }
+        return .success((colon, value))
     }
 
-    /// The names every opening handshake carries, spelled as RFC 6455 and browsers spell them: the
-    /// literal, when `line` starts with exactly its bytes and then a colon (`nil` otherwise, for the
-    /// byte-by-byte scan). The literal is neither decoded nor stored again (the two longest took an
-    /// allocation each, per handshake), and its bytes, all tokens, need no scan: the candidate is
-    /// picked by the first byte (and by the one after `Sec-WebSocket-`), then compared eight bytes
-    /// a step. Any other spelling is decoded as it is.
+    /// The names every opening handshake carries, spelled as RFC 6455 and browsers spell them.
+    private static let knownNames: [String] = [
+        "Host", "Origin", "Upgrade", "User-Agent", "Connection", "Sec-WebSocket-Key", "Sec-WebSocket-Version",
+        "Sec-WebSocket-Protocol", "Sec-WebSocket-Extensions",
+    ]
+
+    /// The known name whose bytes `bytes` starts with, spelled exactly so: its index in
+    /// ``knownNames``, or `nil`. What follows the name is the caller's to check. The candidate is
+    /// picked by the first byte (and by the second, or the one after `Sec-WebSocket-`), then
+    /// compared eight bytes a step.
     @inline(__always)
-    static func knownName(before line: UnsafeBufferPointer<UInt8>) -> String? {
-        guard line.count > 4, let base = line.baseAddress else { return nil }
-        let candidate: String
-        switch line[0] {
-        case UInt8(ascii: "H"): candidate = "Host"
-        case UInt8(ascii: "O"): candidate = "Origin"
-        case UInt8(ascii: "U"): candidate = line.count > 7 && line[7] == UInt8(ascii: ":") ? "Upgrade" : "User-Agent"
-        case UInt8(ascii: "C"): candidate = "Connection"
+    private static func knownNameIndex(startOf bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count >= 4, let base = bytes.baseAddress else { return nil }
+        let candidate: Int
+        switch bytes[0] {
+        case UInt8(ascii: "H"): candidate = 0
+        case UInt8(ascii: "O"): candidate = 1
+        case UInt8(ascii: "U"): candidate = bytes[1] == UInt8(ascii: "p") ? 2 : 3
+        case UInt8(ascii: "C"): candidate = 4
         case UInt8(ascii: "S"):
-            guard line.count > 14 else { return nil }
-            switch line[14] {
-            case UInt8(ascii: "K"): candidate = "Sec-WebSocket-Key"
-            case UInt8(ascii: "V"): candidate = "Sec-WebSocket-Version"
-            case UInt8(ascii: "P"): candidate = "Sec-WebSocket-Protocol"
-            case UInt8(ascii: "E"): candidate = "Sec-WebSocket-Extensions"
+            guard bytes.count > 14 else { return nil }
+            switch bytes[14] {
+            case UInt8(ascii: "K"): candidate = 5
+            case UInt8(ascii: "V"): candidate = 6
+            case UInt8(ascii: "P"): candidate = 7
+            case UInt8(ascii: "E"): candidate = 8
             default: return nil
             }
         default: return nil
         }
-        let same = candidate.utf8.withContiguousStorageIfAvailable { known -> Bool in
-            // The line holds the name and the colon after it, so every load below stays inside it.
-            guard let knownBase = known.baseAddress, line.count > known.count,
-                  line[known.count] == UInt8(ascii: ":") else { return false }
+        let same = knownNames[candidate].utf8.withContiguousStorageIfAvailable { known -> Bool in
+            // `bytes` holds at least the name, so every load below stays inside both.
+            guard let knownBase = known.baseAddress, bytes.count >= known.count else { return false }
             let a = UnsafeRawPointer(base), b = UnsafeRawPointer(knownBase)
             var index = 0
             while known.count &- index >= 8 {
@@ -167,6 +181,24 @@ package enum HTTPLineParser {
             return true
         } ?? false
         return same ? candidate : nil
+    }
+
+    /// The length of the known name `line` starts with when its colon follows it: those bytes are
+    /// tokens, with no scan. `nil` otherwise (the line is then scanned a byte at a time).
+    @inline(__always)
+    static func knownNameLength(before line: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let index = knownNameIndex(startOf: line) else { return nil }
+        let count = knownNames[index].utf8.count
+        return line.count > count && line[count] == UInt8(ascii: ":") ? count : nil
+    }
+
+    /// The literal of a known name, when `name` is exactly its bytes: a string made from the head
+    /// takes it, neither decoded nor stored again (the two longest names took an allocation each,
+    /// per handshake). Any other spelling is decoded as it is.
+    @inline(__always)
+    static func knownName(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let index = knownNameIndex(startOf: name) else { return nil }
+        return knownNames[index].utf8.count == name.count ? knownNames[index] : nil
     }
 
     /// RFC 9112 §2.3: `HTTP-version = HTTP-name "/" DIGIT "." DIGIT`, with `HTTP-name` case-sensitive.

@@ -3,11 +3,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// The header fields of a request that the server's handshake reads (RFC 6455 §4.2.1, RFC 9112
-/// §3.2 and §6.3), gathered in one walk over the request's fields.
+/// §3.2 and §6.3), gathered in one walk over the request's fields, as bytes.
 ///
 /// Each field's name is compared with the known names of its length only (one, or two for 17
-/// bytes), as bytes. Looking each name up in turn walked every field for every name and built an
-/// array of values per name: about 14,000 instructions per opening handshake.
+/// bytes). Looking each name up in turn walked every field for every name and built an array of
+/// values per name: about 14,000 instructions per opening handshake. A string is made only for the
+/// values the request keeps (`Host`, `Origin`, the key, and the lists when there are any); the
+/// others are checked where they lie.
 ///
 /// Repeated fields are kept as the checks need them: every value of the lists, the count and first
 /// value of the fields that must appear once.
@@ -17,7 +19,8 @@ struct HandshakeFields {
     /// Whether a `Connection` field lists `Upgrade` (§4.2.1 item 4).
     private(set) var connectionUpgrades = false
     private(set) var versionCount = 0
-    private(set) var version: String? = nil
+    /// Whether the first `Sec-WebSocket-Version` is exactly `13` (§4.2.1 item 6).
+    private(set) var versionIs13 = false
     private(set) var keyCount = 0
     private(set) var key: String? = nil
     private(set) var hostCount = 0
@@ -37,72 +40,61 @@ struct HandshakeFields {
     }
 
     init(_ headers: Connection.HTTPHeaders) {
-        for field in headers.fields {
-            switch Self.name(of: field.name) {
+        headers.forEachField { name, value in
+            switch Self.name(of: name) {
             case .host:
                 hostCount += 1
-                if host == nil { host = field.value }
+                if host == nil { host = HTTPFieldLines.string(value) }
             case .origin:
-                if origin == nil { origin = field.value }
+                if origin == nil { origin = HTTPFieldLines.string(value) }
             case .upgrade:
-                if !upgradesToWebSocket { upgradesToWebSocket = Self.lists(field.value, "websocket") }
+                if !upgradesToWebSocket { upgradesToWebSocket = Self.lists(value, "websocket") }
             case .connection:
-                if !connectionUpgrades { connectionUpgrades = Self.lists(field.value, "upgrade") }
+                if !connectionUpgrades { connectionUpgrades = Self.lists(value, "upgrade") }
             case .contentLength:
-                if field.value != "0" { contentLengthsAreZero = false }
+                if !(value.count == 1 && value[0] == UInt8(ascii: "0")) { contentLengthsAreZero = false }
             case .transferEncoding:
                 hasTransferEncoding = true
             case .key:
                 keyCount += 1
-                if key == nil { key = field.value }
+                if key == nil { key = HTTPFieldLines.string(value) }
             case .version:
                 versionCount += 1
-                if version == nil { version = field.value }
+                if versionCount == 1 {
+                    versionIs13 = value.count == 2 && value[0] == UInt8(ascii: "1") && value[1] == UInt8(ascii: "3")
+                }
             case .subprotocol:
-                protocolValues.append(field.value)
+                protocolValues.append(HTTPFieldLines.string(value))
             case .extensions:
-                extensionValues.append(field.value)
+                extensionValues.append(HTTPFieldLines.string(value))
             case .other:
                 break
             }
+            return true
         }
     }
 
     /// Which of the names read this is, ASCII case-insensitively.
-    private static func name(of name: String) -> Name {
-        let known = name.utf8.withContiguousStorageIfAvailable { bytes -> Name in
-            func matches(_ known: StaticString) -> Bool {
-                known.withUTF8Buffer { asciiCaseInsensitiveEqualBytes(bytes, $0) }
-            }
-            switch bytes.count {
-            case 4: return matches("Host") ? .host : .other
-            case 6: return matches("Origin") ? .origin : .other
-            case 7: return matches("Upgrade") ? .upgrade : .other
-            case 10: return matches("Connection") ? .connection : .other
-            case 14: return matches("Content-Length") ? .contentLength : .other
-            case 17: return matches("Sec-WebSocket-Key") ? .key : matches("Transfer-Encoding") ? .transferEncoding : .other
-            case 21: return matches("Sec-WebSocket-Version") ? .version : .other
-            case 22: return matches("Sec-WebSocket-Protocol") ? .subprotocol : .other
-            case 24: return matches("Sec-WebSocket-Extensions") ? .extensions : .other
-            default: return .other
-            }
+    private static func name(of bytes: UnsafeBufferPointer<UInt8>) -> Name {
+        func matches(_ known: StaticString) -> Bool {
+            known.withUTF8Buffer { asciiCaseInsensitiveEqualBytes(bytes, $0) }
         }
-        if let known { return known }
-        // A name not stored contiguously (not one the head parser makes): compared as strings.
-        let names: [(String, Name)] = [
-            ("Host", .host), ("Origin", .origin), ("Upgrade", .upgrade), ("Connection", .connection),
-            ("Content-Length", .contentLength), ("Transfer-Encoding", .transferEncoding),
-            ("Sec-WebSocket-Key", .key), ("Sec-WebSocket-Version", .version),
-            ("Sec-WebSocket-Protocol", .subprotocol), ("Sec-WebSocket-Extensions", .extensions),
-        ]
-        return names.first { name.asciiCaseInsensitiveEquals($0.0) }?.1 ?? .other
+        switch bytes.count {
+        case 4: return matches("Host") ? .host : .other
+        case 6: return matches("Origin") ? .origin : .other
+        case 7: return matches("Upgrade") ? .upgrade : .other
+        case 10: return matches("Connection") ? .connection : .other
+        case 14: return matches("Content-Length") ? .contentLength : .other
+        case 17: return matches("Sec-WebSocket-Key") ? .key : matches("Transfer-Encoding") ? .transferEncoding : .other
+        case 21: return matches("Sec-WebSocket-Version") ? .version : .other
+        case 22: return matches("Sec-WebSocket-Protocol") ? .subprotocol : .other
+        case 24: return matches("Sec-WebSocket-Extensions") ? .extensions : .other
+        default: return .other
+        }
     }
 
-    /// Whether the list `value` has `token` as an element (see ``HTTPTokens/listContains(_:token:)``).
-    private static func lists(_ value: String, _ token: StaticString) -> Bool {
-        let scanned = value.utf8.withContiguousStorageIfAvailable { bytes in
-            token.withUTF8Buffer { HTTPTokens.listContains(bytes, $0) }
-        }
-        return scanned ?? HTTPTokens.listContains([value], token: token.withUTF8Buffer { String(decoding: $0, as: UTF8.self) })
+    /// Whether the list `value` has `token` as an element (see ``HTTPTokens/listContains(_:_:)``).
+    private static func lists(_ value: UnsafeBufferPointer<UInt8>, _ token: StaticString) -> Bool {
+        token.withUTF8Buffer { HTTPTokens.listContains(value, $0) }
     }
 }

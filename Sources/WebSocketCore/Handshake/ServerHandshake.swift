@@ -23,7 +23,7 @@ enum ServerHandshake {
         guard fields.connectionUpgrades else { return .failure(.missingConnectionUpgrade) }
         // Item 6: "A |Sec-WebSocket-Version| header field, with a value of 13." §4.4: otherwise the
         // server answers 426 with the versions it supports.
-        guard fields.versionCount == 1, fields.version == "13" else {
+        guard fields.versionCount == 1, fields.versionIs13 else {
             let versions = head.headers.values(for: "Sec-WebSocket-Version")
             return .failure(.unsupportedWebSocketVersion(versions.isEmpty ? nil : versions.joined(separator: ", ")))
         }
