@@ -9,7 +9,7 @@ extension Connection {
     mutating func stepHandshake() -> Step {
         switch phase {
         case .clientAwaitingResponse(let key, let offered, _):
-            switch consumeHead() {
+            switch consumeHead().outcome {
             case .needMore:
                 return inputEnded ? progress(.endOfStream) : .needInput
             case .failure(let error):
@@ -30,7 +30,8 @@ extension Connection {
             return inputEnded ? progress(.endOfStream) : .needInput
 
         case .serverAwaitingRequest:
-            switch consumeHead() {
+            let (outcome, fields) = consumeHead()
+            switch outcome {
             case .needMore:
                 return inputEnded ? progress(.endOfStream) : .needInput
             case .failure(let error):
@@ -39,9 +40,9 @@ extension Connection {
                 // A request parser never returns a response; were it to, the request line was not one.
                 return rejectInvalidRequest(.malformedRequestLine)
             case .request(let head):
-                switch ServerHandshake.validate(request: head) {
+                switch ServerHandshake.validate(request: head, fields: fields) {
                 case .failure(let error):
-                    if configuration.answersPlainRequests, let plain = ServerHandshake.plainRequest(head) {
+                    if configuration.answersPlainRequests, let plain = ServerHandshake.plainRequest(head, fields: fields) {
                         return progress(.requestRead(plain))
                     }
                     return rejectInvalidRequest(error)

@@ -41,9 +41,17 @@ extension Connection {
     /// two connections, or threads, ever share a box that changes. Its one access at a time is plain
     /// (`@exclusivity(unchecked)`): checked at run time, the accesses cost about 330
     /// instructions per handshake (the access set is thread-local), and no access here overlaps another.
+    ///
+    /// A server's box also holds the fields its handshake reads, which the parser hands over line by
+    /// line as it checks them (``HandshakeFields``): in the box they cost no allocation of their own,
+    /// and the parser, which a client uses too, stays as small as it was.
     final class HeadParserBox: @unchecked Sendable {
         @exclusivity(unchecked) var parser: HTTPHeadParser
-        init(_ parser: HTTPHeadParser) { self.parser = parser }
+        @exclusivity(unchecked) var fields: HandshakeFields
+        init(_ parser: HTTPHeadParser, fields: HandshakeFields = HandshakeFields()) {
+            self.parser = parser
+            self.fields = fields
+        }
     }
 
     /// The head parser in use, if a head is being read (for tests: its work and memory counters).
@@ -54,24 +62,26 @@ extension Connection {
 
     /// Feeds the buffered input to the head parser; it consumes up to the end of the head at most.
     /// A head read whole ends the parser (the connection keeps what the head said, not how it was
-    /// read); a head still incomplete, or refused, keeps it for the next call.
-    mutating func consumeHead() -> HTTPHeadParser.Outcome {
+    /// read); a head still incomplete, or refused, keeps it for the next call. With the outcome, the
+    /// fields a server's handshake reads, gathered as the parser checked them (none for a client).
+    mutating func consumeHead() -> (outcome: HTTPHeadParser.Outcome, fields: HandshakeFields) {
         var box: HeadParserBox
         if let held = headReading.take() {
             box = held
             // Shared with a copy of this connection: this one reads on in a copy of its own.
-            if !isKnownUniquelyReferenced(&box) { box = HeadParserBox(box.parser) }
+            if !isKnownUniquelyReferenced(&box) { box = HeadParserBox(box.parser, fields: box.fields) }
         } else {
             box = HeadParserBox(HTTPHeadParser(kind: isClient ? .response : .request, limits: configuration.limits))
         }
         let (consumed, outcome) = inbox.withUnsafeBytes { raw in
-            box.parser.consume(UnsafeRawBufferPointer(rebasing: raw[inboxStart...]))
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[inboxStart...])
+            return isClient ? box.parser.consume(bytes) : box.parser.consume(bytes, fieldsTo: &box.fields)
         }
         inboxStart += consumed
         switch outcome {
         case .needMore, .failure: headReading = .reading(box)
         case .request, .response: break
         }
-        return outcome
+        return (outcome, box.fields)
     }
 }

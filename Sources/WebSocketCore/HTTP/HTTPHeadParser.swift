@@ -96,6 +96,13 @@ struct HTTPHeadParser: Sendable {
     /// Consumes bytes up to the end of the head at most (bytes after the head — the first frames, or a
     /// body — are NOT consumed and stay with the caller). Returns how many bytes it consumed.
     mutating func consume(_ bytes: UnsafeRawBufferPointer) -> (consumed: Int, outcome: Outcome) {
+        var ignored = IgnoredFields()
+        return consume(bytes, fieldsTo: &ignored)
+    }
+
+    /// ``consume(_:)-(UnsafeRawBufferPointer)``, handing each field line, once checked, to `sink` as
+    /// well, in order.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer, fieldsTo sink: inout some HTTPFieldSink) -> (consumed: Int, outcome: Outcome) {
         if let result { return (0, result) }
         var index = 0
         while index < bytes.count {
@@ -110,7 +117,7 @@ struct HTTPHeadParser: Sendable {
                 #endif
                 let content = UnsafeRawBufferPointer(rebasing: bytes[index..<end])
                 index = next
-                if let outcome = content.withMemoryRebound(to: UInt8.self, { endOfLine($0) }) { return finish(index, outcome) }
+                if let outcome = content.withMemoryRebound(to: UInt8.self, { endOfLine($0, sink: &sink) }) { return finish(index, outcome) }
                 continue
             }
             let byte = bytes[index]
@@ -129,7 +136,7 @@ struct HTTPHeadParser: Sendable {
                 // followed by LF) within any protocol elements other than the content. A recipient of
                 // such a bare CR MUST consider that element to be invalid".
                 guard byte == 0x0A else { return fail(index, lineError) }
-                if let outcome = endOfStoredLine() { return finish(index, outcome) }
+                if let outcome = endOfStoredLine(sink: &sink) { return finish(index, outcome) }
                 continue
             }
             switch byte {
@@ -138,7 +145,7 @@ struct HTTPHeadParser: Sendable {
             case 0x0A:
                 // RFC 9112 §2.2: "a recipient MAY recognize a single LF as a line terminator and ignore
                 // any preceding CR".
-                if let outcome = endOfStoredLine() { return finish(index, outcome) }
+                if let outcome = endOfStoredLine(sink: &sink) { return finish(index, outcome) }
             default:
                 if let error = store(byte) { return fail(index, error) }
                 index = storeRun(bytes, from: index)
@@ -250,11 +257,11 @@ struct HTTPHeadParser: Sendable {
     }
 
     /// Handles the line stored in `line`, then empties it.
-    private mutating func endOfStoredLine() -> Outcome? {
+    private mutating func endOfStoredLine(sink: inout some HTTPFieldSink) -> Outcome? {
         // Moved out while it is read: the line's own storage cannot be lent while `self` changes.
         var stored: [UInt8] = []
         swap(&stored, &line)
-        let outcome = stored.withUnsafeBufferPointer { endOfLine($0) }
+        let outcome = stored.withUnsafeBufferPointer { endOfLine($0, sink: &sink) }
         // Short lines keep the buffer for the next; a long one gives its memory back, so that what
         // the parser holds stays near maxHeaderBytes (the fields) rather than twice it.
         if stored.capacity <= Self.retainedLineCapacity {
@@ -266,7 +273,7 @@ struct HTTPHeadParser: Sendable {
 
     /// Handles a complete line, `content` without its terminator; returns an outcome when the head is
     /// complete or invalid.
-    private mutating func endOfLine(_ content: UnsafeBufferPointer<UInt8>) -> Outcome? {
+    private mutating func endOfLine(_ content: UnsafeBufferPointer<UInt8>, sink: inout some HTTPFieldSink) -> Outcome? {
         #if DEBUG
         workCount += content.count
         #endif
@@ -311,6 +318,7 @@ struct HTTPHeadParser: Sendable {
                 let value = UnsafeBufferPointer(rebasing: content[bounds.value])
                 storedFieldBytes += name.count + HTTPFieldLines.decodedCount(value)
                 fields.append(line: content, capacityLimit: limits.maxHeaderBytes)
+                sink.field(name: name, value: value)
                 fieldCount += 1
                 return nil
             case .failure(let error):

@@ -3,7 +3,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// The header fields of a request that the server's handshake reads (RFC 6455 §4.2.1, RFC 9112
-/// §3.2 and §6.3), gathered in one walk over the request's fields, as bytes.
+/// §3.2 and §6.3), gathered as bytes: by the head parser as it checks each field line (an
+/// ``HTTPFieldSink``), so that nothing walks the fields again, or in one walk over headers built
+/// otherwise.
 ///
 /// Each field's name is compared with the known names of its length only (one, or two for 17
 /// bytes). Looking each name up in turn walked every field for every name and built an array of
@@ -13,7 +15,7 @@
 ///
 /// Repeated fields are kept as the checks need them: every value of the lists, the count and first
 /// value of the fields that must appear once.
-struct HandshakeFields {
+struct HandshakeFields: HTTPFieldSink, Equatable {
     /// Whether an `Upgrade` field lists `websocket` (ASCII case-insensitively, §4.2.1 item 3).
     private(set) var upgradesToWebSocket = false
     /// Whether a `Connection` field lists `Upgrade` (§4.2.1 item 4).
@@ -39,38 +41,47 @@ struct HandshakeFields {
         case key, version, subprotocol, extensions, other
     }
 
+    /// No field yet.
+    init() {}
+
+    /// The fields of `headers`, in one walk.
     init(_ headers: Connection.HTTPHeaders) {
         headers.forEachField { name, value in
-            switch Self.name(of: name) {
-            case .host:
-                hostCount += 1
-                if host == nil { host = HTTPFieldLines.string(value) }
-            case .origin:
-                if origin == nil { origin = HTTPFieldLines.string(value) }
-            case .upgrade:
-                if !upgradesToWebSocket { upgradesToWebSocket = Self.lists(value, "websocket") }
-            case .connection:
-                if !connectionUpgrades { connectionUpgrades = Self.lists(value, "upgrade") }
-            case .contentLength:
-                if !(value.count == 1 && value[0] == UInt8(ascii: "0")) { contentLengthsAreZero = false }
-            case .transferEncoding:
-                hasTransferEncoding = true
-            case .key:
-                keyCount += 1
-                if key == nil { key = HTTPFieldLines.string(value) }
-            case .version:
-                versionCount += 1
-                if versionCount == 1 {
-                    versionIs13 = value.count == 2 && value[0] == UInt8(ascii: "1") && value[1] == UInt8(ascii: "3")
-                }
-            case .subprotocol:
-                protocolValues.append(HTTPFieldLines.string(value))
-            case .extensions:
-                extensionValues.append(HTTPFieldLines.string(value))
-            case .other:
-                break
-            }
+            field(name: name, value: value)
             return true
+        }
+    }
+
+    /// Takes in one field, in the order of the head.
+    mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        switch Self.name(of: name) {
+        case .host:
+            hostCount += 1
+            if host == nil { host = HTTPFieldLines.string(value) }
+        case .origin:
+            if origin == nil { origin = HTTPFieldLines.string(value) }
+        case .upgrade:
+            if !upgradesToWebSocket { upgradesToWebSocket = Self.lists(value, "websocket") }
+        case .connection:
+            if !connectionUpgrades { connectionUpgrades = Self.lists(value, "upgrade") }
+        case .contentLength:
+            if !(value.count == 1 && value[0] == UInt8(ascii: "0")) { contentLengthsAreZero = false }
+        case .transferEncoding:
+            hasTransferEncoding = true
+        case .key:
+            keyCount += 1
+            if key == nil { key = HTTPFieldLines.string(value) }
+        case .version:
+            versionCount += 1
+            if versionCount == 1 {
+                versionIs13 = value.count == 2 && value[0] == UInt8(ascii: "1") && value[1] == UInt8(ascii: "3")
+            }
+        case .subprotocol:
+            protocolValues.append(HTTPFieldLines.string(value))
+        case .extensions:
+            extensionValues.append(HTTPFieldLines.string(value))
+        case .other:
+            break
         }
     }
 

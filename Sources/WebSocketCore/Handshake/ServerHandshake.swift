@@ -9,12 +9,18 @@ enum ServerHandshake {
     /// method, the HTTP version, the request target, `Upgrade`, `Connection`, `Sec-WebSocket-Version`,
     /// `Sec-WebSocket-Key`, `Host`, then the body and the optional fields.
     static func validate(request head: Connection.HTTPRequestHead) -> Result<Connection.HandshakeRequest, Connection.HandshakeError> {
+        validate(request: head, fields: HandshakeFields(head.headers))
+    }
+
+    /// ``validate(request:)`` with the fields it reads already gathered from `head`'s headers (by
+    /// the head parser, as it read them).
+    static func validate(request head: Connection.HTTPRequestHead,
+                         fields: HandshakeFields) -> Result<Connection.HandshakeRequest, Connection.HandshakeError> {
         // Item 1: "An HTTP/1.1 or higher GET request, including a "Request-URI"". Methods are
         // case-sensitive (RFC 9110 §9.1).
         guard head.method == "GET" else { return .failure(.methodNotAllowed(head.method)) }
         guard head.version >= .http1_1, head.version.major == 1 else { return .failure(.unsupportedHTTPVersion) }
         guard let resource = resource(fromTarget: head.target) else { return .failure(.malformedRequestLine) }
-        let fields = HandshakeFields(head.headers)
         // Item 3: "An |Upgrade| header field containing the value "websocket", treated as an ASCII
         // case-insensitive value."
         guard fields.upgradesToWebSocket else { return .failure(.missingUpgrade) }
@@ -61,9 +67,13 @@ enum ServerHandshake {
     /// (RFC 9112 §6.3: no `Transfer-Encoding`, no `Content-Length` but 0), and for HTTP/1.1 one
     /// non-empty `Host` (RFC 9112 §3.2).
     static func plainRequest(_ head: Connection.HTTPRequestHead) -> Connection.HandshakeRequest? {
+        plainRequest(head, fields: HandshakeFields(head.headers))
+    }
+
+    /// ``plainRequest(_:)`` with the fields it reads already gathered from `head`'s headers.
+    static func plainRequest(_ head: Connection.HTTPRequestHead, fields: HandshakeFields) -> Connection.HandshakeRequest? {
         guard head.method == "GET" || head.method == "HEAD", head.version.major == 1,
               let resource = resource(fromTarget: head.target) else { return nil }
-        let fields = HandshakeFields(head.headers)
         guard !fields.upgradesToWebSocket, !fields.hasTransferEncoding, fields.contentLengthsAreZero else { return nil }
         if head.version >= .http1_1 {
             guard fields.hostCount == 1, let host = fields.host, !host.isEmpty else { return nil }

@@ -58,6 +58,44 @@ struct HandshakeFieldsTests {
         #expect((try? T.validate(T.head(T.sampleHeaders + [("Content-Length", "0"), ("content-length", "0")])).get()) != nil)
     }
 
+    /// `headers` as a request head's bytes.
+    private static func wire(_ headers: [(String, String)]) -> [UInt8] {
+        Array(("GET /chat HTTP/1.1\r\n" + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n").utf8)
+    }
+
+    @Test("The fields the parser hands over as it reads each line are those a walk over the parsed headers finds, whatever the reads")
+    func gatheredWhileParsing() throws {
+        let cases: [[(String, String)]] = [
+            T.sampleHeaders,
+            Self.cased(T.sampleHeaders) { $0.uppercased() },
+            T.sampleHeaders + [("sec-websocket-key", "x"), ("SEC-WEBSOCKET-VERSION", "8"), ("Host", "b")],
+            T.headers(without: "Upgrade", adding: [("Upgrade", "h2c"), ("Upgrade", "WebSocket")])
+                + [("Sec-WebSocket-Extensions", "a"), ("Sec-WebSocket-Extensions", "b; x=1"), ("Origin", "http://2")],
+            T.sampleHeaders + [("Content-Length", "0"), ("content-length", "00"), ("Transfer-Encoding", "chunked")],
+            [("Host", ""), ("Origin", ""), ("Sec-WebSocket-Version", "13 "), ("Sec-WebSocket-Key", "  k  ")],
+            [("User-Agent", "x"), ("X-Long", String(repeating: "v", count: 300)), ("Connection", "keep-alive, Upgrade")],
+            [],
+        ]
+        for headers in cases {
+            let bytes = Self.wire(headers)
+            // Whole, then a byte at a time (each line stored before it is parsed), then in two pieces.
+            for pieces in [[bytes[...]], bytes.indices.map { bytes[$0...$0] }, [bytes[..<(bytes.count / 2)], bytes[(bytes.count / 2)...]]] {
+                var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
+                var gathered = HandshakeFields()
+                var outcome = HTTPHeadParser.Outcome.needMore
+                for piece in pieces {
+                    outcome = piece.withUnsafeBytes { parser.consume($0, fieldsTo: &gathered).outcome }
+                }
+                guard case .request(let head) = outcome else {
+                    Issue.record("not parsed: \(headers)")
+                    continue
+                }
+                #expect(gathered == HandshakeFields(head.headers), "\(headers), \(pieces.count) pieces")
+                #expect(ServerHandshake.validate(request: head, fields: gathered) == ServerHandshake.validate(request: head))
+            }
+        }
+    }
+
     @Test("A plain request reads the same fields")
     func plainRequests() {
         let plain: [(String, String)] = [("host", "server.example.com"), ("ORIGIN", "http://example.com")]
