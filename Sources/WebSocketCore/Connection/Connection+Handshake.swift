@@ -9,7 +9,8 @@ extension Connection {
     mutating func stepHandshake() -> Step {
         switch phase {
         case .clientAwaitingResponse(let key, let offered, _):
-            switch consumeHead().outcome {
+            let (outcome, fields) = consumeHead()
+            switch outcome {
             case .needMore:
                 return inputEnded ? progress(.endOfStream) : .needInput
             case .failure(let error):
@@ -18,7 +19,7 @@ extension Connection {
                 // A response parser never returns a request; were it to, the status line was not one.
                 return progress(.handshakeFailed(.invalidResponse(.malformedStatusLine)))
             case .response(let head):
-                return handleResponse(head, key: key, offered: offered.value)
+                return handleResponse(head, fields: fields, key: key, offered: offered.value)
             }
 
         case .clientReadingRejection:
@@ -59,12 +60,13 @@ extension Connection {
         }
     }
 
-    private mutating func handleResponse(_ head: Connection.HTTPResponseHead, key: String, offered: Connection.ClientOptions) -> Step {
+    private mutating func handleResponse(_ head: Connection.HTTPResponseHead, fields: HandshakeFields, key: String,
+                                         offered: Connection.ClientOptions) -> Step {
         // The parser that read this head is gone: after an interim response the next head gets a
         // fresh one (see `consumeHead()`).
         switch head.status {
         case 101:
-            switch ClientHandshake.validate(response: head, key: key, options: offered) {
+            switch ClientHandshake.validate(response: head, fields: fields, key: key, options: offered) {
             case .failure(let error):
                 return progress(.handshakeFailed(.invalidResponse(error)))
             case .success(let result):

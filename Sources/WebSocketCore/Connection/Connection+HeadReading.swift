@@ -42,9 +42,9 @@ extension Connection {
     /// (`@exclusivity(unchecked)`): checked at run time, the accesses cost about 330
     /// instructions per handshake (the access set is thread-local), and no access here overlaps another.
     ///
-    /// A server's box also holds the fields its handshake reads, which the parser hands over line by
-    /// line as it checks them (``HandshakeFields``): in the box they cost no allocation of their own,
-    /// and the parser, which a client uses too, stays as small as it was.
+    /// The box also holds the fields the handshake reads, which the parser hands over line by line
+    /// as it checks them (``HandshakeFields``): in the box they cost no allocation of their own, and
+    /// the parser stays as small as it was.
     final class HeadParserBox: @unchecked Sendable {
         @exclusivity(unchecked) var parser: HTTPHeadParser
         @exclusivity(unchecked) var fields: HandshakeFields
@@ -63,7 +63,7 @@ extension Connection {
     /// Feeds the buffered input to the head parser; it consumes up to the end of the head at most.
     /// A head read whole ends the parser (the connection keeps what the head said, not how it was
     /// read); a head still incomplete, or refused, keeps it for the next call. With the outcome, the
-    /// fields a server's handshake reads, gathered as the parser checked them (none for a client).
+    /// fields the handshake reads, gathered as the parser checked them.
     mutating func consumeHead() -> (outcome: HTTPHeadParser.Outcome, fields: HandshakeFields) {
         var box: HeadParserBox
         if let held = headReading.take() {
@@ -75,7 +75,7 @@ extension Connection {
         }
         let (consumed, outcome) = inbox.withUnsafeBytes { raw in
             let bytes = UnsafeRawBufferPointer(rebasing: raw[inboxStart...])
-            return isClient ? box.parser.consume(bytes) : box.parser.consume(bytes, fieldsTo: &box.fields)
+            return box.parser.consume(bytes, fieldsTo: &box.fields)
         }
         inboxStart += consumed
         switch outcome {

@@ -105,7 +105,7 @@ struct HTTPFieldLines: Sendable {
 }
 
 /// What the head parser hands each field line to once it has checked it, besides keeping it: the
-/// server's handshake gathers the fields it reads so (``HandshakeFields``), as the lines arrive,
+/// opening handshake gathers the fields it reads so (``HandshakeFields``), as the lines arrive,
 /// rather than in a walk over them afterwards (about 120 instructions per field).
 protocol HTTPFieldSink {
     /// One field's name, and its value trimmed of the whitespace around it.

@@ -130,6 +130,13 @@ enum ClientHandshake {
     /// returns ``Connection/HandshakeError/unexpectedStatus(_:)``.
     static func validate(response: Connection.HTTPResponseHead, key: String,
                          options: Connection.ClientOptions) -> Result<Connection.HandshakeResult, Connection.HandshakeError> {
+        validate(response: response, fields: HandshakeFields(response.headers), key: key, options: options)
+    }
+
+    /// ``validate(response:key:options:)`` with the fields it reads already gathered from
+    /// `response`'s headers (by the head parser, as it read them).
+    static func validate(response: Connection.HTTPResponseHead, fields: HandshakeFields, key: String,
+                         options: Connection.ClientOptions) -> Result<Connection.HandshakeResult, Connection.HandshakeError> {
         // Check 1: "If the status code received from the server is not 101, the client handles the
         // response per HTTP [RFC2616] procedures."
         guard response.status == 101 else { return .failure(.unexpectedStatus(response.status)) }
@@ -141,13 +148,13 @@ enum ClientHandshake {
         // Check 2: "If the response lacks an |Upgrade| header field or the |Upgrade| header field
         // contains a value that is not an ASCII case-insensitive match for the value "websocket", the
         // client MUST _Fail the WebSocket Connection_."
-        guard HTTPTokens.listContains(headers.values(for: "Upgrade"), token: "websocket") else {
+        guard fields.upgradesToWebSocket else {
             return .failure(.responseMissingUpgrade)
         }
         // Check 3: "If the response lacks a |Connection| header field or the |Connection| header field
         // doesn't contain a token that is an ASCII case-insensitive match for the value "Upgrade", the
         // client MUST _Fail the WebSocket Connection_."
-        guard HTTPTokens.listContains(headers.values(for: "Connection"), token: "upgrade") else {
+        guard fields.connectionUpgrades else {
             return .failure(.responseMissingConnectionUpgrade)
         }
         // Check 4: "If the response lacks a |Sec-WebSocket-Accept| header field or the
@@ -155,8 +162,7 @@ enum ClientHandshake {
         // concatenation of the |Sec-WebSocket-Key| (as a string, not base64-decoded) with the string
         // "258EAFA5-E914-47DA-95CA-C5AB0DC85B11" but ignoring any leading and trailing whitespace, the
         // client MUST _Fail the WebSocket Connection_."
-        let accepts = headers.values(for: "Sec-WebSocket-Accept")
-        guard accepts.count == 1, let accept = accepts.first,
+        guard fields.acceptCount == 1, let accept = fields.accept,
               HTTPTokens.trimmingOWS(accept[...]) == AcceptKey.accept(forKey: key) else {
             return .failure(.invalidAccept)
         }
@@ -164,7 +170,7 @@ enum ClientHandshake {
         // field indicates the use of an extension that was not present in the client's handshake (the
         // server has indicated an extension not requested by the client), the client MUST _Fail the
         // WebSocket Connection_."
-        guard let extensions = Connection.ExtensionHeader.parseList(headers.values(for: "Sec-WebSocket-Extensions")) else {
+        guard let extensions = Connection.ExtensionHeader.parseList(fields.extensionValues) else {
             return .failure(.invalidExtensionsHeader)
         }
         let unoffered = extensions.first { accepted in
@@ -176,7 +182,7 @@ enum ClientHandshake {
         // has indicated a subprotocol not requested by the client), the client MUST _Fail the WebSocket
         // Connection_." RFC 6455 §4.2.2 has the server send one value, so a list or a repeated field
         // fails too. Subprotocol names are compared exactly as offered.
-        let protocols = headers.values(for: "Sec-WebSocket-Protocol")
+        let protocols = fields.protocolValues
         var subprotocol: String?
         if !protocols.isEmpty {
             let chosen = String(HTTPTokens.trimmingOWS(protocols.joined(separator: ", ")[...]))

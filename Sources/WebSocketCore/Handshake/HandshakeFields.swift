@@ -2,8 +2,9 @@
 // Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 // SPDX-License-Identifier: Apache-2.0
 
-/// The header fields of a request that the server's handshake reads (RFC 6455 §4.2.1, RFC 9112
-/// §3.2 and §6.3), gathered as bytes: by the head parser as it checks each field line (an
+/// The header fields the opening handshake reads: a server's of the request (RFC 6455 §4.2.1, RFC
+/// 9112 §3.2 and §6.3), a client's of the 101 (RFC 6455 §4.1, the client's checks 2 to 6). Gathered
+/// as bytes: by the head parser as it checks each field line (an
 /// ``HTTPFieldSink``), so that nothing walks the fields again, or in one walk over headers built
 /// otherwise.
 ///
@@ -32,13 +33,16 @@ struct HandshakeFields: HTTPFieldSink, Equatable {
     private(set) var hasTransferEncoding = false
     /// Whether every `Content-Length` is `0` (true when there is none).
     private(set) var contentLengthsAreZero = true
+    /// (Client) How many `Sec-WebSocket-Accept` fields there are, and the first one's value.
+    private(set) var acceptCount = 0
+    private(set) var accept: String? = nil
     /// Every `Sec-WebSocket-Protocol` and `Sec-WebSocket-Extensions` value, in order.
     private(set) var protocolValues: [String] = []
     private(set) var extensionValues: [String] = []
 
     private enum Name {
         case host, origin, upgrade, connection, contentLength, transferEncoding
-        case key, version, subprotocol, extensions, other
+        case key, version, subprotocol, extensions, accept, other
     }
 
     /// No field yet.
@@ -80,6 +84,9 @@ struct HandshakeFields: HTTPFieldSink, Equatable {
             protocolValues.append(HTTPFieldLines.string(value))
         case .extensions:
             extensionValues.append(HTTPFieldLines.string(value))
+        case .accept:
+            acceptCount += 1
+            if accept == nil { accept = HTTPFieldLines.string(value) }
         case .other:
             break
         }
@@ -97,6 +104,7 @@ struct HandshakeFields: HTTPFieldSink, Equatable {
         case 10: return matches("Connection") ? .connection : .other
         case 14: return matches("Content-Length") ? .contentLength : .other
         case 17: return matches("Sec-WebSocket-Key") ? .key : matches("Transfer-Encoding") ? .transferEncoding : .other
+        case 20: return matches("Sec-WebSocket-Accept") ? .accept : .other
         case 21: return matches("Sec-WebSocket-Version") ? .version : .other
         case 22: return matches("Sec-WebSocket-Protocol") ? .subprotocol : .other
         case 24: return matches("Sec-WebSocket-Extensions") ? .extensions : .other

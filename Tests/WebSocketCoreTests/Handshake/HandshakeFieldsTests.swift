@@ -96,6 +96,45 @@ struct HandshakeFieldsTests {
         }
     }
 
+    @Test("A response's fields, handed over as the parser reads them, are those a walk finds, and validate the same")
+    func responseGatheredWhileParsing() throws {
+        let key = "dGhlIHNhbXBsZSBub25jZQ=="
+        let accept = AcceptKey.accept(forKey: key)
+        let cases: [[(String, String)]] = [
+            [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", accept)],
+            [("upgrade", "WebSocket"), ("CONNECTION", "keep-alive, upgrade"), ("sec-websocket-accept", " \(accept) ")],
+            [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", accept), ("Sec-WebSocket-Accept", accept)],
+            [("Upgrade", "h2c"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", accept)],
+            [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", "wrong")],
+            [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", accept),
+             ("Sec-WebSocket-Protocol", "chat"), ("Sec-WebSocket-Extensions", "x-a; p=1"), ("Sec-WebSocket-Extensions", "x-b")],
+            [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", accept), ("Sec-WebSocket-Protocol", "chat"),
+             ("Sec-WebSocket-Protocol", "other")],
+            [],
+        ]
+        var options = Connection.ClientOptions(url: try WebSocketURL(parsing: "ws://example.com/"))
+        options.subprotocols = ["chat"]
+        options.extensions = [Connection.ExtensionHeader(name: "x-a"), Connection.ExtensionHeader(name: "x-b")]
+        for headers in cases {
+            let bytes = Array(("HTTP/1.1 101 Switching Protocols\r\n" + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n").utf8)
+            for pieces in [[bytes[...]], bytes.indices.map { bytes[$0...$0] }] {
+                var parser = HTTPHeadParser(kind: .response, limits: Connection.Limits())
+                var gathered = HandshakeFields()
+                var outcome = HTTPHeadParser.Outcome.needMore
+                for piece in pieces {
+                    outcome = piece.withUnsafeBytes { parser.consume($0, fieldsTo: &gathered).outcome }
+                }
+                guard case .response(let head) = outcome else {
+                    Issue.record("not parsed: \(headers)")
+                    continue
+                }
+                #expect(gathered == HandshakeFields(head.headers), "\(headers), \(pieces.count) pieces")
+                #expect(ClientHandshake.validate(response: head, fields: gathered, key: key, options: options)
+                        == ClientHandshake.validate(response: head, key: key, options: options))
+            }
+        }
+    }
+
     @Test("A plain request reads the same fields")
     func plainRequests() {
         let plain: [(String, String)] = [("host", "server.example.com"), ("ORIGIN", "http://example.com")]
