@@ -40,6 +40,7 @@ enum Workloads {
         list.append(embedEcho(name: "embed-echo-inplace-256B", size: 256, lent: true, inPlace: true))
         list.append(handshakeServer())
         list.append(handshakeServerBrowser())
+        list.append(handshakeClient())
         list.append(taskResume())
         list.append(deflateRoundTrip(name: "deflate-roundtrip-64KiB", size: 64 << 10))
         list.append(broadcast(name: "broadcast-1KiB-1000", size: 1024, connections: 1000))
