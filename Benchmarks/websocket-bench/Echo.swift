@@ -9,12 +9,6 @@ import EchoServerSupport
 /// the same bytes per round trip as the WebSocket frames do (payload plus frame headers and mask), so
 /// the ratio is the cost of framing, masking, validation and the adapter over raw TCP.
 extension Workloads {
-    static var echo: [Workload] {
-        [echo(name: "echo-256B", size: 256),
-         echo(name: "echo-64KiB", size: 64 << 10),
-         echo(name: "echo-200-connections", size: 256, connections: 200)]
-    }
-
     /// `connections` clients, each doing round trips of `size`-byte binary messages one at a time;
     /// with one connection, the rate is timed as the other workloads are (``Measure/rate``); with
     /// more, every client runs on its own thread and the aggregate rate is sampled, ours first.

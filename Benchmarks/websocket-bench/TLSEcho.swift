@@ -17,13 +17,6 @@ import TLSTestSupport
 /// `wss://` connection cycles against bare TLS handshakes. The ratio is the cost of the WebSocket
 /// layer over TLS alone; the certificates are made at start-up (the test PKI).
 extension Workloads {
-    static var tls: [Workload] {
-        [tlsEcho(name: "tls-echo-256B", size: 256),
-         tlsEcho(name: "tls-echo-64KiB", size: 64 << 10),
-         tlsHandshakes(),
-         tlsResumption()]
-    }
-
     static func tlsEcho(name: String, size: Int) -> Workload {
         Workload(name: name, run: {
             let ours = WebSocketEcho(size: size, tls: true)

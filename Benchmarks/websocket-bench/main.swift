@@ -53,14 +53,14 @@ if arguments.first == "client-echo" {
     ClientEcho.main(Array(arguments.dropFirst()))
 }
 
-let workloads = Workloads.all
+let entries = Workloads.entries
 
 if arguments.first == "--list" {
-    for workload in workloads { print(workload.name) }
+    for entry in entries { print(entry.name) }
 } else if let index = arguments.firstIndex(of: "--frames") {
     guard index + 1 < arguments.count, let n = Int(arguments[index + 1]), n >= 0,
-          let name = arguments.first, let workload = workloads.first(where: { $0.name == name }),
-          let frames = workload.frames else {
+          let name = arguments.first, let entry = entries.first(where: { $0.name == name }),
+          let frames = entry.make().frames else {
         print("usage: websocket-bench PARSE-OR-SERIALIZE-WORKLOAD --frames N")
         exit(2)
     }
@@ -70,10 +70,10 @@ if arguments.first == "--list" {
     }
     frames(n, m)
 } else {
-    let selected = arguments.isEmpty ? workloads : workloads.filter { arguments.contains($0.name) }
+    let selected = arguments.isEmpty ? entries : entries.filter { arguments.contains($0.name) }
     if selected.isEmpty {
         print("unknown workload; try --list")
         exit(2)
     }
-    for workload in selected { workload.run() }
+    for entry in selected { entry.make().run() }
 }
