@@ -58,24 +58,8 @@ extension Workloads {
             }
             return written
         }
-        return Workload(name: name, run: {
-            let count = 5_000
-            let (answer, closeFrame) = makeAnswer()
-            let oneCycle = cycles(1, answer: answer, closeFrame: closeFrame)
-            precondition(oneCycle > 100, "\(name): no request and Close written (\(oneCycle) bytes)")
-            let ours = Measure.rate(work: Double(count)) { blackHole(cycles(count, answer: answer, closeFrame: closeFrame)) }
-            var accept: [UInt8] = []
-            accept.reserveCapacity(64)
-            let baseline = Measure.rate(work: 1) {
-                accept.removeAll(keepingCapacity: true)
-                BenchmarkHooks.appendAcceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==", to: &accept)
-                blackHole(accept)
-            }
-            report(name, ours: "\(format3(ours / 1e3)) k cycles/s", baselineName: "the accept value alone",
-                   theirs: "\(format3(baseline / 1e3)) k/s", ratio: ours / baseline)
-        }, frames: { n, _ in
-            let (answer, closeFrame) = makeAnswer()
-            blackHole(cycles(n, answer: answer, closeFrame: closeFrame))
-        })
+        return connectionLives(name: name, written: "a request and a Close", atLeast: 101, fixture: makeAnswer) {
+            cycles($0, answer: $1.answer, closeFrame: $1.closeFrame)
+        }
     }
 }

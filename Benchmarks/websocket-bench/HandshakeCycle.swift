@@ -79,12 +79,20 @@ extension Workloads {
             }
             return written
         }
-        return Workload(name: name, run: {
+        return connectionLives(name: name, written: "a 101 and a Close", atLeast: 130, fixture: makeCloseFrame, cycles: cycles)
+    }
+
+    /// A workload of connection lives in the core: `cycles(n, fixture)` runs `n` and returns the
+    /// bytes the connections wrote, at least `atLeast` for one (`written` says what). The fixture is
+    /// made when the workload runs. The baseline is the accept value alone, which both ends compute.
+    static func connectionLives<Fixture>(name: String, written: String, atLeast: Int, fixture: @escaping () -> Fixture,
+                                         cycles: @escaping (Int, Fixture) -> Int) -> Workload {
+        Workload(name: name, run: {
             let count = 5_000
-            let closeFrame = makeCloseFrame()
-            let oneCycle = cycles(1, closeFrame: closeFrame)
-            precondition(oneCycle > 129, "\(name): no 101 and Close written (\(oneCycle) bytes)")
-            let ours = Measure.rate(work: Double(count)) { blackHole(cycles(count, closeFrame: closeFrame)) }
+            let made = fixture()
+            let oneCycle = cycles(1, made)
+            precondition(oneCycle >= atLeast, "\(name): not \(written) written (\(oneCycle) bytes)")
+            let ours = Measure.rate(work: Double(count)) { blackHole(cycles(count, made)) }
             var accept: [UInt8] = []
             accept.reserveCapacity(64)
             let baseline = Measure.rate(work: 1) {
@@ -95,7 +103,7 @@ extension Workloads {
             report(name, ours: "\(format3(ours / 1e3)) k cycles/s", baselineName: "the accept value alone",
                    theirs: "\(format3(baseline / 1e3)) k/s", ratio: ours / baseline)
         }, frames: { n, _ in
-            blackHole(cycles(n, closeFrame: makeCloseFrame()))
+            blackHole(cycles(n, fixture()))
         })
     }
 }
