@@ -51,6 +51,7 @@ public enum HTTPRequestTarget {
         let act: (Connection.Event, inout Connection) -> Void = { event, connection in
             guard case .handshakeRequest(let request) = event else { return }
             checkWithinLimits(request.head, limits: limits)
+            checkHeaderViews(request.head.headers, who: "server")
             do {
                 try decide(decision, request, &connection)
             } catch {
@@ -93,6 +94,23 @@ public enum HTTPRequestTarget {
                     fuzzFailure("server: a refused accept changed the connection")
                 }
                 try connection.accept()
+            }
+        }
+    }
+
+    /// A parsed head's headers, kept as its bytes, read as the same fields built as strings: the
+    /// count, every field in order, and each name's lookups.
+    static func checkHeaderViews(_ headers: Connection.HTTPHeaders, who: String) {
+        let fields = headers.fields
+        let built = Connection.HTTPHeaders(fields.map { ($0.name, $0.value) })
+        guard headers.count == fields.count, headers.isEmpty == fields.isEmpty, headers == built, built == headers,
+              Array(headers) == fields else {
+            fuzzFailure("\(who): parsed headers \(fields) do not read as the same fields built")
+        }
+        for name in Set(fields.map { $0.name.lowercased() }) {
+            guard headers[name] == built[name], headers.values(for: name) == built.values(for: name),
+                  headers.contains(name: name) == built.contains(name: name) else {
+                fuzzFailure("\(who): parsed headers disagree on \(name): \(headers.values(for: name)) against \(built.values(for: name))")
             }
         }
     }
@@ -213,6 +231,7 @@ public enum HTTPResponseTarget {
             case .handshakeCompleted(let result):
                 opened = true
                 guard result.headers.count <= limits.maxHeaderCount else { fuzzFailure("client: \(result.headers.count) headers") }
+                HTTPRequestTarget.checkHeaderViews(result.headers, who: "client")
                 if let chosen = result.subprotocol, !options.subprotocols.contains(chosen) {
                     fuzzFailure("client: accepted the subprotocol \(chosen), which it did not offer")
                 }
