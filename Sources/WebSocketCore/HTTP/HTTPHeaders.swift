@@ -169,7 +169,7 @@ extension Connection {
             return lhs.fields == rhs.fields
         }
 
-        /// Hashes the fields, as ``==`` compares them.
+        /// Hashes the fields, as equality compares them.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(fields)
         }
