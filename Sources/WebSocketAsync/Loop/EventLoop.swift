@@ -215,11 +215,12 @@ final class EventLoop: @unchecked Sendable {
         peakSinceTrim = max(peakSinceTrim, liveCount)
     }
 
-    /// Forgets `socket`'s registration: call before closing its descriptor.
+    /// Forgets `socket`'s registration: call right before closing its descriptor (epoll is not told:
+    /// the close takes the descriptor out of its set).
     func unregister(_ socket: WebSocket, descriptor: Int32) {
         let slot = Int(socket.token & 0xffff_ffff)
         guard slot < sockets.count, sockets[slot] === socket else { return }
-        readiness.deregister(descriptor)
+        readiness.deregister(descriptor, closing: true)
         // Kept alive to the turn's end: `handle` calls the socket it is handling unretained.
         retiring.append(socket)
         sockets[slot] = nil
@@ -361,7 +362,7 @@ final class EventLoop: @unchecked Sendable {
     /// Stops accepting for `server`: its listeners leave this loop.
     func removeListeners(of server: ServerCore) {
         for index in listeners.indices where listeners[index]?.server === server {
-            if let listener = listeners[index] { readiness.deregister(listener.socket.descriptor) }
+            if let listener = listeners[index] { readiness.deregister(listener.socket.descriptor, closing: false) }
             listeners[index] = nil
         }
     }

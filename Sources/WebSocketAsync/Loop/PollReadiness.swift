@@ -76,7 +76,7 @@ final class PollReadiness: Readiness, @unchecked Sendable {
         fds[entry].events = Self.events(for: interest)
     }
 
-    func deregister(_ descriptor: Int32) {
+    func deregister(_ descriptor: Int32, closing: Bool) {
         guard let entry = entry(of: descriptor) else { return }
         entryOfDescriptor[Int(descriptor)] = -1
         let last = fds.count - 1

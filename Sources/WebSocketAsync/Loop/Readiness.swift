@@ -49,8 +49,9 @@ protocol Readiness: AnyObject, Sendable {
     func register(_ descriptor: Int32, token: UInt64, interest: Interest) throws(Errno)
     /// Changes what `descriptor` is watched for.
     func update(_ descriptor: Int32, interest: Interest)
-    /// Stops watching `descriptor` (before it is closed).
-    func deregister(_ descriptor: Int32)
+    /// Stops watching `descriptor`. `closing`: the caller closes it right after, and nothing else
+    /// holds it open (the loop's sockets are never duplicated, and are closed on exec).
+    func deregister(_ descriptor: Int32, closing: Bool)
     /// Waits up to `timeoutMilliseconds` (-1: no limit; 0: not at all) for readiness, and reports
     /// each ready descriptor's token and events to `body`. A ``wake()`` since the last wait is
     /// consumed.
