@@ -29,7 +29,9 @@
 # (SIGTERM, then SIGKILL after 10 s). Prints a markdown table of medians over the rounds: lws in
 # absolute figures, each of ours as a ratio to lws's median; then a second table of what each server
 # did per second of its own CPU time (the rate divided by the server's CPU share, medians), which
-# shows a server's cost where the load generator, not the server, sets the rate. The raw figures (every wsload line)
+# shows a server's cost where the load generator, not the server, sets the rate; then a third of the
+# server's user and system time per message or cycle (medians), which tells its own code's share from
+# the kernel's. The raw figures (every wsload line)
 # are kept in .build/servers/compare-*.txt. With WEBSOCKET_STATIC_STDLIB=1, our servers are built as
 # a deployed server would be (Scripts/build-static.sh: the Swift runtime linked in).
 set -euo pipefail
@@ -123,24 +125,27 @@ raw="$bin/compare-$(date +%Y%m%d-%H%M%S).txt"
 results="$work/results"  # lines: SERVER WORKLOAD VALUE ERRORS
 : >"$results"
 
-server_cpu_ticks() {  # the server's user and system time so far, in clock ticks (all threads)
-    awk '{sub(/^.*\) /, ""); print $12 + $13}' "/proc/$server_pid/stat"
+server_cpu_ticks() {  # the server's user and system time so far, in clock ticks (all threads): "USER SYSTEM"
+    awk '{sub(/^.*\) /, ""); print $12, $13}' "/proc/$server_pid/stat"
 }
 
 run_load() {  # SERVER WORKLOAD ARGS...: runs wsload, records its rate and the rate per server CPU-second
     local server=$1 workload=$2
     shift 2
-    local status=0 line rate errors ticks_before ticks_after wall_before wall_after per_cpu
-    ticks_before="$(server_cpu_ticks)"
+    local status=0 line rate errors user_before system_before user_after system_after ticks_before ticks_after
+    local wall_before wall_after per_cpu
+    read -r user_before system_before <<<"$(server_cpu_ticks)"
+    ticks_before=$((user_before + system_before))
     wall_before="$(date +%s.%N)"
     "${pin_load[@]}" "$wsload" "$@" --port "$port" --seconds "$seconds" >"$work/load.out" 2>"$work/load.err" &
     load_pid=$!
     wait "$load_pid" || status=$?
     load_pid=""
-    ticks_after="$(server_cpu_ticks)"
+    read -r user_after system_after <<<"$(server_cpu_ticks)"
+    ticks_after=$((user_after + system_after))
     wall_after="$(date +%s.%N)"
     line="$(tail -n 1 "$work/load.out")"
-    echo "round=$round server=$server workload=$workload status=$status server_cpu_ticks=$((ticks_after - ticks_before)) wall_s=$(awk -v a="$wall_before" -v b="$wall_after" 'BEGIN {printf "%.3f", b - a}') $line" >>"$raw"
+    echo "round=$round server=$server workload=$workload status=$status server_cpu_ticks=$((ticks_after - ticks_before)) server_user_ticks=$((user_after - user_before)) server_system_ticks=$((system_after - system_before)) wall_s=$(awk -v a="$wall_before" -v b="$wall_after" 'BEGIN {printf "%.3f", b - a}') $line" >>"$raw"
     rate="$(sed -n 's/.* rate=\([0-9.]*\).*/\1/p' <<<"$line")"
     errors="$(sed -n 's/.* errors=\([0-9]*\).*/\1/p' <<<"$line")"
     if [[ -z $rate ]]; then rate=0; fi
@@ -154,6 +159,12 @@ run_load() {  # SERVER WORKLOAD ARGS...: runs wsload, records its rate and the r
     per_cpu="$(awk -v r="$rate" -v s="$seconds" -v t=$((ticks_after - ticks_before)) -v hz="$(getconf CLK_TCK)" \
         -v a="$wall_before" -v b="$wall_after" 'BEGIN {cpu = t / hz; if (cpu > 0) printf "%.1f", r * s / cpu; else print 0}')"
     echo "$server $workload-cpu $per_cpu 0" >>"$results"
+    # The same CPU time split: microseconds of user and of system time per message or cycle, so
+    # that a gap shows as the server's own code or as the kernel's work for it.
+    awk -v r="$rate" -v s="$seconds" -v u=$((user_after - user_before)) -v k=$((system_after - system_before)) \
+        -v hz="$(getconf CLK_TCK)" -v name="$server $workload" 'BEGIN {
+            n = r * s; if (n <= 0) n = 1
+            printf "%s-user %.3f 0\n%s-system %.3f 0\n", name, u / hz * 1e6 / n, name, k / hz * 1e6 / n }' >>"$results"
     printf '  %-18s %-12s %12.1f/s%s\n' "$server" "$workload" "$rate" "$( ((errors > 0)) && echo "  ($errors errors)")" >&2
 }
 
@@ -226,6 +237,20 @@ for server in "${servers[@]}"; do
     row="| $server |"
     for w in "${workloads[@]}"; do
         row+=" $(awk -v x="$(median "$server" "$w-cpu")" 'BEGIN {printf "%.0f", x}') |"
+    done
+    echo "$row"
+done
+echo
+echo "The server's CPU time per message or cycle, user + system, in microseconds (medians; counted in clock"
+echo "ticks of $((1000 / $(getconf CLK_TCK))) ms, tens of them for the user share of a run: read that share as ±15 %):"
+echo
+echo "| server | ping-pong 1 conn | pipeline 64 × 256 B | ping-pong 100 conns | handshake cycles |"
+echo "| --- | --- | --- | --- | --- |"
+for server in "${servers[@]}"; do
+    row="| $server |"
+    for w in "${workloads[@]}"; do
+        row+=" $(awk -v u="$(median "$server" "$w-user")" -v k="$(median "$server" "$w-system")" 'BEGIN {
+            f = (u + k < 1) ? "%.3f + %.3f" : "%.1f + %.1f"; printf f, u, k }') |"
     done
     echo "$row"
 done
