@@ -250,7 +250,7 @@ for server in "${servers[@]}"; do
     row="| $server |"
     for w in "${workloads[@]}"; do
         row+=" $(awk -v u="$(median "$server" "$w-user")" -v k="$(median "$server" "$w-system")" 'BEGIN {
-            f = (u + k < 1) ? "%.3f + %.3f" : "%.1f + %.1f"; printf f, u, k }') |"
+            f = (u + k < 10) ? "%.2f + %.2f" : "%.1f + %.1f"; printf f, u, k }') |"
     done
     echo "$row"
 done
