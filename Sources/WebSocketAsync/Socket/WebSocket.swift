@@ -209,7 +209,8 @@ public final class WebSocket: @unchecked Sendable {
         var topics = TopicSet()
     }
     let shared: Locked<Shared>
-    /// The two atomic words below, in one pinned allocation (`PinnedMemory`), freed by `deinit`.
+    /// The two atomic words below, pinned beside `shared`'s mutex, in its allocation (which lives as
+    /// long as `shared`, so as long as the socket).
     private let atomicWords: UnsafeMutablePointer<Int>
     /// The buffered amount the loop published last (an atomic, read by other threads).
     var publishedBufferedAmount: UnsafeMutablePointer<Int> { atomicWords }
@@ -227,15 +228,10 @@ public final class WebSocket: @unchecked Sendable {
         self.consumer = consumer
         self.sharedOptions = options
         self.system = system
-        shared = Locked(Shared(connected: socket))
+        shared = Locked(Shared(connected: socket), pinnedWords: 2)
         highWaterMark = self.session.settings.highWaterMark
-        atomicWords = PinnedMemory.allocate(Int.self, count: 2)
-        atomicWords.initialize(repeating: 0, count: 2)
+        atomicWords = shared.pinnedWords
         consumerChanged()
-    }
-
-    deinit {
-        PinnedMemory.deallocate(atomicWords)
     }
 
     // MARK: What the connection is

@@ -28,12 +28,34 @@ package final class Locked<Value> {
 
     /// `consuming`: taken as an ordinary (borrowed) argument, a connection's shared state was
     /// copied in and the caller's copy destroyed, about 450 instructions of every connection.
-    package init(_ value: consuming Value) {
+    ///
+    /// `pinnedWords`: that many words, zeroed, kept in the mutex's allocation (``pinnedWords``), for
+    /// an owner that needs atomics beside its lock: a connection's `WebSocket` allocated its two
+    /// on their own, a `malloc` and a `free` more for every connection.
+    package init(_ value: consuming Value, pinnedWords: Int = 0) {
+        precondition(pinnedWords >= 0, "Locked: a negative count of pinned words")
         self.value = value
-        mutex = PinnedMemory.allocate(pthread_mutex_t.self)
+        let raw = PinnedMemory.allocateBytes(Self.wordsOffset + pinnedWords * MemoryLayout<Int>.stride)
+        mutex = raw.bindMemory(to: pthread_mutex_t.self, capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let mutexResult = pthread_mutex_init(mutex, nil)
         precondition(mutexResult == 0, "pthread_mutex_init failed")
+        if pinnedWords > 0 {
+            (raw + Self.wordsOffset).bindMemory(to: Int.self, capacity: pinnedWords).initialize(repeating: 0, count: pinnedWords)
+        }
+    }
+
+    /// Where the pinned words start in the mutex's allocation: after the mutex, aligned for `Int`.
+    private static var wordsOffset: Int {
+        let alignment = MemoryLayout<Int>.alignment
+        return (MemoryLayout<pthread_mutex_t>.stride + alignment - 1) / alignment * alignment
+    }
+
+    /// The words asked for at `init(_:pinnedWords:)`, zeroed then, never moved, valid as long as the
+    /// lock is: what they hold and how they are read (atomically, under the lock) is the owner's.
+    /// Only the count given at `init` may be used.
+    package var pinnedWords: UnsafeMutablePointer<Int> {
+        (UnsafeMutableRawPointer(mutex) + Self.wordsOffset).assumingMemoryBound(to: Int.self)
     }
 
     deinit {

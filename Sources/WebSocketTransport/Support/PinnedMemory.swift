@@ -24,7 +24,15 @@ package enum PinnedMemory {
         return raw.bindMemory(to: T.self, capacity: count)
     }
 
-    /// Frees memory from ``allocate(_:count:)`` (its values deinitialized first, where they need it).
+    /// Uninitialized memory of `byteCount` bytes (at least one), aligned to 16; free it with
+    /// ``deallocate(_:)``.
+    package static func allocateBytes(_ byteCount: Int) -> UnsafeMutableRawPointer {
+        precondition(byteCount > 0, "PinnedMemory: no bytes")
+        guard let raw = malloc(byteCount) else { fatalError("PinnedMemory: out of memory") }
+        return raw
+    }
+
+    /// Frees memory from ``allocate(_:count:)`` or ``allocateBytes(_:)`` (its values deinitialized first, where they need it).
     package static func deallocate<T>(_ pointer: UnsafeMutablePointer<T>) {
         free(UnsafeMutableRawPointer(pointer))
     }
