@@ -229,31 +229,30 @@ for kind in "${kinds[@]}"; do
     echo "$row"
 done
 echo
+# per_server_table CELL: a table of every server by workload, each cell what `CELL SERVER WORKLOAD` prints.
+per_server_table() {
+    local cell=$1 server w row
+    echo "| server | ping-pong 1 conn | pipeline 64 × 256 B | ping-pong 100 conns | handshake cycles |"
+    echo "| --- | --- | --- | --- | --- |"
+    for server in "${servers[@]}"; do
+        row="| $server |"
+        for w in "${workloads[@]}"; do row+=" $("$cell" "$server" "$w") |"; done
+        echo "$row"
+    done
+}
+per_cpu_cell() { awk -v x="$(median "$1" "$2-cpu")" 'BEGIN {printf "%.0f", x}'; }
+split_cell() {
+    awk -v u="$(median "$1" "$2-user")" -v k="$(median "$1" "$2-system")" 'BEGIN {
+        f = (u + k < 10) ? "%.2f + %.2f" : "%.1f + %.1f"; printf f, u, k }'
+}
 echo "Per second of the server's own CPU time (medians; messages or handshake cycles):"
 echo
-echo "| server | ping-pong 1 conn | pipeline 64 × 256 B | ping-pong 100 conns | handshake cycles |"
-echo "| --- | --- | --- | --- | --- |"
-for server in "${servers[@]}"; do
-    row="| $server |"
-    for w in "${workloads[@]}"; do
-        row+=" $(awk -v x="$(median "$server" "$w-cpu")" 'BEGIN {printf "%.0f", x}') |"
-    done
-    echo "$row"
-done
+per_server_table per_cpu_cell
 echo
 echo "The server's CPU time per message or cycle, user + system, in microseconds (medians; counted in clock"
 echo "ticks of $((1000 / $(getconf CLK_TCK))) ms, tens of them for the user share of a run: read that share as ±15 %):"
 echo
-echo "| server | ping-pong 1 conn | pipeline 64 × 256 B | ping-pong 100 conns | handshake cycles |"
-echo "| --- | --- | --- | --- | --- |"
-for server in "${servers[@]}"; do
-    row="| $server |"
-    for w in "${workloads[@]}"; do
-        row+=" $(awk -v u="$(median "$server" "$w-user")" -v k="$(median "$server" "$w-system")" 'BEGIN {
-            f = (u + k < 10) ? "%.2f + %.2f" : "%.1f + %.1f"; printf f, u, k }') |"
-    done
-    echo "$row"
-done
+per_server_table split_cell
 echo
 echo "raw figures: $raw"
 if awk '$4 > 0 {bad = 1} END {exit !bad}' "$results"; then
