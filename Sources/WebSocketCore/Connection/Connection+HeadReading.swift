@@ -79,9 +79,15 @@ extension Connection {
         }
         inboxStart += consumed
         switch outcome {
-        case .needMore, .failure: headReading = .reading(box)
-        case .request, .response: break
+        case .needMore, .failure:
+            headReading = .reading(box)
+            return (outcome, box.fields)
+        case .request, .response:
+            // The box ends here: its fields are moved out, not copied (a copy retained every
+            // string they hold, and the box's end released them again).
+            var fields = HandshakeFields()
+            swap(&fields, &box.fields)
+            return (outcome, fields)
         }
-        return (outcome, box.fields)
     }
 }
