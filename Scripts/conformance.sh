@@ -13,6 +13,7 @@
 # env:   AUTOBAHN_DIR    the suite (default: ../shared/autobahn beside the project)
 #        CONFORMANCE_OUT where reports go (default: a fresh directory under /tmp, outside the tree)
 #        CONFORMANCE_EXCLUDE  case patterns to leave out (e.g. '9.*')
+#        WEBSOCKET_TOOL  a `websocket` binary already built (default: the release build, built here)
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,9 +32,8 @@ OUT="${CONFORMANCE_OUT:-$(mktemp -d /tmp/websocket-conformance.XXXXXX)}"
 EXCLUDE="${CONFORMANCE_EXCLUDE:-}"
 mkdir -p "$OUT"
 
-echo "== building the websocket tool (release)"
-(cd "$ROOT" && swift build -c release --product websocket) || exit 2
-BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/websocket"
+echo "== the websocket tool (release; WEBSOCKET_TOOL names one already built)"
+BIN="$("$ROOT/Scripts/websocket-tool.sh")" || exit 2
 
 "$SUITE/setup.sh" >"$OUT/setup.log" 2>&1 || { cat "$OUT/setup.log"; echo "conformance: setup failed" >&2; exit 2; }
 

@@ -2,9 +2,10 @@
 # Licensed under the Apache License, Version 2.0 (see LICENSE and NOTICE).
 # SPDX-License-Identifier: Apache-2.0
 
-# Sourced by the interop scripts (interop-tls.sh, interop-proxies.sh): the background processes to
-# stop on exit, the failure message, the venv with Python websockets, the release build of the tool,
-# and the interop certificates. Set LABEL (the message prefix) and WORK before sourcing.
+# Sourced by the interop scripts (interop-tls.sh, interop-proxies.sh, ...): the background processes
+# to stop on exit, the failure message, the venv with Python websockets, the tool (WEBSOCKET_TOOL, or
+# the release build: Scripts/websocket-tool.sh) and the interop certificates. Set LABEL (the message
+# prefix) and WORK before sourcing.
 VENV="${INTEROP_VENV:-/tmp/websocket-interop-venv}"
 PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done; }
@@ -17,7 +18,6 @@ if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import websockets' 2>
   python3 -m venv "$VENV" && "$VENV/bin/pip" install -q 'websockets>=13,<18' || fail "cannot install websockets from PyPI"
 fi
 PY="$VENV/bin/python"
-(cd "$ROOT" && swift build -c release --product websocket >"$WORK/build.log" 2>&1) || { cat "$WORK/build.log"; fail "build"; }
-BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/websocket"
+BIN="$("$ROOT/Scripts/websocket-tool.sh" 2>"$WORK/build.log")" || { cat "$WORK/build.log"; fail "build"; }
 "$ROOT/Scripts/interop/make-certs.sh" "$WORK/pki" || fail "certificates"
 PKI="$WORK/pki"
