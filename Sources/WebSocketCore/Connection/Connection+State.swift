@@ -115,44 +115,63 @@ struct PhaseSummary: Sendable {
     @usableFromInline var readsFrames = false
 
     init(_ phase: borrowing Phase) {
+        state = .connecting
+        directive = .keepOpen
+        timerPending = false
+        earliestArmed = nil
+        update(phase)
+    }
+
+    /// Sets every field from `phase`, in place. (A new summary assigned whole was built in a
+    /// temporary, copied out and the temporary destroyed, at every transition.)
+    mutating func update(_ phase: borrowing Phase) {
         var timers: (Timer, Timer) = (.off, .off)
+        var request: Connection.HandshakeRequest? = nil
+        var frames = false
+        // `let`s, so that the compiler checks that every case sets both.
+        let newState: Connection.State
+        let newDirective: Connection.TransportDirective
         switch phase {
         case .clientAwaitingResponse(_, _, let timeout), .clientReadingRejection(_, let timeout),
              .serverAwaitingRequest(let timeout):
-            state = .connecting
-            directive = .keepOpen
+            newState = .connecting
+            newDirective = .keepOpen
             timers.0 = timeout
-        case .serverAwaitingDecision(let request, let timeout):
-            state = .connecting
-            directive = .keepOpen
+        case .serverAwaitingDecision(let pending, let timeout):
+            newState = .connecting
+            newDirective = .keepOpen
             timers.0 = timeout
-            pendingRequest = request
+            request = pending
         case .open(let keepalive):
-            state = .open
-            directive = .keepOpen
+            newState = .open
+            newDirective = .keepOpen
             timers = (keepalive.ping, keepalive.pong)
-            readsFrames = true
+            frames = true
         case .closingLocally(_, let timeout):
-            state = .closing(initiatedBy: .local)
-            directive = .keepOpen
+            newState = .closing(initiatedBy: .local)
+            newDirective = .keepOpen
             timers.0 = timeout
-            readsFrames = true
+            frames = true
         case .closingRemotely(_, let timeout):
-            state = .closing(initiatedBy: .remote)
-            directive = .keepOpen
+            newState = .closing(initiatedBy: .remote)
+            newDirective = .keepOpen
             timers.0 = timeout
         case .closed(let status, .closeNow):
-            state = .closed(status)
-            directive = .close
+            newState = .closed(status)
+            newDirective = .close
         case .closed(let status, .awaitPeerClose(let timeout)):
-            state = .closed(status)
-            directive = .awaitPeerClose
+            newState = .closed(status)
+            newDirective = .awaitPeerClose
             timers.0 = timeout
         case .closed(let status, .drain(let linger)):
-            state = .closed(status)
-            directive = .halfCloseAndDrain(deadline: linger.deadline)
+            newState = .closed(status)
+            newDirective = .halfCloseAndDrain(deadline: linger.deadline)
             timers.0 = linger
         }
+        state = newState
+        directive = newDirective
+        pendingRequest = request
+        readsFrames = frames
         timerPending = timers.0.isPending || timers.1.isPending
         earliestArmed = Connection.earlier(timers.0.deadline, timers.1.deadline)
     }

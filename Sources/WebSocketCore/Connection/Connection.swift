@@ -52,7 +52,7 @@ public struct Connection: Sendable {
     /// The lifecycle: set in `init`, then only by ``transition(_:)``.
     var phase: Phase {
         didSet {
-            phaseSummary = PhaseSummary(phase)
+            phaseSummary.update(phase)
             deadline = computedDeadline()
         }
     }
