@@ -9,14 +9,16 @@
 /// (``Connection/HTTPHeaders``), and the handshake reads the fields it checks as bytes.
 ///
 /// Invariants:
-/// - `bytes` holds the field lines, in the order they came, each as it was on the wire without its
-///   CRLF, and a line feed after it: `name ":" OWS value OWS "\n"`. A line is kept whole, one copy,
-///   rather than rebuilt from its name and trimmed value (four appends).
+/// - `bytes` holds the field lines, in the order they came, each as it was on the wire and ended by
+///   a line feed, with or without a CR before it: `name ":" OWS value OWS [CR] LF`. A line is kept
+///   whole rather than rebuilt from its name and trimmed value (four appends); lines read where
+///   they lie are kept a run at a time, terminators and all (one append for a whole head where
+///   there was one per line); a line stored a byte at a time is kept with a line feed.
 /// - A name is a token (RFC 9110 §5.6.2), so it holds no `:`; the first `:` of a line ends its
 ///   name.
 /// - The rest of the line holds only whitespace and field-value bytes (RFC 9110 §5.5: no CR, LF or
-///   NUL), so the first `\n` after the name ends it. The value is that rest, trimmed of the
-///   whitespace around it; it may be empty.
+///   NUL), so the first CR or LF after the name ends it. The value is that rest, trimmed of the
+///   whitespace around it; it may be empty. A CR is always followed by the line's LF.
 ///
 /// ``HTTPLineParser/fieldBounds(_:)`` checks each line before it is appended here.
 ///
@@ -47,6 +49,17 @@ struct HTTPFieldLines: Sendable {
         bytes.append(UInt8(ascii: "\n"))
     }
 
+    /// Appends whole field lines, each with its terminator (CRLF or LF), that the line parser has
+    /// checked: a run of lines read where they lie, kept with one append. The bytes grow as in
+    /// ``append(line:capacityLimit:)``.
+    mutating func append(lines: UnsafeRawBufferPointer, capacityLimit: Int) {
+        let needed = bytes.count + lines.count
+        if needed > bytes.capacity {
+            bytes.reserveCapacity(min(max(Self.initialCapacity, 2 * bytes.capacity, needed), max(needed, capacityLimit)))
+        }
+        bytes.append(contentsOf: lines)
+    }
+
     /// Room made at the first field: what a library's or tool's request holds (wsload's fields
     /// take 130 bytes here). A browser's grows it twice (564 bytes for the request of
     /// `websocket-bench handshake-server-browser`), within the head's limit.
@@ -67,7 +80,7 @@ struct HTTPFieldLines: Sendable {
         bytes.withUnsafeBufferPointer { all in
             var start = 0
             while start < all.count {
-                // The invariants put a colon, then a line feed, after `start`; were either missing,
+                // The invariants put a colon, then a CR or LF, after `start`; were either missing,
                 // the walk would stop at the end of the bytes.
                 var colon = start
                 while colon < all.count, all[colon] != UInt8(ascii: ":") { colon &+= 1 }
@@ -76,7 +89,8 @@ struct HTTPFieldLines: Sendable {
                 let name = UnsafeBufferPointer(rebasing: all[start..<colon])
                 let value = UnsafeBufferPointer(rebasing: all[HTTPTokens.owsTrimmed(all[(colon &+ 1)..<end])])
                 guard body(name, value) else { return }
-                start = end &+ 1
+                // Past the line feed, and the CR before it when there is one.
+                start = end &+ (end < all.count && all[end] == UInt8(ascii: "\r") ? 2 : 1)
             }
         }
     }
@@ -108,12 +122,14 @@ struct HTTPFieldLines: Sendable {
 /// opening handshake gathers the fields it reads so (``HandshakeFields``), as the lines arrive,
 /// rather than in a walk over them afterwards (about 120 instructions per field).
 protocol HTTPFieldSink {
-    /// One field's name, and its value trimmed of the whitespace around it.
-    mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
+    /// One field's name, and its value trimmed of the whitespace around it; `known` is the known
+    /// name the field has, spelled exactly so, when the parser found one (`nil` tells nothing: any
+    /// other spelling of a known name, or a name not looked at).
+    mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, known: KnownFieldName?)
 }
 
 /// A sink that takes nothing: a head whose fields are only kept.
 struct IgnoredFields: HTTPFieldSink {
     @inline(__always)
-    mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {}
+    mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, known: KnownFieldName?) {}
 }

@@ -105,6 +105,9 @@ struct HTTPHeadParser: Sendable {
     mutating func consume(_ bytes: UnsafeRawBufferPointer, fieldsTo sink: inout some HTTPFieldSink) -> (consumed: Int, outcome: Outcome) {
         if let result { return (0, result) }
         var index = 0
+        // Field lines read where they lie and not kept yet: kept together, terminators and all, with
+        // one append (``HTTPFieldLines``), before anything else is kept or read from the fields.
+        var run = 0..<0
         while index < bytes.count {
             // A whole line in these bytes is parsed where it lies, neither stored nor scanned a byte at
             // a time (a line cut by the end of the input, or one a limit refuses, takes the path below,
@@ -115,11 +118,21 @@ struct HTTPHeadParser: Sendable {
                 #if DEBUG
                 workCount += next - index
                 #endif
+                let isField = phase == .fields && end > index
+                // The empty line ends the head, which then reads the fields: every one kept first.
+                if !isField { keep(&run, of: bytes) }
                 let content = UnsafeRawBufferPointer(rebasing: bytes[index..<end])
+                let start = index
                 index = next
-                if let outcome = content.withMemoryRebound(to: UInt8.self, { endOfLine($0, sink: &sink) }) { return finish(index, outcome) }
+                if let outcome = content.withMemoryRebound(to: UInt8.self, { endOfLine($0, sink: &sink, keeping: !isField) }) {
+                    keep(&run, of: bytes)
+                    return finish(index, outcome)
+                }
+                if isField { run = run.isEmpty ? start..<next : run.lowerBound..<next }
                 continue
             }
+            // A line stored byte by byte is kept after the lines before it.
+            keep(&run, of: bytes)
             let byte = bytes[index]
             index += 1
             #if DEBUG
@@ -151,7 +164,17 @@ struct HTTPHeadParser: Sendable {
                 index = storeRun(bytes, from: index)
             }
         }
+        keep(&run, of: bytes)
         return (index, .needMore)
+    }
+
+    /// Keeps the field lines of `run`, whole lines of `bytes` already checked, with one append, and
+    /// empties it.
+    @inline(__always)
+    private mutating func keep(_ run: inout Range<Int>, of bytes: UnsafeRawBufferPointer) {
+        guard !run.isEmpty else { return }
+        fields.append(lines: UnsafeRawBufferPointer(rebasing: bytes[run]), capacityLimit: limits.maxHeaderBytes)
+        run = 0..<0
     }
 
     /// The line that starts at `start`, when all of it is in `bytes` and no limit can refuse it:
@@ -261,7 +284,7 @@ struct HTTPHeadParser: Sendable {
         // Moved out while it is read: the line's own storage cannot be lent while `self` changes.
         var stored: [UInt8] = []
         swap(&stored, &line)
-        let outcome = stored.withUnsafeBufferPointer { endOfLine($0, sink: &sink) }
+        let outcome = stored.withUnsafeBufferPointer { endOfLine($0, sink: &sink, keeping: true) }
         // Short lines keep the buffer for the next; a long one gives its memory back, so that what
         // the parser holds stays near maxHeaderBytes (the fields) rather than twice it.
         if stored.capacity <= Self.retainedLineCapacity {
@@ -272,8 +295,10 @@ struct HTTPHeadParser: Sendable {
     }
 
     /// Handles a complete line, `content` without its terminator; returns an outcome when the head is
-    /// complete or invalid.
-    private mutating func endOfLine(_ content: UnsafeBufferPointer<UInt8>, sink: inout some HTTPFieldSink) -> Outcome? {
+    /// complete or invalid. A valid field line is kept in the fields when `keeping`; otherwise the
+    /// caller keeps it, as it lies.
+    private mutating func endOfLine(_ content: UnsafeBufferPointer<UInt8>, sink: inout some HTTPFieldSink,
+                                    keeping: Bool) -> Outcome? {
         #if DEBUG
         workCount += content.count
         #endif
@@ -317,8 +342,8 @@ struct HTTPHeadParser: Sendable {
                 let name = UnsafeBufferPointer(rebasing: content[..<bounds.nameEnd])
                 let value = UnsafeBufferPointer(rebasing: content[bounds.value])
                 storedFieldBytes += name.count + HTTPFieldLines.decodedCount(value)
-                fields.append(line: content, capacityLimit: limits.maxHeaderBytes)
-                sink.field(name: name, value: value)
+                if keeping { fields.append(line: content, capacityLimit: limits.maxHeaderBytes) }
+                sink.field(name: name, value: value, known: bounds.known)
                 fieldCount += 1
                 return nil
             case .failure(let error):

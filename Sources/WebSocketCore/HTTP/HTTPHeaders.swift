@@ -64,6 +64,13 @@ extension Connection {
             return lines.bytes.capacity
         }
 
+        /// The bytes kept for the fields of a parsed head (``HTTPFieldLines``), `nil` for fields built
+        /// as strings: for tests of how they are kept.
+        var parsedBytes: [UInt8]? {
+            guard case .parsed(let lines) = storage else { return nil }
+            return lines.bytes
+        }
+
         /// The number of fields, duplicates included.
         public var count: Int {
             switch storage {

@@ -106,19 +106,22 @@ package enum HTTPLineParser {
 
     /// Where a field line's name ends (at its colon) and where its value lies, trimmed of the
     /// whitespace around it, once the line is found to follow RFC 9112 §5's `field-line =
-    /// field-name ":" OWS field-value OWS`. The head parser keeps the two as they are
-    /// (``HTTPFieldLines``); ``field(_:)-(UnsafeBufferPointer<UInt8>)`` makes them strings.
-    static func fieldBounds(_ line: UnsafeBufferPointer<UInt8>) -> Result<(nameEnd: Int, value: Range<Int>), Connection.HandshakeError> {
+    /// field-name ":" OWS field-value OWS`; and which known name it has, when it is spelled exactly
+    /// so (the opening handshake then knows the field without comparing its name again). The head
+    /// parser keeps the two as they are (``HTTPFieldLines``);
+    /// ``field(_:)-(UnsafeBufferPointer<UInt8>)`` makes them strings.
+    static func fieldBounds(_ line: UnsafeBufferPointer<UInt8>) -> Result<FieldBounds, Connection.HandshakeError> {
         // RFC 9112 §5.1: "No whitespace is allowed between the field name and colon. ... A server MUST
         // reject, with a response status code of 400 (Bad Request), any received request message that
         // contains whitespace between a header field name and colon." A non-token name fails the same
         // way, since whitespace is no tchar. One pass: the name runs to the first byte that is no
         // tchar, which must be the colon (a colon is no tchar, so it is the line's first).
         // A name every opening handshake carries, spelled exactly so and followed by the colon, is
-        // known to be tokens: it is compared eight bytes a step, not scanned a byte at a time.
+        // known to be tokens: it is compared a word at a time, not scanned a byte at a time.
         let colon: Int
-        if let known = knownNameLength(before: line) {
-            colon = known
+        let known = KnownFieldName(before: line)
+        if let known {
+            colon = known.count
         } else {
             var end = 0
             while end < line.count, HTTPTokens.isTokenChar(line[end]) { end += 1 }
@@ -131,65 +134,17 @@ package enum HTTPLineParser {
         // SP". We reject them, and every other control character but HTAB, which `field-vchar` excludes.
         // obs-text (0x80-0xFF) is allowed, and decoded as UTF-8 with repair when made a string.
         guard HTTPTokens.isFieldValue(UnsafeBufferPointer(rebasing: line[value])) else { return .failure(.malformedHeader) }
-        return .success((colon, value))
+        return .success(FieldBounds(nameEnd: colon, value: value, known: known))
     }
 
-    /// The names every opening handshake carries, spelled as RFC 6455 and browsers spell them.
-    private static let knownNames: [String] = [
-        "Host", "Origin", "Upgrade", "User-Agent", "Connection", "Sec-WebSocket-Key", "Sec-WebSocket-Version",
-        "Sec-WebSocket-Protocol", "Sec-WebSocket-Extensions",
-    ]
-
-    /// The known name whose bytes `bytes` starts with, spelled exactly so: its index in
-    /// ``knownNames``, or `nil`. What follows the name is the caller's to check. The candidate is
-    /// picked by the first byte (and by the second, or the one after `Sec-WebSocket-`), then
-    /// compared eight bytes a step.
-    @inline(__always)
-    private static func knownNameIndex(startOf bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard bytes.count >= 4, let base = bytes.baseAddress else { return nil }
-        let candidate: Int
-        switch bytes[0] {
-        case UInt8(ascii: "H"): candidate = 0
-        case UInt8(ascii: "O"): candidate = 1
-        case UInt8(ascii: "U"): candidate = bytes[1] == UInt8(ascii: "p") ? 2 : 3
-        case UInt8(ascii: "C"): candidate = 4
-        case UInt8(ascii: "S"):
-            guard bytes.count > 14 else { return nil }
-            switch bytes[14] {
-            case UInt8(ascii: "K"): candidate = 5
-            case UInt8(ascii: "V"): candidate = 6
-            case UInt8(ascii: "P"): candidate = 7
-            case UInt8(ascii: "E"): candidate = 8
-            default: return nil
-            }
-        default: return nil
-        }
-        let same = knownNames[candidate].utf8.withContiguousStorageIfAvailable { known -> Bool in
-            // `bytes` holds at least the name, so every load below stays inside both.
-            guard let knownBase = known.baseAddress, bytes.count >= known.count else { return false }
-            let a = UnsafeRawPointer(base), b = UnsafeRawPointer(knownBase)
-            var index = 0
-            while known.count &- index >= 8 {
-                guard a.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    == b.loadUnaligned(fromByteOffset: index, as: UInt64.self) else { return false }
-                index &+= 8
-            }
-            while index < known.count {
-                guard base[index] == knownBase[index] else { return false }
-                index &+= 1
-            }
-            return true
-        } ?? false
-        return same ? candidate : nil
-    }
-
-    /// The length of the known name `line` starts with when its colon follows it: those bytes are
-    /// tokens, with no scan. `nil` otherwise (the line is then scanned a byte at a time).
-    @inline(__always)
-    static func knownNameLength(before line: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let index = knownNameIndex(startOf: line) else { return nil }
-        let count = knownNames[index].utf8.count
-        return line.count > count && line[count] == UInt8(ascii: ":") ? count : nil
+    /// What ``fieldBounds(_:)`` finds in a valid field line.
+    struct FieldBounds {
+        /// Where the name ends: the colon's index.
+        var nameEnd: Int
+        /// The value, without the whitespace around it.
+        var value: Range<Int>
+        /// The known name the line starts with, spelled exactly so; `nil` for any other name.
+        var known: KnownFieldName?
     }
 
     /// The literal of a known name, when `name` is exactly its bytes: a string made from the head
@@ -197,8 +152,8 @@ package enum HTTPLineParser {
     /// per handshake). Any other spelling is decoded as it is.
     @inline(__always)
     static func knownName(_ name: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let index = knownNameIndex(startOf: name) else { return nil }
-        return knownNames[index].utf8.count == name.count ? knownNames[index] : nil
+        guard let known = KnownFieldName(startOf: name), known.count == name.count else { return nil }
+        return known.string
     }
 
     /// RFC 9112 §2.3: `HTTP-version = HTTP-name "/" DIGIT "." DIGIT`, with `HTTP-name` case-sensitive.

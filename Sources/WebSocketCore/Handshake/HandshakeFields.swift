@@ -11,8 +11,8 @@
 /// Each field's name is compared with the known names of its length only (one, or two for 17
 /// bytes). Looking each name up in turn walked every field for every name and built an array of
 /// values per name: about 14,000 instructions per opening handshake. A string is made only for the
-/// values the request keeps (`Host`, `Origin`, the key, and the lists when there are any); the
-/// others are checked where they lie.
+/// values the request keeps (`Host`, `Origin`, and the lists when there are any); the key is kept
+/// as its bytes (``ClientKey``), the others are checked where they lie.
 ///
 /// Repeated fields are kept as the checks need them: every value of the lists, the count and first
 /// value of the fields that must appear once.
@@ -25,7 +25,9 @@ struct HandshakeFields: HTTPFieldSink, Equatable {
     /// Whether the first `Sec-WebSocket-Version` is exactly `13` (§4.2.1 item 6).
     private(set) var versionIs13 = false
     private(set) var keyCount = 0
-    private(set) var key: String? = nil
+    /// The first `Sec-WebSocket-Key`, when it is valid (24 bytes of base64 that decode to 16,
+    /// §4.2.1 item 5): kept as its bytes, no string made.
+    private(set) var key: ClientKey? = nil
     private(set) var hostCount = 0
     private(set) var host: String? = nil
     /// The first `Origin`.
@@ -51,14 +53,15 @@ struct HandshakeFields: HTTPFieldSink, Equatable {
     /// The fields of `headers`, in one walk.
     init(_ headers: Connection.HTTPHeaders) {
         headers.forEachField { name, value in
-            field(name: name, value: value)
+            field(name: name, value: value, known: nil)
             return true
         }
     }
 
-    /// Takes in one field, in the order of the head.
-    mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        switch Self.name(of: name) {
+    /// Takes in one field, in the order of the head. A name the parser knows (spelled exactly as
+    /// the handshake's names are) is not compared again.
+    mutating func field(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, known: KnownFieldName?) {
+        switch known.map(Self.name(of:)) ?? Self.name(of: name) {
         case .host:
             hostCount += 1
             if host == nil { host = HTTPFieldLines.string(value) }
@@ -74,7 +77,7 @@ struct HandshakeFields: HTTPFieldSink, Equatable {
             hasTransferEncoding = true
         case .key:
             keyCount += 1
-            if key == nil { key = HTTPFieldLines.string(value) }
+            if keyCount == 1 { key = ClientKey(value) }
         case .version:
             versionCount += 1
             if versionCount == 1 {
@@ -89,6 +92,21 @@ struct HandshakeFields: HTTPFieldSink, Equatable {
             if accept == nil { accept = HTTPFieldLines.string(value) }
         case .other:
             break
+        }
+    }
+
+    /// Which of the names read a known name is.
+    private static func name(of known: KnownFieldName) -> Name {
+        switch known {
+        case .host: return .host
+        case .origin: return .origin
+        case .upgrade: return .upgrade
+        case .connection: return .connection
+        case .key: return .key
+        case .version: return .version
+        case .subprotocol: return .subprotocol
+        case .extensions: return .extensions
+        case .userAgent: return .other
         }
     }
 

@@ -18,13 +18,13 @@ extension Connection {
             var resource: String
             var host: String
             var origin: String?
-            var key: String
+            var key: ClientKey
             var subprotocols: [String]
             var extensions: [Connection.ExtensionHeader]
             var kind: Kind
         }
 
-        init(head: Connection.HTTPRequestHead, resource: String, host: String, origin: String?, key: String,
+        init(head: Connection.HTTPRequestHead, resource: String, host: String, origin: String?, key: ClientKey,
              subprotocols: [String], extensions: [Connection.ExtensionHeader], kind: Kind = .upgrade) {
             storage = SharedFields(Fields(head: head, resource: resource, host: host, origin: origin, key: key,
                                    subprotocols: subprotocols, extensions: extensions, kind: kind))
@@ -52,9 +52,11 @@ extension Connection {
         }
         /// The client's `Sec-WebSocket-Key`, as sent.
         public var key: String {
-            get { storage.fields.key }
-            set { storage.change { $0.key = newValue } }
+            get { storage.fields.key.string }
+            set { storage.change { $0.key = ClientKey(newValue) } }
         }
+        /// The key as it is kept: the 101 hashes its bytes, with no string made.
+        var clientKey: ClientKey { storage.fields.key }
         /// The subprotocols the client offered, in its order of preference.
         public var subprotocols: [String] {
             get { storage.fields.subprotocols }

@@ -36,7 +36,7 @@ enum ServerHandshake {
         // Item 5: "A |Sec-WebSocket-Key| header field with a base64-encoded (see Section 4 of [RFC4648])
         // value that, when decoded, is 16 bytes in length." §11.3.1: it "MUST NOT appear more than once
         // in an HTTP request".
-        guard fields.keyCount == 1, let key = fields.key, Base64.decodedCount(key) == 16 else {
+        guard fields.keyCount == 1, let key = fields.key else {
             return .failure(.invalidKey)
         }
         // Item 2: "A |Host| header field containing the server's authority." RFC 9112 §3.2: "A server
@@ -81,7 +81,7 @@ enum ServerHandshake {
             guard fields.hostCount <= 1 else { return nil }
         }
         return Connection.HandshakeRequest(head: head, resource: resource, host: fields.host ?? "", origin: fields.origin,
-                                           key: "", subprotocols: [], extensions: [], kind: .plain)
+                                           key: ClientKey(""), subprotocols: [], extensions: [], kind: .plain)
     }
 
     /// The resource name (path and query) of a request target (RFC 9112 §3.2): an origin-form target as
@@ -141,7 +141,7 @@ enum ServerHandshake {
         // Step 5.4: "A |Sec-WebSocket-Accept| header field. The value of this header field is constructed
         // by concatenating /key/ ... with the string "258EAFA5-E914-47DA-95CA-C5AB0DC85B11", taking the
         // SHA-1 hash of this concatenated value to obtain a 20-byte value and base64-encoding".
-        head.appendValue { AcceptKey.appendAccept(forKey: request.key, to: &$0) }
+        head.appendValue { AcceptKey.appendAccept(for: request.clientKey, to: &$0) }
         // Step 5.5: "Optionally, a |Sec-WebSocket-Protocol| header field, with a value /subprotocol/". §4.2.2
         // step 4: "The value chosen MUST be derived from the client's handshake, specifically by
         // selecting one of the values from the |Sec-WebSocket-Protocol| field".

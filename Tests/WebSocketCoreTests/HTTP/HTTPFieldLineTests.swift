@@ -70,6 +70,31 @@ struct HTTPFieldLineTests {
         }
     }
 
+    @Test("Each known name is found exactly as spelled, at a line's start; a byte changed anywhere in it, or a name cut short, is not")
+    func knownNameTable() {
+        for known in KnownFieldName.allCases {
+            let text = known.text.withUTF8Buffer { Array($0) }
+            #expect(Array(known.string.utf8) == text, "\(known)")
+            #expect(known.count == text.count)
+            let line = text + Array(": v".utf8)
+            #expect(line.withUnsafeBufferPointer { KnownFieldName(startOf: $0) } == known)
+            #expect(line.withUnsafeBufferPointer { KnownFieldName(before: $0) } == known)
+            #expect(text.withUnsafeBufferPointer { KnownFieldName(startOf: $0) } == known)
+            // No colon after it (a longer name), or nothing after it: not a field of that name.
+            #expect((text + Array("x: v".utf8)).withUnsafeBufferPointer { KnownFieldName(before: $0) } == nil)
+            #expect(text.withUnsafeBufferPointer { KnownFieldName(before: $0) } == nil)
+            #expect(Array(text.dropLast()).withUnsafeBufferPointer { KnownFieldName(startOf: $0) } == nil)
+            for place in text.indices {
+                for change: UInt8 in [0x20, 0x01, 0x80] {
+                    var changed = line
+                    changed[place] ^= change
+                    #expect(changed.withUnsafeBufferPointer { KnownFieldName(startOf: $0) } == nil,
+                            "\(known) with byte \(place) changed by \(change)")
+                }
+            }
+        }
+    }
+
     @Test("Random lines agree with the grammar")
     func randomLines() {
         // A fixed seed: the same lines on every run.

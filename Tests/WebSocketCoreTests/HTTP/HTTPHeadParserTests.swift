@@ -107,6 +107,47 @@ struct HTTPHeadParserTests {
         #expect(S.requestHead("GET / HTTP/1.1\nHost: a\r\nX: b\n\r\n")?.headers["X"] == "b")
     }
 
+    @Test("field lines read where they lie are kept as they came, terminators and all; cut across reads, each is kept with a line feed")
+    func fieldLinesKeptAsTheyCame() throws {
+        let block = "Host: h\r\nX-A:  1 \nX-B:\t2\r\nUpgrade: websocket\nX-C:\r\n"
+        let input = S.bytes("GET / HTTP/1.1\r\n" + block + "\r\n")
+        let expected: [Connection.HTTPHeaders.Field] = [
+            .init(name: "Host", value: "h"), .init(name: "X-A", value: "1"), .init(name: "X-B", value: "2"),
+            .init(name: "Upgrade", value: "websocket"), .init(name: "X-C", value: ""),
+        ]
+        var parser = HTTPHeadParser(kind: .request, limits: Connection.Limits())
+        guard case .request(let whole) = parser.consume(input).outcome else {
+            Issue.record("the head was not parsed")
+            return
+        }
+        // One copy of the wire's field lines.
+        #expect(whole.headers.parsedBytes == S.bytes(block))
+        #expect(whole.headers.fields == expected)
+        #expect(whole.headers.count == expected.count)
+        #expect(whole.headers["x-b"] == "2")
+        #expect(whole.headers.values(for: "X-C") == [""])
+        // A byte at a time: every line stored, then kept with a line feed.
+        var bytewise = HTTPHeadParser(kind: .request, limits: Connection.Limits())
+        guard case .request(let fed) = S.feed(&bytewise, input, cuts: Array(1..<input.count)).outcome else {
+            Issue.record("the head fed a byte at a time was not parsed")
+            return
+        }
+        #expect(fed.headers.parsedBytes == S.bytes("Host: h\nX-A:  1 \nX-B:\t2\nUpgrade: websocket\nX-C:\n"))
+        #expect(fed.headers == whole.headers)
+        // Every cut: some lines kept as runs, the cut one stored; the same fields in the same order.
+        for cut in 0...input.count {
+            var split = HTTPHeadParser(kind: .request, limits: Connection.Limits())
+            guard case .request(let head) = S.feed(&split, input, cuts: [cut]).outcome else {
+                Issue.record("cut \(cut): not parsed")
+                continue
+            }
+            #expect(head.headers.fields == expected, "cut \(cut)")
+            #expect(head.headers.count == expected.count, "cut \(cut)")
+            let kept = try #require(head.headers.parsedBytes)
+            #expect(kept.count <= S.bytes(block).count, "cut \(cut): more kept than the head held")
+        }
+    }
+
     @Test("empty lines before the request line are ignored and counted")
     func leadingEmptyLines() {
         let input = "\r\n\n\r\n" + S.sampleRequest
