@@ -98,23 +98,16 @@ package enum Base64 {
     }
 
     /// Whether each of the eight bytes of `word` is a symbol of the alphabet (`A-Z a-z 0-9 + /`),
-    /// whatever their order. For a byte `x` below 0x80, `x + (0x80 - lo)` has its high bit set
-    /// exactly when `x >= lo`, and `x + (0x7F - hi)` exactly when `x > hi`; neither sum passes 0xFF,
-    /// so no carry crosses into the next byte. A byte is in `lo...hi` when the first bit is set and
-    /// the second clear.
+    /// whatever their order (``ByteWords/inRange(_:_:_:)``).
     @inline(__always)
     private static func areSymbols(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        guard word & highs == 0 else { return false }
-        @inline(__always)
-        func inRange(_ lo: UInt8, _ hi: UInt8) -> UInt64 {
-            (word &+ ones &* UInt64(0x80 &- lo)) & ~(word &+ ones &* UInt64(0x7F &- hi))
-        }
-        let symbols = inRange(UInt8(ascii: "A"), UInt8(ascii: "Z")) | inRange(UInt8(ascii: "a"), UInt8(ascii: "z"))
-            | inRange(UInt8(ascii: "0"), UInt8(ascii: "9")) | inRange(UInt8(ascii: "+"), UInt8(ascii: "+"))
-            | inRange(UInt8(ascii: "/"), UInt8(ascii: "/"))
-        return symbols & highs == highs
+        guard word & ByteWords.highs == 0 else { return false }
+        let symbols = ByteWords.inRange(word, UInt8(ascii: "A"), UInt8(ascii: "Z"))
+            | ByteWords.inRange(word, UInt8(ascii: "a"), UInt8(ascii: "z"))
+            | ByteWords.inRange(word, UInt8(ascii: "0"), UInt8(ascii: "9"))
+            | ByteWords.inRange(word, UInt8(ascii: "+"), UInt8(ascii: "+"))
+            | ByteWords.inRange(word, UInt8(ascii: "/"), UInt8(ascii: "/"))
+        return symbols == ByteWords.highs
     }
 
     /// The one decoder: hands each decoded byte of `input` to `emit`, in order, and returns whether

@@ -112,7 +112,7 @@ struct HTTPHeadParser: Sendable {
             // A whole line in these bytes is parsed where it lies, neither stored nor scanned a byte at
             // a time (a line cut by the end of the input, or one a limit refuses, takes the path below,
             // which decides at the same byte as before).
-            if line.isEmpty, !sawCR, let (end, next) = wholeLine(bytes, from: index) {
+            if line.isEmpty, !sawCR, let (end, next, clean) = wholeLine(bytes, from: index) {
                 headBytes += next - index
                 if end > index, phase == .leadingEmptyLines { phase = .startLine }
                 #if DEBUG
@@ -124,7 +124,9 @@ struct HTTPHeadParser: Sendable {
                 let content = UnsafeRawBufferPointer(rebasing: bytes[index..<end])
                 let start = index
                 index = next
-                if let outcome = content.withMemoryRebound(to: UInt8.self, { endOfLine($0, sink: &sink, keeping: !isField) }) {
+                if let outcome = content.withMemoryRebound(to: UInt8.self, {
+                    endOfLine($0, sink: &sink, keeping: !isField, clean: clean)
+                }) {
                     keep(&run, of: bytes)
                     return finish(index, outcome)
                 }
@@ -178,14 +180,15 @@ struct HTTPHeadParser: Sendable {
     }
 
     /// The line that starts at `start`, when all of it is in `bytes` and no limit can refuse it:
-    /// where its content ends, and where the next line starts (after CRLF or a bare LF). `nil`
+    /// where its content ends, where the next line starts (after CRLF or a bare LF), and whether
+    /// its content is clean (no control byte but HTAB, no DEL: ``HTTPTokens/lineEnd(in:from:)``). `nil`
     /// otherwise (no terminator yet, a CR not followed by LF, a limit that a byte of it would reach),
     /// for the byte path to handle as it always has.
     ///
     /// `mutating` though it changes nothing: called from `consume`, a non-mutating method was
     /// handed a copy of the whole parser (a `memcpy` of about 200 bytes per line).
-    private mutating func wholeLine(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (end: Int, next: Int)? {
-        let end = HTTPTokens.lineBreak(in: bytes, from: start)
+    private mutating func wholeLine(_ bytes: UnsafeRawBufferPointer, from start: Int) -> (end: Int, next: Int, clean: Bool)? {
+        let (end, clean) = HTTPTokens.lineEnd(in: bytes, from: start)
         guard end < bytes.count else { return nil }
         var next = end + 1
         if bytes[end] == 0x0D {
@@ -202,7 +205,7 @@ struct HTTPHeadParser: Sendable {
                 guard fieldCount < limits.maxHeaderCount, !HTTPTokens.isOWS(bytes[start]) else { return nil }
             }
         }
-        return (end, next)
+        return (end, next, clean)
     }
 
     /// Stores the rest of a line's bytes from `start` at once, up to the next CR or LF or the first
@@ -287,7 +290,7 @@ struct HTTPHeadParser: Sendable {
         // Moved out while it is read: the line's own storage cannot be lent while `self` changes.
         var stored: [UInt8] = []
         swap(&stored, &line)
-        let outcome = stored.withUnsafeBufferPointer { endOfLine($0, sink: &sink, keeping: true) }
+        let outcome = stored.withUnsafeBufferPointer { endOfLine($0, sink: &sink, keeping: true, clean: false) }
         // Short lines keep the buffer for the next; a long one gives its memory back, so that what
         // the parser holds stays near maxHeaderBytes (the fields) rather than twice it.
         if stored.capacity <= Self.retainedLineCapacity {
@@ -299,9 +302,10 @@ struct HTTPHeadParser: Sendable {
 
     /// Handles a complete line, `content` without its terminator; returns an outcome when the head is
     /// complete or invalid. A valid field line is kept in the fields when `keeping`; otherwise the
-    /// caller keeps it, as it lies.
+    /// caller keeps it, as it lies. `clean` says the line holds no control byte but HTAB and no DEL
+    /// (`false` when not known).
     private mutating func endOfLine(_ content: UnsafeBufferPointer<UInt8>, sink: inout some HTTPFieldSink,
-                                    keeping: Bool) -> Outcome? {
+                                    keeping: Bool, clean: Bool) -> Outcome? {
         #if DEBUG
         workCount += content.count
         #endif
@@ -340,7 +344,7 @@ struct HTTPHeadParser: Sendable {
                 let isUTF8 = validator.validate(UnsafeRawBufferPointer(content)) && validator.isAtCharacterBoundary
                 guard isUTF8, content.count <= remaining else { return .failure(.headTooLarge) }
             }
-            switch HTTPLineParser.fieldBounds(content) {
+            switch HTTPLineParser.fieldBounds(content, clean: clean) {
             case .success(let bounds):
                 let name = UnsafeBufferPointer(rebasing: content[..<bounds.nameEnd])
                 let value = UnsafeBufferPointer(rebasing: content[bounds.value])

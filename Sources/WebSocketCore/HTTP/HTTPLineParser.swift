@@ -109,8 +109,10 @@ package enum HTTPLineParser {
     /// field-name ":" OWS field-value OWS`; and which known name it has, when it is spelled exactly
     /// so (the opening handshake then knows the field without comparing its name again). The head
     /// parser keeps the two as they are (``HTTPFieldLines``);
-    /// ``field(_:)-(UnsafeBufferPointer<UInt8>)`` makes them strings.
-    static func fieldBounds(_ line: UnsafeBufferPointer<UInt8>) -> Result<FieldBounds, Connection.HandshakeError> {
+    /// ``field(_:)-(UnsafeBufferPointer<UInt8>)`` makes them strings. A `clean` line is known to
+    /// hold no control byte but HTAB and no DEL (``HTTPTokens/lineEnd(in:from:)``), so its value is
+    /// not scanned again.
+    static func fieldBounds(_ line: UnsafeBufferPointer<UInt8>, clean: Bool = false) -> Result<FieldBounds, Connection.HandshakeError> {
         // RFC 9112 §5.1: "No whitespace is allowed between the field name and colon. ... A server MUST
         // reject, with a response status code of 400 (Bad Request), any received request message that
         // contains whitespace between a header field name and colon." A non-token name fails the same
@@ -123,7 +125,7 @@ package enum HTTPLineParser {
         if let known {
             colon = known.count
         } else {
-            var end = 0
+            var end = HTTPTokens.alphanumericOrHyphenPrefix(line)
             while end < line.count, HTTPTokens.isTokenChar(line[end]) { end += 1 }
             guard end > 0, end < line.count, line[end] == UInt8(ascii: ":") else { return .failure(.malformedHeader) }
             colon = end
@@ -133,7 +135,7 @@ package enum HTTPLineParser {
         // ... a recipient ... MUST either reject the message or replace each of those characters with
         // SP". We reject them, and every other control character but HTAB, which `field-vchar` excludes.
         // obs-text (0x80-0xFF) is allowed, and decoded as UTF-8 with repair when made a string.
-        guard HTTPTokens.isFieldValue(UnsafeBufferPointer(rebasing: line[value])) else { return .failure(.malformedHeader) }
+        guard clean || HTTPTokens.isFieldValue(UnsafeBufferPointer(rebasing: line[value])) else { return .failure(.malformedHeader) }
         return .success(FieldBounds(nameEnd: colon, value: value, known: known))
     }
 

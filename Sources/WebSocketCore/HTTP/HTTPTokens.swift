@@ -32,6 +32,46 @@ package enum HTTPTokens {
         return index
     }
 
+    /// ``lineBreak(in:from:)``, and whether the bytes before it are clean: none of them a control
+    /// character but HTAB, or DEL. A clean field line's value needs no ``isFieldValue(_:)`` pass:
+    /// what is left (HTAB, SP, VCHAR, obs-text) is what a value may hold (RFC 9110 §5.5).
+    ///
+    /// One scan for both, eight bytes a step: `(x - 0x20…20) & ~x & 0x80…80` flags the bytes below
+    /// 0x20 (CR and LF among them), the zero test of `x ^ 0x7F…7F` flags DEL, and the lowest flag of
+    /// either is a true one (a borrow only runs upwards from a flagged byte). Only a word with a
+    /// flag is read again byte by byte, from that flag: the line's own CR or LF, nearly always. The
+    /// two scans it replaces, for the break and for the value, went over most of each line twice.
+    @inline(__always)
+    static func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> (end: Int, clean: Bool) {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var clean = true
+        var index = start
+        while index >= 0, index <= bytes.count &- 8 {
+            // Little-endian whatever the platform: byte `index` is the word's lowest.
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let delete = word ^ (ones &* 0x7F)
+            let found = ((word &- ones &* 0x20) & ~word | (delete &- ones) & ~delete) & highs
+            if found != 0 {
+                var i = index &+ found.trailingZeroBitCount &>> 3
+                while i < index &+ 8 {
+                    let c = bytes[i]
+                    if c == 0x0D || c == 0x0A { return (i, clean) }
+                    if !HTTPHeadWriter.isFieldValueByte(c) { clean = false }
+                    i &+= 1
+                }
+            }
+            index &+= 8
+        }
+        while index < bytes.count {
+            let c = bytes[index]
+            if c == 0x0D || c == 0x0A { return (index, clean) }
+            if !HTTPHeadWriter.isFieldValueByte(c) { clean = false }
+            index &+= 1
+        }
+        return (index, clean)
+    }
+
     /// Whether every byte of `bytes` may stand in a field value: HTAB, or 0x20 to 0xFF but DEL
     /// (RFC 9110 §5.5 `field-vchar`, SP, HTAB, obs-text; ``HTTPHeadWriter/isFieldValueByte(_:)``).
     ///
@@ -78,6 +118,31 @@ package enum HTTPTokens {
         let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE  // A-Z ^ _ ` a-z | ~
         let mask = c < 64 ? low : c < 128 ? high : 0
         return mask &>> UInt64(c & 63) & 1 != 0
+    }
+
+    /// How many of the first bytes of `bytes` are letters, digits or `-`, the bytes of nearly every
+    /// field name, counted eight at a time (``ByteWords/inRange(_:_:_:)``) while eight remain: at
+    /// least that many are tchars, and the caller tests the rest a byte at a time
+    /// (``isTokenChar(_:)``, about six instructions a byte). A count short of the run is no
+    /// error: the byte test goes on from it.
+    @inline(__always)
+    static func alphanumericOrHyphenPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while bytes.count &- index >= 8 {
+            // Little-endian whatever the platform: byte `index` is the word's lowest.
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            // Each byte's low seven bits in range, and its high bit clear.
+            let low = word & ~ByteWords.highs
+            let common = (ByteWords.inRange(low, UInt8(ascii: "A"), UInt8(ascii: "Z"))
+                | ByteWords.inRange(low, UInt8(ascii: "a"), UInt8(ascii: "z"))
+                | ByteWords.inRange(low, UInt8(ascii: "0"), UInt8(ascii: "9"))
+                | ByteWords.inRange(low, UInt8(ascii: "-"), UInt8(ascii: "-"))) & ~word
+            if common != ByteWords.highs { return index &+ (~common & ByteWords.highs).trailingZeroBitCount &>> 3 }
+            index &+= 8
+        }
+        return index
     }
 
     /// RFC 9110 §5.6.2: `token = 1*tchar`.

@@ -143,5 +143,75 @@ struct HTTPTokensTests {
             }
         }
     }
-}
 
+    @Test("lineEnd finds what lineBreak finds, and says whether a control byte but HTAB, or DEL, comes before it, from every start")
+    func lineEnd() {
+        var rng = Connection.SeededGenerator(seed: 0x11E5)
+        // Bytes next to the classes' edges: controls, HTAB, SP, DEL, obs-text, and CR and LF.
+        let alphabet: [UInt8] = [0x41, 0x20, 0x21, 0x09, 0x08, 0x0C, 0x0E, 0x1F, 0x00, 0x7E, 0x7F, 0x80, 0xFF, 0x8D, 0x8A, 0x61]
+        for round in 0..<3_000 {
+            let count = Int(rng.next() % 40)
+            // Mostly clean bytes, so that both answers come up.
+            var bytes = (0..<count).map { _ in round % 2 == 0 ? UInt8(0x20 + rng.next() % 0x5F)
+                                                               : alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            let breaks = count == 0 ? 0 : Int(rng.next() % 3)
+            for _ in 0..<breaks { bytes[Int(rng.next() % UInt64(count))] = rng.next() % 2 == 0 ? 0x0D : 0x0A }
+            bytes.withUnsafeBytes { raw in
+                for start in 0...(count + 1) {
+                    let end = Self.naiveLineBreak(bytes, from: start)
+                    let clean = start >= end || bytes[start..<end].allSatisfy(HTTPHeadWriter.isFieldValueByte)
+                    let found = HTTPTokens.lineEnd(in: raw, from: start)
+                    #expect(found.end == end && found.clean == clean, "\(bytes) from \(start)")
+                }
+            }
+        }
+    }
+
+    @Test("A name's letters, digits and hyphens are counted eight at a time up to the first other byte")
+    func alphanumericOrHyphenPrefix() {
+        var rng = Connection.SeededGenerator(seed: 0xA1F4)
+        func isCommon(_ c: UInt8) -> Bool {
+            (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D
+        }
+        // Every byte value, in every place of a run of letters.
+        for byte in UInt8.min...UInt8.max {
+            for place in 0..<20 {
+                var bytes = [UInt8](repeating: 0x61, count: 20)
+                bytes[place] = byte
+                let counted = bytes.withUnsafeBufferPointer { HTTPTokens.alphanumericOrHyphenPrefix($0) }
+                let run = bytes.firstIndex { !isCommon($0) } ?? bytes.count
+                #expect(counted <= run && (counted == run || bytes.count - counted < 8), "byte \(byte) at \(place): \(counted)")
+            }
+        }
+        for _ in 0..<2_000 {
+            let count = Int(rng.next() % 40)
+            let bytes = (0..<count).map { _ in rng.next() % 4 == 0 ? UInt8(truncatingIfNeeded: rng.next()) : UInt8(0x41 + rng.next() % 26) }
+            let counted = bytes.withUnsafeBufferPointer { HTTPTokens.alphanumericOrHyphenPrefix($0) }
+            let run = bytes.firstIndex { !isCommon($0) } ?? bytes.count
+            #expect(counted <= run && (counted == run || bytes.count - counted < 8), "\(bytes): \(counted)")
+        }
+    }
+
+    @Test("A byte range is found in each byte of a word exactly, whatever the neighbouring bytes")
+    func byteWordRanges() {
+        var rng = Connection.SeededGenerator(seed: 0xB17E)
+        let ranges: [(UInt8, UInt8)] = [(0x41, 0x5A), (0x61, 0x7A), (0x30, 0x39), (0x2D, 0x2D), (0x2B, 0x2B), (0x01, 0x7F), (0x7F, 0x7F)]
+        for (lo, hi) in ranges {
+            for _ in 0..<200 {
+                var bytes = (0..<8).map { _ in UInt8(rng.next() % 0x80) }
+                // Every value in one lane, beside random neighbours.
+                let lane = Int(rng.next() % 8)
+                for value in UInt8(0)..<0x80 {
+                    bytes[lane] = value
+                    let word = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                    let found = ByteWords.inRange(word, lo, hi)
+                    for i in 0..<8 {
+                        let flagged = found >> (8 * UInt64(i) + 7) & 1 == 1
+                        #expect(flagged == (bytes[i] >= lo && bytes[i] <= hi), "\(bytes) lane \(i) in \(lo)...\(hi)")
+                    }
+                    #expect(found & ~ByteWords.highs == 0)
+                }
+            }
+        }
+    }
+}
