@@ -71,7 +71,8 @@ extension Connection {
         guard validator.validate(reason), validator.isAtCharacterBoundary else {
             return .failure(Connection.ProtocolViolation(.invalidCloseReason))
         }
-        return .success(Connection.CloseFrame(code: code, reason: String(decoding: reason, as: UTF8.self)))
+        // Most Close frames carry no reason: the empty literal, without the decoder's call.
+        return .success(Connection.CloseFrame(code: code, reason: reason.isEmpty ? "" : String(decoding: reason, as: UTF8.self)))
     }
 
     /// Fails the connection for a peer's violation (RFC 6455 §7.1.7): the Close frame with the
