@@ -35,7 +35,8 @@ extension Connection {
 
     /// A head parser on the heap, changed in place. An indirect case's box, the parser copied out of
     /// it and back on every read, made a handshake cost 730 to 800 instructions more than the parser
-    /// inline; this one costs 200 to 250 (its allocation).
+    /// inline; this one costs 200 to 250 (its allocation), and only a head cut across reads takes
+    /// one (``Connection/consumeHead()`` reads a head's first bytes with a parser on the stack).
     ///
     /// `@unchecked Sendable`: it is written only through a unique reference (``consumeHead()``), so no
     /// two connections, or threads, ever share a box that changes. Its one access at a time is plain
@@ -64,20 +65,35 @@ extension Connection {
     /// A head read whole ends the parser (the connection keeps what the head said, not how it was
     /// read); a head still incomplete, or refused, keeps it for the next call. With the outcome, the
     /// fields the handshake reads, gathered as the parser checked them.
+    ///
+    /// A head's first bytes are read by a parser on the stack, boxed only when the head goes on in
+    /// a later read (or was refused: the box repeats the outcome): a head that comes whole in one
+    /// read, as nearly every one does, costs no box (its allocation and free, and the fields'
+    /// move out of it, about 500 instructions per handshake).
     mutating func consumeHead() -> (outcome: HTTPHeadParser.Outcome, fields: HandshakeFields) {
-        var box: HeadParserBox
-        if let held = headReading.take() {
-            box = held
-            // Shared with a copy of this connection: this one reads on in a copy of its own.
-            if !isKnownUniquelyReferenced(&box) { box = HeadParserBox(box.parser, fields: box.fields) }
-        } else {
-            box = HeadParserBox(HTTPHeadParser(kind: isClient ? .response : .request, limits: configuration.limits))
+        guard var box = headReading.take() else {
+            var parser = HTTPHeadParser(kind: isClient ? .response : .request, limits: configuration.limits)
+            var fields = HandshakeFields()
+            let outcome = readHead(with: &parser, fields: &fields)
+            switch outcome {
+            case .needMore, .failure:
+                headReading = .reading(HeadParserBox(parser, fields: fields))
+                #if DEBUG
+                headParserBoxesMade &+= 1
+                #endif
+            case .request, .response:
+                break
+            }
+            return (outcome, fields)
         }
-        let (consumed, outcome) = inbox.withUnsafeBytes { raw in
-            let bytes = UnsafeRawBufferPointer(rebasing: raw[inboxStart...])
-            return box.parser.consume(bytes, fieldsTo: &box.fields)
+        // Shared with a copy of this connection: this one reads on in a copy of its own.
+        if !isKnownUniquelyReferenced(&box) {
+            box = HeadParserBox(box.parser, fields: box.fields)
+            #if DEBUG
+            headParserBoxesMade &+= 1
+            #endif
         }
-        inboxStart += consumed
+        let outcome = readHead(with: &box.parser, fields: &box.fields)
         switch outcome {
         case .needMore, .failure:
             headReading = .reading(box)
@@ -89,5 +105,15 @@ extension Connection {
             swap(&fields, &box.fields)
             return (outcome, fields)
         }
+    }
+
+    /// Feeds the buffered input to `parser`, which hands the fields it checks to `fields`.
+    @inline(__always)
+    private mutating func readHead(with parser: inout HTTPHeadParser, fields: inout HandshakeFields) -> HTTPHeadParser.Outcome {
+        let (consumed, outcome) = inbox.withUnsafeBytes { raw in
+            parser.consume(UnsafeRawBufferPointer(rebasing: raw[inboxStart...]), fieldsTo: &fields)
+        }
+        inboxStart += consumed
+        return outcome
     }
 }

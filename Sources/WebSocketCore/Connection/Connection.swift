@@ -123,6 +123,12 @@ public struct Connection: Sendable {
     @usableFromInline var eventsStart = 0
     /// Set while ``nextEventView(_:)`` runs: whole messages are lent in place instead of copied.
     var lendsPayloads = false
+    #if DEBUG
+    /// How many head parser boxes this connection made, up to 255 (for tests: a head read whole
+    /// takes none). Only debug builds, where `swift test` runs, keep it; one byte, beside the flag
+    /// above, so that the connection's size does not change.
+    var headParserBoxesMade: UInt8 = 0
+    #endif
 
     // Time.
     /// The last time reported; the timers themselves live in the phase's payload. Set only by

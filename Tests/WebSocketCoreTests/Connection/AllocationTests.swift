@@ -311,6 +311,39 @@ extension AllocationTests {
     }
 }
 
+extension AllocationTests {
+    /// A library's request (wsload's, and most clients'): every value a small string or none.
+    static let plainRequest = Array(("GET /chat HTTP/1.1\r\nHost: example.com\r\nUpgrade: websocket\r\n"
+        + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
+
+    @Test("A request read whole takes no box for its parser and no string for its key; cut across reads, one box, made at the cut")
+    func requestHeadAllocations() throws {
+        for warm in [false, true] {
+            var whole = try Connection(role: .server)
+            let read = Self.allocationsReading(Self.plainRequest, into: &whole)
+            // Cut in the key's line: the first read leaves the parser (and its line) for the next.
+            var cut = try Connection(role: .server)
+            let first = Self.allocationsReading(Array(Self.plainRequest[..<100]), into: &cut)
+            #expect(cut.headParser != nil)
+            let second = Self.allocationsReading(Array(Self.plainRequest[100...]), into: &cut)
+            guard warm else { continue }
+            guard case .handshakeRequest(let request)? = read.events.first else {
+                throw TestFailure("\(read.events)")
+            }
+            #expect(request.key == "dGhlIHNhbXBsZSBub25jZQ==")
+            #expect(request.clientKey.isValid, "the key is kept as a string")
+            #expect(second.events == read.events)
+            #expect(whole.headParser == nil && cut.headParser == nil)
+            #expect(whole.headParserBoxesMade == 0)
+            #expect(cut.headParserBoxesMade == 1)
+            // What the box and the stored line cost shows in the count (a debug build's own
+            // allocations are many, and the same for both).
+            #expect(first.allocations + second.allocations > read.allocations,
+                    "\(first.allocations) + \(second.allocations) for a cut request, \(read.allocations) whole")
+        }
+    }
+}
+
 @Suite("Memory held by an idle connection")
 struct IdleMemoryTests {
     @Test("An idle open connection without deflate holds at most 4 KiB of buffers, in both roles")
