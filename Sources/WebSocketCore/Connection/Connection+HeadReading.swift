@@ -72,6 +72,9 @@ extension Connection {
     /// move out of it, about 500 instructions per handshake).
     mutating func consumeHead() -> (outcome: HTTPHeadParser.Outcome, fields: HandshakeFields) {
         guard var box = headReading.take() else {
+            // No byte of the head yet (an adapter asks for events before its first read): nothing
+            // to read, and nothing made.
+            if inboxStart == inbox.count { return (.needMore, HandshakeFields()) }
             var parser = HTTPHeadParser(kind: isClient ? .response : .request, limits: configuration.limits)
             var fields = HandshakeFields()
             let outcome = readHead(with: &parser, fields: &fields)

@@ -316,8 +316,15 @@ extension AllocationTests {
     static let plainRequest = Array(("GET /chat HTTP/1.1\r\nHost: example.com\r\nUpgrade: websocket\r\n"
         + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
 
-    @Test("A request read whole takes no box for its parser and no string for its key; cut across reads, one box, made at the cut")
+    @Test("A request read whole takes no box for its parser and no string for its key; cut across reads, one box, made at the cut; asked for events before any byte, nothing")
     func requestHeadAllocations() throws {
+        // An adapter asks for events before its first read: no parser is made for nothing.
+        var early = try Connection(role: .server)
+        #expect(early.nextEvent() == nil)
+        #expect(early.headParser == nil && early.headParserBoxesMade == 0)
+        early.receive(Self.plainRequest[..<10])
+        #expect(early.nextEvent() == nil)
+        #expect(early.headParser != nil && early.headParserBoxesMade == 1)
         for warm in [false, true] {
             var whole = try Connection(role: .server)
             let read = Self.allocationsReading(Self.plainRequest, into: &whole)
