@@ -149,6 +149,18 @@ extension Connection {
     @inlinable
     public var isAwaitingInput: Bool { isIdleReader }
 
+    /// Whether a pull would find nothing in a phase that reads an HTTP head, or nothing at all (the
+    /// opening handshake, the wait for a server's decision, the end): no event queued, no unread
+    /// input, the input not ended. Such a phase changes only with input, a decision or the time,
+    /// and each of those queues its events, so a pull then steps the head's reader over no bytes
+    /// and finds nothing. `false` in the phases that read frames, where ``isAwaitingInput`` speaks.
+    /// An adapter that pulls after every call checks both (`package`: the transport's session;
+    /// ``isAwaitingInput``'s public answer stays as it is documented).
+    @inlinable
+    package var isIdleOutsideFrames: Bool {
+        eventsStart == events.count && inboxStart == inbox.count && !inputEnded && !isReadingFrames
+    }
+
     /// Whether the phase reads frames (rather than an HTTP head, or nothing): decided with the rest
     /// of the phase's summary (``PhaseSummary/readsFrames``).
     @inlinable

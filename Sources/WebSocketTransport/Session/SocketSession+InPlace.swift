@@ -122,7 +122,8 @@ extension SocketSession {
     /// that has parsed everything and holds no event. An adapter checks it after handing out the
     /// read's last message, instead of making that pull (about 100 instructions per echoed message).
     package var hasNothingToPull: Bool {
-        actionsStart == actions.count && pingWaiters.isEmpty && pipeline.connection.isAwaitingInput
+        actionsStart == actions.count && pingWaiters.isEmpty
+            && (pipeline.connection.isAwaitingInput || pipeline.connection.isIdleOutsideFrames)
     }
 
     /// A lent binary message as the consumer's event, its bytes copied into `storage`: an adapter

@@ -88,4 +88,61 @@ struct AwaitingInputTests {
         }
         #expect(!opened.isAwaitingInput)
     }
+
+    /// `isIdleOutsideFrames`, which the transport's session checks beside `isAwaitingInput`: in the
+    /// phases that read a head or nothing, `true` only when a pull finds nothing, and then in the
+    /// states an adapter meets between reads.
+    @Test func idleOutsideFrames() throws {
+        let request = AllocationTests.plainRequest
+        var server = try Connection(role: .server)
+        server.advanceTime(to: .zero)
+        #expect(server.isIdleOutsideFrames, "before the first byte")
+        // The request in pieces: before every pull, `true` only when the pull finds nothing.
+        var pieces = 0
+        var fed = 0
+        var sawRequest = false
+        while fed < request.count {
+            let count = min(request.count - fed, [1, 7, 40][pieces % 3])
+            pieces += 1
+            server.receive(Array(request[fed..<(fed + count)]))
+            fed += count
+            while true {
+                if server.isIdleOutsideFrames {
+                    var copy = server
+                    #expect(copy.nextEvent() == nil, "idle, yet a pull found an event (at \(fed))")
+                }
+                guard let event = server.nextEvent() else { break }
+                if case .handshakeRequest = event { sawRequest = true }
+            }
+        }
+        #expect(sawRequest)
+        #expect(server.isIdleOutsideFrames, "awaiting the decision")
+        try server.accept()
+        #expect(!server.isIdleOutsideFrames, "open: the frame phases answer false")
+        // The peer's Close: answered, closed, draining; then idle again.
+        server.receive(clientFrame(0x8, [0x03, 0xE8]))
+        #expect(!server.isIdleOutsideFrames, "unread input")
+        while server.nextEvent() != nil {}
+        guard case .closed = server.state else {
+            Issue.record("not closed: \(server.state)")
+            return
+        }
+        #expect(server.isIdleOutsideFrames, "closed, all read")
+        var copy = server
+        #expect(copy.nextEvent() == nil)
+        server.receiveEOF()
+        #expect(!server.isIdleOutsideFrames, "the input ended: pull")
+
+        // Events queued without input (the handshake's timer ran out): not idle.
+        var late = try Connection(role: .server)
+        late.advanceTime(to: .zero)
+        late.advanceTime(to: Connection.Instant(sinceOrigin: .seconds(60)))
+        #expect(!late.isIdleOutsideFrames, "events queued by the timer")
+        #expect(late.nextEvent() != nil)
+
+        // A client awaiting its response, its request taken.
+        var client = try Connection(role: .client(clientOptions()), random: Connection.SeededGenerator(seed: 3))
+        _ = client.takeOutput()
+        #expect(client.isIdleOutsideFrames)
+    }
 }
