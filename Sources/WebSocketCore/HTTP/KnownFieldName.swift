@@ -10,33 +10,26 @@ enum KnownFieldName: UInt8, CaseIterable, Sendable {
     case host, origin, upgrade, userAgent, connection, key, version, subprotocol, extensions
 
     /// The name as a literal, for the comparison: constant bytes, read through a pointer.
-    var text: StaticString {
-        switch self {
-        case .host: return "Host"
-        case .origin: return "Origin"
-        case .upgrade: return "Upgrade"
-        case .userAgent: return "User-Agent"
-        case .connection: return "Connection"
-        case .key: return "Sec-WebSocket-Key"
-        case .version: return "Sec-WebSocket-Version"
-        case .subprotocol: return "Sec-WebSocket-Protocol"
-        case .extensions: return "Sec-WebSocket-Extensions"
-        }
-    }
+    var text: StaticString { literals.text }
 
-    /// The name as a string literal (no allocation, whatever its length); the same bytes as
-    /// ``text`` (`KnownFieldNameTests`).
-    var string: String {
+    /// The name as a string literal (no allocation, whatever its length).
+    var string: String { literals.string }
+
+    /// Each name written once a line, as both literals: a `StaticString` gives its bytes without a
+    /// check, a `String` literal is a string without an allocation, and neither is made from the
+    /// other for free. `HTTPFieldLineTests` hold the two to the same bytes.
+    @inline(__always)
+    private var literals: (text: StaticString, string: String) {
         switch self {
-        case .host: return "Host"
-        case .origin: return "Origin"
-        case .upgrade: return "Upgrade"
-        case .userAgent: return "User-Agent"
-        case .connection: return "Connection"
-        case .key: return "Sec-WebSocket-Key"
-        case .version: return "Sec-WebSocket-Version"
-        case .subprotocol: return "Sec-WebSocket-Protocol"
-        case .extensions: return "Sec-WebSocket-Extensions"
+        case .host: return ("Host", "Host")
+        case .origin: return ("Origin", "Origin")
+        case .upgrade: return ("Upgrade", "Upgrade")
+        case .userAgent: return ("User-Agent", "User-Agent")
+        case .connection: return ("Connection", "Connection")
+        case .key: return ("Sec-WebSocket-Key", "Sec-WebSocket-Key")
+        case .version: return ("Sec-WebSocket-Version", "Sec-WebSocket-Version")
+        case .subprotocol: return ("Sec-WebSocket-Protocol", "Sec-WebSocket-Protocol")
+        case .extensions: return ("Sec-WebSocket-Extensions", "Sec-WebSocket-Extensions")
         }
     }
 
