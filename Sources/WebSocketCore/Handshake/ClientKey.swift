@@ -26,9 +26,6 @@ struct ClientKey: Sendable, Hashable {
     /// Any other value, as it is; `nil` for a valid key.
     private let other: String?
 
-    /// The number of bytes of a valid key.
-    static let validCount = 24
-
     /// A valid key's bytes (``Base64/isSixteenBytesEncoded(_:)``), or `nil`.
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard Base64.isSixteenBytesEncoded(bytes), let base = bytes.baseAddress else { return nil }
