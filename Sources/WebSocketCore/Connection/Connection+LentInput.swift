@@ -136,8 +136,15 @@ extension Connection {
     /// instructions each time (callgrind, 100 connections echoing).
     @inlinable
     var isIdleReader: Bool {
-        guard eventsStart == events.count, inboxStart == inbox.count, !inputEnded, case .header = frame else { return false }
+        guard holdsNothingUnread, case .header = frame else { return false }
         return isReadingFrames
+    }
+
+    /// No event queued, no unread input, and the input not ended: what both idle tests
+    /// (``isIdleReader``, ``isIdleOutsideFrames``) ask first, whatever the phase.
+    @inlinable
+    var holdsNothingUnread: Bool {
+        eventsStart == events.count && inboxStart == inbox.count && !inputEnded
     }
 
     /// Whether the connection has parsed everything it was given and holds no event: pulling
@@ -158,7 +165,7 @@ extension Connection {
     /// ``isAwaitingInput``'s public answer stays as it is documented).
     @inlinable
     package var isIdleOutsideFrames: Bool {
-        eventsStart == events.count && inboxStart == inbox.count && !inputEnded && !isReadingFrames
+        holdsNothingUnread && !isReadingFrames
     }
 
     /// Whether the phase reads frames (rather than an HTTP head, or nothing): decided with the rest

@@ -16,8 +16,7 @@ package enum HTTPTokens {
     /// a head's lines cost about five instructions a byte, a tenth of an opening handshake's parse.
     @inline(__always)
     static func lineBreak(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
+        let ones = ByteWords.ones, highs = ByteWords.highs
         var index = start
         while index >= 0, index <= bytes.count &- 8 {
             // Little-endian whatever the platform: byte `index` is the word's lowest.
@@ -43,8 +42,7 @@ package enum HTTPTokens {
     /// two scans it replaces, for the break and for the value, went over most of each line twice.
     @inline(__always)
     static func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> (end: Int, clean: Bool) {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
+        let ones = ByteWords.ones, highs = ByteWords.highs
         var clean = true
         var index = start
         while index >= 0, index <= bytes.count &- 8 {
@@ -83,8 +81,7 @@ package enum HTTPTokens {
     static func isFieldValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
+        let ones = ByteWords.ones, highs = ByteWords.highs
         var index = 0
         while bytes.count &- index >= 8 {
             let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)

@@ -47,13 +47,7 @@ struct AwaitingInputTests {
             let count = min(stream.count - fed, Int.random(in: 1...400, using: &random))
             server.receive(Array(stream[fed..<(fed + count)]))
             fed += count
-            while true {
-                if server.isAwaitingInput {
-                    var copy = server
-                    #expect(copy.nextEvent() == nil, "awaiting input, yet a pull found an event (seed \(seed), at \(fed))")
-                }
-                guard server.nextEvent() != nil else { break }
-            }
+            _ = Self.pullAll(&server, checking: \.isAwaitingInput, "awaiting input (seed \(seed), at \(fed))")
             _ = server.takeOutput()
             let expected = fed != closeEnd && frameEnds.contains(fed)
             #expect(server.isAwaitingInput == expected, "pulled dry at \(fed) of \(stream.count) (seed \(seed))")
@@ -89,6 +83,21 @@ struct AwaitingInputTests {
         #expect(!opened.isAwaitingInput)
     }
 
+    /// Pulls every event; before each pull, when `idle` answers `true`, checks on a copy that the
+    /// pull finds nothing (a `true` that hid an event would lose it).
+    static func pullAll(_ connection: inout Connection, checking idle: (Connection) -> Bool,
+                        _ context: String) -> [Connection.Event] {
+        var events: [Connection.Event] = []
+        while true {
+            if idle(connection) {
+                var copy = connection
+                #expect(copy.nextEvent() == nil, "\(context): idle, yet a pull found an event")
+            }
+            guard let event = connection.nextEvent() else { return events }
+            events.append(event)
+        }
+    }
+
     /// `isIdleOutsideFrames`, which the transport's session checks beside `isAwaitingInput`: in the
     /// phases that read a head or nothing, `true` only when a pull finds nothing, and then in the
     /// states an adapter meets between reads.
@@ -106,12 +115,7 @@ struct AwaitingInputTests {
             pieces += 1
             server.receive(Array(request[fed..<(fed + count)]))
             fed += count
-            while true {
-                if server.isIdleOutsideFrames {
-                    var copy = server
-                    #expect(copy.nextEvent() == nil, "idle, yet a pull found an event (at \(fed))")
-                }
-                guard let event = server.nextEvent() else { break }
+            for event in Self.pullAll(&server, checking: \.isIdleOutsideFrames, "idle outside frames (at \(fed))") {
                 if case .handshakeRequest = event { sawRequest = true }
             }
         }
