@@ -91,8 +91,55 @@ extension Connection {
         /// A status as the connection reports it; for tests and for adapters that report a status of
         /// their own (a transport error, say).
         public init(code: Connection.CloseCode, reason: String, wasClean: Bool, failure: Failure? = nil) {
+            if wasClean, failure == nil, reason.isEmpty, let common = Self.cleanWithoutReason(code) {
+                self = common
+                return
+            }
             storage = SharedFields(Fields(code: code, reason: reason, wasClean: wasClean, failure: failure))
         }
+
+        private init(_ fields: Fields) {
+            storage = SharedFields(fields)
+        }
+
+        // MARK: Statuses made once
+        //
+        // A status's box was one of the allocations of every connection that closed (its allocation,
+        // and its free with the connection's end, about 300 instructions). The statuses that nearly
+        // every close reports are made once and shared: the clean closes that carried no reason, and
+        // each status the connection names itself. Shared boxes are never written (a change makes a
+        // box of the value's own), so sharing one is the same as copying it.
+
+        /// The clean close without a reason for `code`, when it is one that peers send nearly always.
+        private static func cleanWithoutReason(_ code: Connection.CloseCode) -> Connection.CloseStatus? {
+            switch code.rawValue {
+            case 1000: return normalClosureWithoutReason
+            case 1001: return goingAwayWithoutReason
+            case 1005: return noStatusWithoutReason
+            default: return nil
+            }
+        }
+
+        private static let normalClosureWithoutReason = Self(Fields(code: .normalClosure, reason: "", wasClean: true, failure: nil))
+        private static let goingAwayWithoutReason = Self(Fields(code: .goingAway, reason: "", wasClean: true, failure: nil))
+        private static let noStatusWithoutReason = Self(Fields(code: .noStatusReceived, reason: "", wasClean: true, failure: nil))
+
+        /// 1006 after the transport ended before the closing handshake did.
+        static let lostWithoutClose = Self(Fields(code: .abnormalClosure, reason: "connection closed without a close frame",
+                                                  wasClean: false, failure: .unexpectedEndOfStream))
+        /// 1006 after ``Connection/abort()``.
+        static let aborted = Self(Fields(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted))
+        /// 1006 after a failed opening handshake.
+        static let handshakeFailed = Self(Fields(code: .abnormalClosure, reason: "opening handshake failed", wasClean: false, failure: nil))
+        /// 1006 after the server rejected the opening handshake.
+        static let handshakeRejected = Self(Fields(code: .abnormalClosure, reason: "opening handshake rejected", wasClean: false,
+                                                   failure: nil))
+        /// 1006 after the keepalive's pong did not come back in time.
+        static let keepaliveTimedOut = Self(Fields(code: .abnormalClosure, reason: "keepalive timeout", wasClean: false,
+                                                   failure: .keepaliveTimeout))
+        /// 1006 after the closing handshake did not finish in time.
+        static let closeTimedOut = Self(Fields(code: .abnormalClosure, reason: "close handshake timed out", wasClean: false,
+                                               failure: .closeTimeout))
     }
 }
 extension Connection.CloseStatus: CustomStringConvertible {

@@ -139,7 +139,7 @@ extension Connection {
         case .handshakeRejected:
             switch phase {
             case .serverAwaitingDecision:
-                phase = closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "opening handshake rejected", wasClean: false))
+                phase = closedPhase(.handshakeRejected)
             case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .open, .closingLocally,
                  .closingRemotely, .closed:
                 break
@@ -207,8 +207,7 @@ extension Connection {
                 phase = failedHandshake(refusal(Connection.HTTPResponse(head: head, body: bodyReader.body)))
             case .open, .closingLocally:
                 // RFC 6455 §7.1.5: the transport closed without a closing handshake: 1006.
-                phase = closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "connection closed without a close frame",
-                                                wasClean: false, failure: .unexpectedEndOfStream))
+                phase = closedPhase(.lostWithoutClose)
             case .serverAwaitingDecision, .closingRemotely, .closed:
                 // Nothing is read in these phases, so the reader never gets to the end.
                 break
@@ -254,8 +253,7 @@ extension Connection {
                 break
             case .clientAwaitingResponse, .clientReadingRejection, .serverAwaitingRequest, .serverAwaitingDecision,
                  .open, .closingLocally, .closingRemotely:
-                phase = closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "aborted", wasClean: false, failure: .aborted),
-                                    aborting: true)
+                phase = closedPhase(.aborted, aborting: true)
             }
 
         case .timeAdvanced(let now):
@@ -283,8 +281,7 @@ extension Connection {
                     // code keepalive timeouts are commonly reported with, and report 1006 locally since
                     // no Close frame came back.
                     writeClose(Connection.CloseFrame(code: .internalError, reason: "keepalive timeout"))
-                    phase = closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "keepalive timeout", wasClean: false,
-                                                    failure: .keepaliveTimeout))
+                    phase = closedPhase(.keepaliveTimedOut)
                 } else {
                     if keepalive.ping.hasExpired(at: now) { sendKeepalivePing(&keepalive, at: now) }
                     phase = .open(keepalive)
@@ -292,8 +289,7 @@ extension Connection {
             case .closingLocally(let sent, var timeout):
                 timeout.arm(at: now)
                 phase = timeout.hasExpired(at: now)
-                    ? closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "close handshake timed out", wasClean: false,
-                                              failure: .closeTimeout))
+                    ? closedPhase(.closeTimedOut)
                     : .closingLocally(sent: sent, timeout: timeout)
             case .closingRemotely(let received, var timeout):
                 timeout.arm(at: now)
@@ -330,8 +326,7 @@ extension Connection {
     /// only hold the caller longer.
     private mutating func failedHandshake(_ failure: Connection.HandshakeFailure) -> Phase {
         enqueue(.handshakeFailed(failure))
-        return closedPhase(Connection.CloseStatus(code: .abnormalClosure, reason: "opening handshake failed", wasClean: false),
-                           aborting: failure == .timedOut)
+        return closedPhase(.handshakeFailed, aborting: failure == .timedOut)
     }
 
     /// (RFC 6455 §7.1.7) Stops reading the frame in progress, reports the violation, then closes.

@@ -301,13 +301,60 @@ extension AllocationTests {
                 throw TestFailure("\(closeWithReason.events)")
             }
             #expect(status.reason == "bye")
-            // A short reason lives inside its String: the same allocations with or without one.
-            #expect(closeWithReason.allocations == closeOnly.allocations)
-            // Five, with the payload's buffer, the status and the reply. The event queue has room
-            // for the closing handshake's events from its first (growing it here cost a sixth), and
-            // taking the payload out of its buffer cost a seventh (as it cost a pong a second).
-            #expect(closeOnly.allocations <= 5, "\(closeOnly.allocations) allocations for a Close frame")
+            guard case .closed(let plain)? = closeOnly.events.last else { throw TestFailure("\(closeOnly.events)") }
+            #expect(plain == Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true))
+            // A short reason lives inside its String: a reason costs only the status's own box,
+            // which a clean close without one shares with every other (made once).
+            #expect(closeWithReason.allocations == closeOnly.allocations + 1,
+                    "\(closeWithReason.allocations) with a reason, \(closeOnly.allocations) without")
+            // Four, with the payload's buffer and the reply, and no box for the status. The event
+            // queue has room for the closing handshake's events from its first (growing it here
+            // cost a fifth), and taking the payload out of its buffer cost a sixth (as it cost a
+            // pong a second).
+            #expect(closeOnly.allocations <= 4, "\(closeOnly.allocations) allocations for a Close frame")
         }
+    }
+}
+
+extension AllocationTests {
+    @Test("The statuses of nearly every close are made once: a clean close without a reason (1000, 1001, 1005) and each status the connection names itself take no allocation, and a change to one makes a box of its own")
+    func sharedCloseStatuses() {
+        let makers: [() -> Connection.CloseStatus] = [
+            { Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true) },
+            { Connection.CloseStatus(code: .goingAway, reason: "", wasClean: true) },
+            { Connection.CloseStatus(code: .noStatusReceived, reason: "", wasClean: true) },
+            { .lostWithoutClose }, { .aborted }, { .handshakeFailed }, { .handshakeRejected }, { .keepaliveTimedOut },
+            { .closeTimedOut },
+        ]
+        var made: [Connection.CloseStatus] = makers.map { $0() }
+        // Counted on the second pass: the first makes the shared ones, and the runtime's metadata.
+        for pass in 0..<2 {
+            for index in makers.indices {
+                let before = allocation_count_for_current_thread()
+                made[index] = makers[index]()
+                let allocations = allocation_count_for_current_thread() - before
+                if pass == 1 { #expect(allocations == 0, "\(allocations) allocations for \(made[index])") }
+            }
+        }
+        #expect(made.map(\.code.rawValue) == [1000, 1001, 1005, 1006, 1006, 1006, 1006, 1006, 1006])
+        #expect(made[0].wasClean && made[0].reason.isEmpty && made[0].failure == nil)
+        #expect(made[3].failure == .unexpectedEndOfStream && made[3].reason == "connection closed without a close frame")
+        #expect(made[4].failure == .aborted && made[5].failure == nil && made[6].reason == "opening handshake rejected")
+        #expect(made[7].failure == .keepaliveTimeout && made[8].failure == .closeTimeout)
+        // Any other code, a reason, an unclean end or a failure takes a box of its own.
+        for (code, reason, clean) in [(4000, "", true), (1000, "bye", true), (1000, "", false)] {
+            let start = allocation_count_for_current_thread()
+            let status = Connection.CloseStatus(code: Connection.CloseCode(rawValue: UInt16(code)), reason: reason, wasClean: clean)
+            #expect(allocation_count_for_current_thread() - start >= 1, "\(status)")
+        }
+        // A change to a shared status is its own; the shared one, and equality, stay as they were.
+        var changed = Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true)
+        changed.reason = "changed"
+        #expect(changed.reason == "changed" && changed.code == .normalClosure)
+        #expect(Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true).reason == "")
+        #expect(changed != made[0])
+        changed.reason = ""
+        #expect(changed == made[0] && changed.hashValue == made[0].hashValue)
     }
 }
 
