@@ -137,7 +137,8 @@ final class ServerCore: @unchecked Sendable {
         let webSocket: WebSocket
         do {
             // Only a TLS layer can fail to be made, and the server checked that it can be.
-            let pipeline = try ConnectionPipeline.server(configuration: configuration, transport: options)
+            // The time is the connection's first report: its handshake timer starts armed.
+            let pipeline = try ConnectionPipeline.server(configuration: configuration, transport: options, at: loop.now)
             // Each value moved on, not copied: a copy of the session retains every reference it holds.
             var session = SocketSession(accepted: consume pipeline, settings: settings, limits: options.lifetimeLimits,
                                         lifetimeSample: options.lifetimeLimits.randomSample)
@@ -156,7 +157,8 @@ final class ServerCore: @unchecked Sendable {
         webSocket.startedAt = loop.now
         // A new socket can take bytes; its request is reported by the backend when it comes.
         webSocket.writable = true
-        // Starts the handshake timer; the end of the turn arms the loop's timer for it.
+        // The session's own limits start here (the connection's timer started armed); the end of the
+        // turn arms the loop's timer for the handshake.
         webSocket.peek { $0.advanceTime(to: loop.now) }
         webSocket.markDirty()
     }

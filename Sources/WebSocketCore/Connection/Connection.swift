@@ -169,13 +169,29 @@ public struct Connection: Sendable {
     ///   character or an invalid token into the request.
     public init(role: Connection.Role, configuration: Connection.Configuration = Connection.Configuration(),
                 random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) throws(Connection.UsageError) {
+        try self.init(role: role, configuration: configuration, random: random, reportingTime: nil)
+    }
+
+    /// ``init(role:configuration:random:)`` followed by ``advanceTime(to:)`` with `now`, for an
+    /// adapter that knows the time when it makes the connection (an accept): the handshake's timer
+    /// starts armed from `now`, where the first report ran the timers' transition only to arm it
+    /// (about 400 instructions per connection). A timeout of zero or less is then due by `now`,
+    /// and the next report ends the handshake, as that first report would have.
+    package init(role: Connection.Role, configuration: Connection.Configuration,
+                 random: some RandomNumberGenerator & Sendable, reportingTime now: Connection.Instant?) throws(Connection.UsageError) {
         self.role = role
         self.configuration = configuration
         self.random = Self.randomStorage(random)
         let limits = configuration.limits
         wholeMessageLimit = configuration.delivery == .messages && limits.maxFragmentsPerMessage >= 1
             ? max(0, min(limits.maxFrameSize, limits.maxMessageSize)) : -1
-        let timeout = configuration.timeouts.handshake.map(Timer.pending) ?? .off
+        lastReportedTime = now
+        let timeout: Timer
+        if let handshake = configuration.timeouts.handshake {
+            if let now { timeout = .armed(now + handshake) } else { timeout = .pending(handshake) }
+        } else {
+            timeout = .off
+        }
         switch role {
         case .client(let options):
             isClient = true

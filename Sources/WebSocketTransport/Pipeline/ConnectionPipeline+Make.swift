@@ -84,15 +84,17 @@ extension ConnectionPipeline {
         }
     }
 
-    /// A server connection's pipeline, with a TLS layer when ``TransportOptions/tls`` is set.
-    package static func server(configuration: Connection.Configuration, transport: TransportOptions) throws(WebSocketError)
-        -> ConnectionPipeline
+    /// A server connection's pipeline, with a TLS layer when ``TransportOptions/tls`` is set. `now`,
+    /// when the adapter knows it, is the connection's first report of the time
+    /// (``WebSocketCore/Connection/init(role:configuration:random:reportingTime:)``).
+    package static func server(configuration: Connection.Configuration, transport: TransportOptions,
+                               at now: Connection.Instant? = nil) throws(WebSocketError) -> ConnectionPipeline
     {
         var layers: [any TransportLayer] = []
         if let tls = transport.tls { layers.append(try tls.makeServerLayer()) }
         do throws(Connection.UsageError) {
             // A server connection has no client options to refuse.
-            let connection = try Connection(role: .server, configuration: configuration, random: SystemRandomPool())
+            let connection = try Connection(role: .server, configuration: configuration, random: SystemRandomPool(), reportingTime: now)
             return ConnectionPipeline(connection: consume connection, layers: layers)
         } catch {
             throw .connection(error)

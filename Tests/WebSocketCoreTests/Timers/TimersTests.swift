@@ -27,6 +27,46 @@ struct TimersTests {
         #expect(server.transportDirective == .close)
     }
 
+    @Test("A connection made with the time (an adapter's accept) is one made, then told the time: the same deadline, events, state and output through a whole handshake, a timeout, or a timeout of zero",
+          arguments: [Duration?.none, .seconds(5), .zero, .seconds(-1)], [false, true])
+    func madeWithTheTime(handshake: Duration?, client isClient: Bool) throws {
+        var config = Connection.Configuration()
+        config.timeouts.handshake = handshake
+        let role: Connection.Role = isClient ? .client(clientOptions()) : .server
+        var made = try Connection(role: role, configuration: config, random: Connection.SeededGenerator(seed: 7),
+                                  reportingTime: Self.at(100))
+        var told = try Connection(role: role, configuration: config, random: Connection.SeededGenerator(seed: 7))
+        told.advanceTime(to: Self.at(100))
+        // Not a pending timer (which would ask for a report at once): armed from the time given.
+        if let handshake, handshake > .zero {
+            #expect(made.nextDeadline == Self.at(100) + handshake)
+            #expect(made.recomputedDeadline == made.nextDeadline)
+        }
+        // A timeout of zero or less is due by the time given: the next report ends the handshake, as
+        // the first report did.
+        if let handshake, handshake <= .zero { #expect(made.nextDeadline.map { $0 <= Self.at(100) } == true) }
+        made.advanceTime(to: Self.at(100))
+        #expect(made.nextDeadline == told.nextDeadline)
+        #expect(drain(&made) == drain(&told))
+        #expect(made.state == told.state)
+        #expect(made.takeOutput() == told.takeOutput())
+        guard made.state == .connecting else { return }
+        // Half a request at 104, then nothing: both time out at 105, or neither does.
+        let half = Array(isClient ? "HTTP/1.1 101 Switching".utf8 : "GET / HTTP/1.1\r\n".utf8)
+        for time in [104, 105] {
+            if time == 104 {
+                made.receive(half)
+                told.receive(half)
+            }
+            made.advanceTime(to: Self.at(time))
+            told.advanceTime(to: Self.at(time))
+            let events = drain(&made)
+            #expect(events == drain(&told))
+            #expect(made.state == told.state && made.nextDeadline == told.nextDeadline)
+            #expect(events.contains(.handshakeFailed(.timedOut)) == (time == 105 && handshake != nil))
+        }
+    }
+
     @Test("Timers start at the first time report, and ask for it: before any, the next deadline is the origin")
     func pendingUntilFirstReport() throws {
         var client = try Connection(role: .client(clientOptions()))
