@@ -135,6 +135,33 @@ struct SocketSessionLimitsTests {
         #expect(session.nextDeadline == at(17_000))
     }
 
+    @Test("Read in place, a peer's Close starts the linger from the time reported for the read: no report of its own is asked for, through either pull")
+    func closeReadInPlaceArmsLinger() throws {
+        for shortPullFirst in [false, true] {
+            var (session, client) = try Self.opened(LifetimeLimits(idleTimeout: .seconds(100)))
+            try client.connection.close()
+            client.update()
+            var bytes = client.takeSocketOutput()
+            session.advanceTime(to: at(7000))
+            var closed = false
+            bytes.withUnsafeMutableBytes { raw in
+                var offset = 0
+                if shortPullFirst {
+                    // The Close is left for the general pull.
+                    #expect(session.nextMessage(readingInPlace: raw, from: &offset) == nil)
+                    #expect(offset == 0)
+                }
+                while let next = session.nextAction(readingInPlace: raw, from: &offset) {
+                    if case .message = next { Issue.record("a message from a Close") }
+                }
+                closed = offset == raw.count
+            }
+            #expect(closed)
+            // The default linger, 2 s from the read's report (before the idle limit), not "report at once".
+            #expect(session.nextDeadline == at(9000))
+        }
+    }
+
     @Test("The short pull of whole messages (nextMessage) counts a read as input, as the general pull does, and the meter counts its messages; what it leaves (a control frame and after), the general pull gives, in order")
     func idleInPlaceShortPull() throws {
         var (session, client) = try Self.opened(LifetimeLimits(idleTimeout: .seconds(10)))

@@ -48,6 +48,22 @@ extension Connection {
         }
     }
 
+    /// ``nextEvent(readingInPlace:from:)`` for an adapter that reported the time after reading
+    /// `bytes` and pulls them within the same instant (an event loop, in the turn that read them):
+    /// a timer that what this pull reads starts (the linger after a peer's Close, the close timer,
+    /// the keepalive after a pong) arms from the last time reported instead of waiting for the
+    /// next report, which that adapter would make at once and with the same instant. The timer then
+    /// needs no report of its own: a server connection's closing handshake spent about 1,100
+    /// instructions on that report (the timers' transition, and the adapter's pass around it).
+    /// Only for the time of this call: timers started by anything else (a send, `close()`, an answer
+    /// to a request) wait for the next report, as they always do.
+    package mutating func nextEventArmingFromLastReport(readingInPlace bytes: UnsafeMutableRawBufferPointer,
+                                                        from offset: inout Int) -> Connection.EventView? {
+        armingTime = lastReportedTime
+        defer { armingTime = nil }
+        return nextEvent(readingInPlace: bytes, from: &offset)
+    }
+
     /// The steady case of ``nextEvent(readingInPlace:from:)``, for an adapter that pulls message
     /// after message: the whole message at `offset`, unmasked where it lies and lent, when the
     /// connection holds no event and reads frames. `nil` when that pull would give anything else:
@@ -58,7 +74,7 @@ extension Connection {
                                           from offset: inout Int) -> (kind: Connection.MessageKind, payload: UnsafeRawBufferPointer)? {
         // An idle reader reads frames, holds no event and has not seen the end: it accepts input.
         guard isIdleReader, offset < bytes.count,
-              case .message(let kind, let frame) = readWholeMessageAtHeader(bytes, at: &offset) else { return nil }
+              case .message(let kind, let frame) = readWholeMessageAtHeader(bytes, at: &offset, readingClose: false) else { return nil }
         return (kind, frame.bytes)
     }
 
@@ -80,7 +96,7 @@ extension Connection {
     public mutating func nextWholeMessage(readingInPlace bytes: UnsafeMutableRawBufferPointer, from offset: inout Int,
                                            binaryInto binary: inout [UInt8]) -> (kind: Connection.MessageKind, text: UnsafeRawBufferPointer)? {
         guard isIdleReader, offset < bytes.count else { return nil }
-        let found = withUnsafeMutablePointer(to: &binary) { readWholeMessageAtHeader(bytes, at: &offset, binaryTarget: $0) }
+        let found = withUnsafeMutablePointer(to: &binary) { readWholeMessageAtHeader(bytes, at: &offset, binaryTarget: $0, readingClose: false) }
         guard case .message(let kind, let frame) = found else { return nil }
         return (kind, kind == .text ? frame.bytes : UnsafeRawBufferPointer(start: nil, count: 0))
     }

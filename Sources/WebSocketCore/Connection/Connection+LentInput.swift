@@ -200,13 +200,20 @@ extension Connection {
     ///
     /// With `binaryTarget`, a binary message is unmasked as it is copied into that array (left
     /// holding exactly its payload), and its bytes in `bytes` are left as they came.
+    ///
+    /// Without `readingClose`, a Close frame is left where it is (`.none`): the short pulls leave it
+    /// to the general pull, which an adapter may make with the time (``nextEventArmingFromLastReport(readingInPlace:from:)``),
+    /// so that the timers the Close starts need no report of their own. Tested in the control
+    /// frames' branch alone: a data message pays nothing for it.
     @inline(__always)
     mutating func readWholeMessageAtHeader(_ bytes: UnsafeMutableRawBufferPointer, at offset: inout Int,
-                                           binaryTarget: UnsafeMutablePointer<[UInt8]>? = nil) -> InPlaceMessage {
+                                           binaryTarget: UnsafeMutablePointer<[UInt8]>? = nil,
+                                           readingClose: Bool = true) -> InPlaceMessage {
         let rest = UnsafeMutableRawBufferPointer(rebasing: bytes[offset...])
         guard case .header(let header, let size) = FrameHeader.parse(UnsafeRawBufferPointer(rest)) else { return .none }
         guard let length = wholeMessageLength(header) else {
-            return header.opcodeValue & 0x8 != 0 && readControlFrame(header, headerSize: size, bytes, at: &offset) ? .control : .none
+            guard header.opcodeValue & 0x8 != 0, readingClose || header.opcodeValue != 0x8 else { return .none }
+            return readControlFrame(header, headerSize: size, bytes, at: &offset) ? .control : .none
         }
         guard rest.count - size >= length else { return .none }
         let frame = InPlaceFrame(buffer: bytes, frameStart: offset, payload: (offset + size)..<(offset + size + length))

@@ -133,10 +133,13 @@ public struct Connection: Sendable {
     // Time.
     /// The last time reported; the timers themselves live in the phase's payload. Set only by
     /// ``advanceTime(to:)``, which keeps `deadline` current itself (no observer: a report with
-    /// nothing due changes no deadline, and adapters report after every read).
+    /// nothing due changes no deadline, and adapters report after every read), and by the
+    /// initializer given the time.
     @usableFromInline var lastReportedTime: Connection.Instant? = nil
     /// The time being reported while ``advanceTime(to:)`` runs the timers: what they arm counts
-    /// from it. Any other input arms a timer pending until the next report (see ``arm(_:)``).
+    /// from it; also the last report, while a pull made with it reads
+    /// (``nextEventArmingFromLastReport(readingInPlace:from:)``). Any other input arms a timer
+    /// pending until the next report (see ``arm(_:)``).
     var armingTime: Connection.Instant? = nil
 
     // What the closing handshake exchanged, for an adapter's counters and logs.

@@ -37,7 +37,9 @@ extension SocketSession {
     /// (``WebSocketCore/Connection/nextEvent(readingInPlace:from:)``): call it with the same `bytes`
     /// and `offset` (from 0) until it returns `nil`, acting on each result before pulling the next.
     /// Only while ``readsInPlace``; the time is reported before the first call, as after
-    /// ``received(_:)``.
+    /// ``received(_:)``, and every call is made in that same instant (the loop's turn that read
+    /// `bytes`): the timers that what it reads starts arm from that report
+    /// (``WebSocketCore/Connection/nextEventArmingFromLastReport(readingInPlace:from:)``).
     ///
     /// Whole messages come as ``InPlaceAction/message(_:_:)``, lent, not yet counted as held by the
     /// consumer; everything else as ``nextAction()`` makes it.
@@ -96,7 +98,9 @@ extension SocketSession {
             return nil
         }
         readBegins(at: offset)
-        while let view = pipeline.connection.nextEvent(readingInPlace: bytes, from: &offset) {
+        // The time was reported when `bytes` were read, and the adapter pulls them in that same
+        // instant: what they start (the linger after a Close) arms from that report.
+        while let view = pipeline.connection.nextEventArmingFromLastReport(readingInPlace: bytes, from: &offset) {
             switch view {
             case .text(let payload): return .message(.text, payload)
             case .binary(let payload): return .message(.binary, payload)

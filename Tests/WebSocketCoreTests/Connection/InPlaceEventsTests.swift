@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Testing
-@testable import WebSocketCore
+@_spi(Testing) @testable import WebSocketCore
 
 @Suite("nextEvent(readingInPlace:from:): input read in place, pulled one event at a time")
 struct InPlaceEventsTests {
@@ -232,6 +232,97 @@ struct InPlaceEventsTests {
             #expect(server.nextWholeMessage(readingInPlace: bytes, from: &offset) == nil)
             #expect(offset == 0)
         }
+    }
+
+    @Test("The short pull leaves a Close frame where it is, for the general pull; a ping it reads")
+    func shortPullLeavesClose() throws {
+        var (_, server) = try openPair()
+        var wire = clientFrame(0x2, [1]) + clientFrame(0x9, [7]) + clientFrame(0x8, [0x03, 0xE8])
+        let closeStart = wire.count - clientFrame(0x8, [0x03, 0xE8]).count
+        var events: [Connection.Event] = []
+        wire.withUnsafeMutableBytes { bytes in
+            var offset = 0
+            #expect(server.nextWholeMessage(readingInPlace: bytes, from: &offset).map { Array($0.payload) } == [1])
+            // The ping is read, its event queued: nothing given, the offset past it.
+            #expect(server.nextWholeMessage(readingInPlace: bytes, from: &offset) == nil)
+            #expect(offset == closeStart)
+            while let view = server.nextEvent(readingInPlace: bytes, from: &offset) {
+                events.append(LentInputTests.owned(view))
+                // The Close, still there: declined again, nothing read.
+                if events.count == 1 {
+                    #expect(server.nextWholeMessage(readingInPlace: bytes, from: &offset) == nil)
+                    #expect(offset == closeStart)
+                }
+            }
+            #expect(offset == bytes.count)
+        }
+        #expect(events.first == .ping([7]))
+        #expect(events.contains(.closeReceived(Connection.CloseFrame(code: .normalClosure, reason: ""))))
+        #expect(server.state == .closed(Connection.CloseStatus(code: .normalClosure, reason: "", wasClean: true)))
+    }
+
+    @Test("A pull made with the time arms what it reads from the last report (a Close's linger), as a report right after would; nothing else it arms, and nothing after it")
+    func armingFromTheLastReport() throws {
+        func at(_ seconds: Int) -> Connection.Instant { Connection.Instant(sinceOrigin: .seconds(seconds)) }
+        var configuration = Connection.Configuration()
+        configuration.timeouts.linger = .seconds(3)
+        configuration.timeouts.close = .seconds(7)
+        for viaInbox in [false, true] {
+            var (_, armed) = try openPair(server: configuration)
+            armed.advanceTime(to: at(100))
+            var plain = armed
+            // A Close whole in the read, or completed in the inbox from a read before.
+            var wire = clientFrame(0x8, [0x03, 0xE8])
+            if viaInbox {
+                armed.receive(Array(wire[..<3]))
+                plain.receive(Array(wire[..<3]))
+                wire.removeFirst(3)
+            }
+            var armedEvents: [Connection.Event] = []
+            var plainEvents: [Connection.Event] = []
+            var copy = wire
+            wire.withUnsafeMutableBytes { bytes in
+                var offset = 0
+                while let view = armed.nextEventArmingFromLastReport(readingInPlace: bytes, from: &offset) {
+                    armedEvents.append(LentInputTests.owned(view))
+                }
+            }
+            copy.withUnsafeMutableBytes { bytes in
+                var offset = 0
+                while let view = plain.nextEvent(readingInPlace: bytes, from: &offset) { plainEvents.append(LentInputTests.owned(view)) }
+            }
+            #expect(armedEvents == plainEvents)
+            #expect(armedEvents.contains(.closeReceived(Connection.CloseFrame(code: .normalClosure, reason: ""))))
+            // Armed from the report at 100; without the time, pending: a report is asked for at once.
+            #expect(armed.nextDeadline == at(103))
+            #expect(armed.recomputedDeadline == at(103))
+            #expect(plain.nextDeadline == at(100))
+            #expect(armed.transportDirective == .halfCloseAndDrain(deadline: at(103)))
+            // That report arms the plain one the same: the two are then alike.
+            plain.advanceTime(to: at(100))
+            #expect(plain.nextDeadline == armed.nextDeadline)
+            #expect(plain.transportDirective == armed.transportDirective && plain.state == armed.state)
+            #expect(plain.takeOutput() == armed.takeOutput())
+            for connection in [armed, plain] {
+                var connection = connection
+                connection.advanceTime(to: at(103))
+                #expect(connection.transportDirective == .close)
+            }
+        }
+        // What the caller does after the pull waits for the next report, as always: close() arms
+        // its timer pending.
+        var (_, open) = try openPair(server: configuration)
+        open.advanceTime(to: at(100))
+        var ping = clientFrame(0x9, [1])
+        ping.withUnsafeMutableBytes { bytes in
+            var offset = 0
+            while open.nextEventArmingFromLastReport(readingInPlace: bytes, from: &offset) != nil {}
+        }
+        #expect(open.nextDeadline == nil)
+        try open.close()
+        #expect(open.nextDeadline == at(100))
+        open.advanceTime(to: at(150))
+        #expect(open.nextDeadline == at(157))
     }
 
     @Test("A whole masked message is lent from the caller's buffer, and the connection can send while it is held")
