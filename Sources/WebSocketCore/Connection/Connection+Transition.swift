@@ -80,8 +80,10 @@ extension Connection {
     /// with entering it (timers in its payload, frames queued, lifecycle events). An input a phase
     /// does not act on leaves everything unchanged; the readers, the timers and ``checkPermission(_:)``
     /// never produce those pairs, and none of them traps.
-    mutating func transition(_ input: PhaseInput) {
-        switch input {
+    mutating func transition(_ input: consuming PhaseInput) {
+        // Consumed: a payload (a request, a result, a Close frame) moves into its case's binding
+        // instead of being copied there and destroyed by the caller.
+        switch consume input {
         case .requestRead(let request):
             switch phase {
             case .serverAwaitingRequest(let timeout):
