@@ -180,17 +180,21 @@ public struct Connection: Sendable {
     /// starts armed from `now`, where the first report ran the timers' transition only to arm it
     /// (about 400 instructions per connection). A timeout of zero or less is then due by `now`,
     /// and the next report ends the handshake, as that first report would have.
-    package init(role: Connection.Role, configuration: Connection.Configuration,
+    ///
+    /// `configuration` is borrowed, and copied once, into the connection (owned, as an initializer's
+    /// parameters are by default, it was copied at the call and again here: about 90 instructions
+    /// per connection).
+    package init(role: Connection.Role, configuration: borrowing Connection.Configuration,
                  random: some RandomNumberGenerator & Sendable, reportingTime now: Connection.Instant?) throws(Connection.UsageError) {
         self.role = role
-        self.configuration = configuration
+        self.configuration = copy configuration
         self.random = Self.randomStorage(random)
-        let limits = configuration.limits
-        wholeMessageLimit = configuration.delivery == .messages && limits.maxFragmentsPerMessage >= 1
+        let limits = self.configuration.limits
+        wholeMessageLimit = self.configuration.delivery == .messages && limits.maxFragmentsPerMessage >= 1
             ? max(0, min(limits.maxFrameSize, limits.maxMessageSize)) : -1
         lastReportedTime = now
         let timeout: Timer
-        if let handshake = configuration.timeouts.handshake {
+        if let handshake = self.configuration.timeouts.handshake {
             if let now { timeout = .armed(now + handshake) } else { timeout = .pending(handshake) }
         } else {
             timeout = .off
@@ -201,7 +205,7 @@ public struct Connection: Sendable {
             var generator = random
             let key = ClientHandshake.makeKey(using: &generator)
             self.random = Self.randomStorage(generator)
-            let offered = Self.offeredOptions(options, configuration)
+            let offered = Self.offeredOptions(options, self.configuration)
             let request = try ClientHandshake.request(options: offered, key: key)
             phase = .clientAwaitingResponse(key: key, offered: Boxed(offered), timeout: timeout)
             phaseSummary = PhaseSummary(phase)
