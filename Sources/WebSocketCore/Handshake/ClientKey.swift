@@ -50,6 +50,14 @@ struct ClientKey: Sendable, Hashable {
     /// Whether the key is a valid one (24 bytes of base64 that decode to 16).
     var isValid: Bool { other == nil }
 
+    /// A key that is not one (an empty string's): where none was read, or none was valid.
+    static var invalid: ClientKey { ClientKey(other: "") }
+
+    private init(other: String) {
+        (a, b, c) = (0, 0, 0)
+        self.other = other
+    }
+
     /// The key as a string.
     var string: String {
         if let other { return other }

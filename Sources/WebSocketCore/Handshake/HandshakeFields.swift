@@ -26,8 +26,10 @@ struct HandshakeFields: HTTPFieldSink, Equatable {
     private(set) var versionIs13 = false
     private(set) var keyCount = 0
     /// The first `Sec-WebSocket-Key`, when it is valid (24 bytes of base64 that decode to 16,
-    /// §4.2.1 item 5): kept as its bytes, no string made.
-    private(set) var key: ClientKey? = nil
+    /// §4.2.1 item 5): kept as its bytes, no string made; otherwise an invalid key
+    /// (``ClientKey/isValid`` is `false`). Not an optional: a `ClientKey?` was copied through the
+    /// runtime's generic value witnesses, about 130 instructions a copy.
+    private(set) var key = ClientKey.invalid
     private(set) var hostCount = 0
     private(set) var host: String? = nil
     /// The first `Origin`.
@@ -77,7 +79,7 @@ struct HandshakeFields: HTTPFieldSink, Equatable {
             hasTransferEncoding = true
         case .key:
             keyCount += 1
-            if keyCount == 1 { key = ClientKey(value) }
+            if keyCount == 1, let valid = ClientKey(value) { key = valid }
         case .version:
             versionCount += 1
             if versionCount == 1 {

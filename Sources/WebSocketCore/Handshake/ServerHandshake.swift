@@ -36,7 +36,7 @@ enum ServerHandshake {
         // Item 5: "A |Sec-WebSocket-Key| header field with a base64-encoded (see Section 4 of [RFC4648])
         // value that, when decoded, is 16 bytes in length." §11.3.1: it "MUST NOT appear more than once
         // in an HTTP request".
-        guard fields.keyCount == 1, let key = fields.key else {
+        guard fields.keyCount == 1, fields.key.isValid else {
             return .failure(.invalidKey)
         }
         // Item 2: "A |Host| header field containing the server's authority." RFC 9112 §3.2: "A server
@@ -58,7 +58,7 @@ enum ServerHandshake {
             return .failure(.invalidExtensionsHeader)
         }
         return .success(Connection.HandshakeRequest(head: head, resource: resource, host: host, origin: fields.origin,
-                                                    key: key, subprotocols: subprotocols, extensions: extensions))
+                                                    key: fields.key, subprotocols: subprotocols, extensions: extensions))
     }
 
     /// A plain HTTP request for ``Connection/Configuration/answersPlainRequests``, or `nil` when `head` is
