@@ -198,14 +198,17 @@ final class ServerCore: @unchecked Sendable {
     /// A connection's socket closed.
     func ended(wasOpen: Bool, cleanly: Bool) {
         if !wasOpen, case .async(let queue) = face { queue.released() }
-        counts.withLock { counts in
+        let idle = counts.withLock { counts in
             counts.live -= 1
             if wasOpen {
                 counts.open -= 1
                 if cleanly { counts.endedCleanly += 1 } else { counts.endedUncleanly += 1 }
             }
+            return counts.live == 0
         }
-        counts.broadcast()
+        // The only wait on the counts (`waitUntilIdle`) waits for no connection left (or a drain's
+        // abort, which wakes it itself): the other ends wake nobody.
+        if idle { counts.broadcast() }
     }
 
     /// Open connections ended so far, cleanly and not; connections accepted and not yet ended.

@@ -412,10 +412,13 @@ extension WebSocket {
     /// Closes the descriptor and ends the session: the last event, the waiters, the server's count.
     /// A client whose handshake was redirected starts over with the next hop instead.
     func closeSocket() {
-        dropDescriptor()
+        // Watched no more from here; closed once no other thread can ask the kernel about it, which
+        // the ending's publication below says under the same lock (one acquisition, not two).
+        let closing = detachDescriptor()
         let wasOpen = peek { $0.handshake != nil }
         switch peek({ $0.finish() }) {
         case .redirected:
+            close(closing)
             startResolving()
         case .ended(let ending):
             let failure = peek { $0.pipeline.failure }
@@ -424,6 +427,8 @@ extension WebSocket {
             let traffic = Traffic(bytesReceived: peek { $0.bytesReceived }, bytesSent: peek { $0.bytesSent },
                                   duration: startedAt.map { loop.now.sinceOrigin - $0.sinceOrigin })
             let observers = shared.withLock { shared in
+                // No other thread asks the kernel about this descriptor number once it is closed.
+                shared.connected = nil
                 shared.traffic = traffic
                 shared.ending = ending
                 shared.transportFailure = failure
@@ -433,6 +438,7 @@ extension WebSocket {
                 defer { shared.endObservers = [] }
                 return shared.endObservers
             }
+            closing?.close()
             leaveTopicTable()
             // Sends other threads queued are dropped now; their pings are answered.
             sendOutboxFirst()
@@ -454,16 +460,28 @@ extension WebSocket {
 
     /// Stops watching and closes the current descriptor, if any.
     func dropDescriptor() {
-        guard let socket else { return }
+        close(detachDescriptor())
+    }
+
+    /// Stops watching the current descriptor, if any, and hands it over, still open: the caller
+    /// closes it (``close(_:)``, or with the ending's publication).
+    private func detachDescriptor() -> Socket? {
+        guard let socket else { return nil }
         loop.unregister(self, descriptor: socket.descriptor)
-        // No other thread asks the kernel about this descriptor number once it is closed.
-        shared.withLock { $0.connected = nil }
-        socket.close()
         self.socket = nil
         readable = false
         writable = false
         peerHungUp = false
         interest = []
         scheduledDeadline = nil
+        return socket
+    }
+
+    /// Closes a detached descriptor, once no other thread can ask the kernel about it.
+    private func close(_ socket: Socket?) {
+        guard let socket else { return }
+        // No other thread asks the kernel about this descriptor number once it is closed.
+        shared.withLock { $0.connected = nil }
+        socket.close()
     }
 }
