@@ -421,7 +421,6 @@ extension WebSocket {
             close(closing)
             startResolving()
         case .ended(let ending):
-            let failure = peek { $0.pipeline.failure }
             let state = peek { $0.pipeline.connection.state }
             publishedState = state
             let traffic = Traffic(bytesReceived: peek { $0.bytesReceived }, bytesSent: peek { $0.bytesSent },
@@ -431,7 +430,9 @@ extension WebSocket {
                 shared.connected = nil
                 shared.traffic = traffic
                 shared.ending = ending
-                shared.transportFailure = failure
+                // Read from the session here, straight into its place: a local, then its capture,
+                // copied the optional error twice through its value witnesses.
+                shared.transportFailure = peek { $0.pipeline.failure }
                 shared.state = state
                 // Ended, it is in no topic, and a subscription is refused (`subscribe` checks the ending).
                 shared.topics.removeAll()
