@@ -42,8 +42,7 @@ struct ClientKey: Sendable, Hashable {
         if let valid = string.withUTF8({ ClientKey($0) }) {
             self = valid
         } else {
-            (a, b, c) = (0, 0, 0)
-            other = string
+            self.init(other: string)
         }
     }
 
