@@ -91,5 +91,37 @@ struct EndpointTests {
         #expect(Poller.milliseconds(until: start + .milliseconds(1500), now: start) == 1500)
         #expect(Poller.milliseconds(until: start + .seconds(1 << 40), now: start) == Int32.max)
         #expect(Poller.milliseconds(until: start, now: start + .seconds(1)) == 0)
+        // Against the same figure worked out through Duration's own arithmetic: the rounded-up
+        // milliseconds, clamped, on both sides of every 64-bit boundary of the attosecond count and
+        // from instants before the origin.
+        func expected(_ deadline: Connection.Instant, _ now: Connection.Instant) -> Int32 {
+            let remaining = deadline.sinceOrigin - now.sinceOrigin
+            guard remaining > .zero else { return 0 }
+            let (seconds, attoseconds) = remaining.components
+            guard seconds <= Int64(Int32.max) / 1000 + 1 else { return Int32.max }
+            let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+            return Int32(clamping: milliseconds)
+        }
+        var random = SystemRandomNumberGenerator()
+        var offsets: [Duration] = [.zero, .nanoseconds(1), .nanoseconds(-1), .seconds(18), .seconds(19), .seconds(-19),
+                                   .milliseconds(18_446_744), .milliseconds(18_446_745), .seconds(2_147_483), .seconds(2_147_484),
+                                   .milliseconds(Int64(Int32.max)), .milliseconds(Int64(Int32.max) + 1),
+                                   .seconds(1) / 1_000_000_000_000_000, .seconds(19_342_813), .seconds(19_342_814)]
+        for _ in 0..<2_000 {
+            offsets.append(.milliseconds(Int64.random(in: -5_000...40_000_000, using: &random))
+                           + .nanoseconds(Int64.random(in: -999_999...999_999, using: &random)))
+            offsets.append(.nanoseconds(Int64.random(in: Int64.min...Int64.max, using: &random)))
+        }
+        for origin in [Connection.Instant(sinceOrigin: .zero), start, Connection.Instant(sinceOrigin: .seconds(-7)),
+                       Connection.Instant(sinceOrigin: .seconds(1_733_580_000) + .nanoseconds(999_999_999))] {
+            for offset in offsets {
+                let deadline = origin + offset
+                #expect(Poller.milliseconds(until: deadline, now: origin) == expected(deadline, origin), "\(offset) from \(origin)")
+            }
+        }
+        // Far apart, past what 64 bits of seconds hold: still Int32.max, never a trap.
+        let farPast = Connection.Instant(sinceOrigin: .seconds(Int64.min)), farFuture = Connection.Instant(sinceOrigin: .seconds(Int64.max))
+        #expect(Poller.milliseconds(until: farFuture, now: farPast) == Int32.max)
+        #expect(Poller.milliseconds(until: farPast, now: farFuture) == 0)
     }
 }

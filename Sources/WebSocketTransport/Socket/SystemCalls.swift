@@ -184,7 +184,7 @@ package struct SystemCalls: Sendable {
             var now = timespec()
             // CLOCK_MONOTONIC cannot fail with a valid pointer; it never jumps with the wall clock.
             _ = clock_gettime(CLOCK_MONOTONIC, &now)
-            return Connection.Instant(sinceOrigin: .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec))
+            return Connection.Instant(seconds: Int64(now.tv_sec), nanoseconds: Int64(now.tv_nsec))
         }
     ))
 
