@@ -12,6 +12,56 @@ struct SocketSessionEndingTests {
         .reject(status: status, headers: ["Location": location])
     }
 
+    // MARK: The last event
+
+    @Test("The last event alone is owed without a queue's storage, and keeps its place among actions")
+    func lastEventInOrder() throws {
+        // Nothing queued when the session ends: the last event, once, with no array allocated.
+        var (server, _) = try SessionRig.accepted()
+        server.timerFired(at: at(10_000))
+        #expect(server.pullAll().isEmpty)
+        #expect(server.finish().ended == .failed(.handshakeFailed(.timedOut)))
+        #expect(server.actions.capacity == 0)
+        guard case .deliver(.failed(.handshakeFailed(.timedOut)))? = server.nextAction() else {
+            throw PipelineTestFailure("not the last event")
+        }
+        #expect(server.nextAction() == nil)
+        #expect(server.nextAction() == nil)
+
+        // Queued after it (a close asked of the ended session): after it.
+        var (open, _) = try SessionRig.open()
+        open.receivedEndOfStream()
+        _ = open.pullAll()
+        guard case .ended(let ending) = open.finish() else { throw PipelineTestFailure("redirected") }
+        let outcomes = Outcomes<Connection.CloseStatus>()
+        try open.close(code: .normalClosure, reason: "", completion: outcomes.completion("close"))
+        #expect(open.pullAll() == [.event(ending.event), .resumed])
+        #expect(outcomes.result("close") != nil)
+        #expect(open.pullAll().isEmpty)
+
+        // Queued before it (a wait for an opening already made, unread): before it.
+        var (waited, _) = try SessionRig.open()
+        let opening = Outcomes<Void>()
+        waited.waitForOpening(opening.completion("open"))
+        waited.receivedEndOfStream()
+        guard case .ended(let end) = waited.finish() else { throw PipelineTestFailure("redirected") }
+        #expect(waited.pullAll() == [.resumed, .event(end.event)])
+        guard case .success? = opening.result("open") else { throw PipelineTestFailure("not resumed") }
+
+        // Pulled through a read in place after the end (a handler closed the socket mid-read).
+        var (inPlace, _) = try SessionRig.open()
+        inPlace.receivedEndOfStream()
+        _ = inPlace.pullAll()
+        guard case .ended(let last) = inPlace.finish() else { throw PipelineTestFailure("redirected") }
+        var bytes: [UInt8] = [0x82, 0x80, 1, 2, 3, 4]
+        var offset = 0
+        let action = bytes.withUnsafeMutableBytes { inPlace.nextAction(readingInPlace: $0, from: &offset) }
+        guard case .action(.deliver(let event))? = action else { throw PipelineTestFailure("\(String(describing: action))") }
+        #expect(event == last.event)
+        #expect(offset == bytes.count)
+        #expect(inPlace.nextAction() == nil)
+    }
+
     // MARK: Redirects
 
     @Test("A redirect starts the session over: resolving the next hop's target, its waiters kept")

@@ -45,7 +45,9 @@ extension SocketSession {
         switch stage {
         case .handshaking, .open:
             break
-        case .resolving, .connecting, .finished:
+        case .finished:
+            return takeOwedEnding()
+        case .resolving, .connecting:
             return nil
         }
         // The steady state between reads: nothing to parse, no pong awaited.
@@ -72,13 +74,22 @@ extension SocketSession {
         actions.dequeue(advancing: &actionsStart)
     }
 
+    /// The last event, if it is owed (``endingOwed``), as the action that delivers it; `nil` otherwise.
+    mutating func takeOwedEnding() -> SessionAction? {
+        guard endingOwed, case .finished(let ending) = phase else { return nil }
+        endingOwed = false
+        return .deliver(ending.event)
+    }
+
     /// Queues an action of the session's own, after those already queued.
     mutating func queue(_ action: SessionAction) {
+        if endingOwed, let ending = takeOwedEnding() { actions.append(ending) }
         actions.append(action)
     }
 
     /// Queues the resumption of `completion` with `result`.
     mutating func resume<Value: Sendable>(_ completion: @escaping SessionCompletion<Value>, _ result: Result<Value, WebSocketError>) {
+        if endingOwed, let ending = takeOwedEnding() { actions.append(ending) }
         actions.append(.resume(Resumption(completion, result)))
     }
 

@@ -73,7 +73,7 @@ extension SocketSession {
         let ending = computeEnding()
         if let meter { countEnding(in: meter) }
         phase = .finished(ending)
-        queue(.deliver(ending.event))
+        if actionsStart == actions.count { endingOwed = true } else { queue(.deliver(ending.event)) }
         let opens = openWaiters, closes = closeWaiters, sends = pendingSends, pings = pingWaiters
         openWaiters = []
         closeWaiters = []

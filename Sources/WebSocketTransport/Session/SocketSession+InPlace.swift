@@ -95,7 +95,7 @@ extension SocketSession {
             // Nothing more is read (the socket closed while a handler ran, or a transport failure
             // aborted the connection): the rest is dropped, as the pipeline drops it.
             offset = bytes.count
-            return nil
+            return takeOwedEnding().map { .action($0) }
         }
         readBegins(at: offset)
         // The time was reported when `bytes` were read, and the adapter pulls them in that same
