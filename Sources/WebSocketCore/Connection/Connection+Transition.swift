@@ -313,6 +313,7 @@ extension Connection {
     // MARK: Entering phases (for `transition` only: they return the phase, and it assigns it)
 
     /// The open phase, with the negotiated transform installed and the keepalive armed.
+    @inline(__always)
     private mutating func openPhase(_ negotiated: Connection.Transform?) -> Phase {
         transform = negotiated
         transformBits = negotiated?.reservedBits ?? 0
