@@ -63,14 +63,14 @@ struct LoopWorkTests {
         }
         let done = finished.wait(until: { $0 }, deadline: Self.deadline(), now: SystemCalls.live.monotonicNow)
         try #require(done, "not every command ran")
-        let (count, outOfOrder, next) = try withCheckedThrowingLoopRead(loop) { (seen.count, seen.outOfOrder, seen.next) }
+        let (count, outOfOrder, next) = try readOnLoop(loop) { (seen.count, seen.outOfOrder, seen.next) }
         #expect(count == producers * each)
         #expect(outOfOrder == 0)
         #expect(next == Array(repeating: each, count: producers))
     }
 
     /// Reads `body` on the loop's thread, waiting for it.
-    private func withCheckedThrowingLoopRead<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable () -> T) throws -> T {
+    private func readOnLoop<T: Sendable>(_ loop: EventLoop, _ body: @escaping @Sendable () -> T) throws -> T {
         let result = Locked<T?>(nil)
         loop.execute {
             let value = body()

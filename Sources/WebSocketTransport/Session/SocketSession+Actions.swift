@@ -89,8 +89,7 @@ extension SocketSession {
 
     /// Queues the resumption of `completion` with `result`.
     mutating func resume<Value: Sendable>(_ completion: @escaping SessionCompletion<Value>, _ result: Result<Value, WebSocketError>) {
-        if endingOwed, let ending = takeOwedEnding() { actions.append(ending) }
-        actions.append(.resume(Resumption(completion, result)))
+        queue(.resume(Resumption(completion, result)))
     }
 
     /// One event of the connection: what it means for the consumer, if anything.

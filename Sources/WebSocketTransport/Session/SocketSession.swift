@@ -167,7 +167,7 @@ package struct SocketSession: Sendable {
     /// end of nearly every server connection (about 350 instructions with its free).
     ///
     /// Invariant: `true` only while the phase is `.finished` and `actions` holds nothing unread;
-    /// ``queue(_:)`` and ``resume(_:_:)`` queue the event first, so the order holds.
+    /// ``queue(_:)``, which every resumption goes through, queues the event first, so the order holds.
     var endingOwed = false
     /// Async sends waiting for room, in order.
     var pendingSends: [PendingSend] = []
