@@ -7,9 +7,16 @@ extension Connection {
     /// §4), and nothing at all while a server decides, after the peer's Close frame (RFC 6455 §5.5.1)
     /// or once closed.
     mutating func stepHandshake() -> Step {
+        var consumed = 0
+        return stepHandshake(lent: nil, consumed: &consumed)
+    }
+
+    /// ``stepHandshake()``, a head read from `lent` (where it lies; `consumed` says how much of it)
+    /// rather than from the inbox, when given: ``readHeadInPlace(_:at:)``.
+    mutating func stepHandshake(lent: UnsafeRawBufferPointer?, consumed: inout Int) -> Step {
         switch phase {
         case .clientAwaitingResponse(let key, let offered, _):
-            let (outcome, fields) = consumeHead()
+            let (outcome, fields) = consumeHead(lent: lent, consumed: &consumed)
             switch outcome {
             case .needMore:
                 return inputEnded ? progress(.endOfStream) : .needInput
@@ -31,7 +38,7 @@ extension Connection {
             return inputEnded ? progress(.endOfStream) : .needInput
 
         case .serverAwaitingRequest:
-            let (outcome, fields) = consumeHead()
+            let (outcome, fields) = consumeHead(lent: lent, consumed: &consumed)
             switch outcome {
             case .needMore:
                 return inputEnded ? progress(.endOfStream) : .needInput
@@ -63,7 +70,7 @@ extension Connection {
     private mutating func handleResponse(_ head: Connection.HTTPResponseHead, fields: HandshakeFields, key: String,
                                          offered: Connection.ClientOptions) -> Step {
         // The parser that read this head is gone: after an interim response the next head gets a
-        // fresh one (see `consumeHead()`).
+        // fresh one (see `consumeHead(lent:consumed:)`).
         switch head.status {
         case 101:
             switch ClientHandshake.validate(response: head, fields: fields, key: key, options: offered) {

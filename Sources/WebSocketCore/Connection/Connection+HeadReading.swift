@@ -11,7 +11,7 @@ extension Connection {
     ///
     /// Invariants: `.reading` only in the phases that read a head (a client awaiting its response, a
     /// server awaiting its request), and only until that head is read; `.idle` otherwise. A phase that
-    /// reads a head and finds `.idle` starts a fresh parser (see ``Connection/consumeHead()``), so
+    /// reads a head and finds `.idle` starts a fresh parser (see ``Connection/consumeHead(lent:consumed:)``), so
     /// nothing is made before the first byte of a head arrives. The box is written only while this
     /// connection holds the only reference to it (a copy of the connection shares it until one of
     /// the two reads on, which copies it first), so connections stay values.
@@ -36,9 +36,9 @@ extension Connection {
     /// A head parser on the heap, changed in place. An indirect case's box, the parser copied out of
     /// it and back on every read, made a handshake cost 730 to 800 instructions more than the parser
     /// inline; this one costs 200 to 250 (its allocation), and only a head cut across reads takes
-    /// one (``Connection/consumeHead()`` reads a head's first bytes with a parser on the stack).
+    /// one (``Connection/consumeHead(lent:consumed:)`` reads a head's first bytes with a parser on the stack).
     ///
-    /// `@unchecked Sendable`: it is written only through a unique reference (``consumeHead()``), so no
+    /// `@unchecked Sendable`: it is written only through a unique reference (``consumeHead(lent:consumed:)``), so no
     /// two connections, or threads, ever share a box that changes. Its one access at a time is plain
     /// (`@exclusivity(unchecked)`): checked at run time, the accesses cost about 330
     /// instructions per handshake (the access set is thread-local), and no access here overlaps another.
@@ -70,14 +70,18 @@ extension Connection {
     /// a later read (or was refused: the box repeats the outcome): a head that comes whole in one
     /// read, as nearly every one does, costs no box (its allocation and free, and the fields'
     /// move out of it, about 500 instructions per handshake).
-    mutating func consumeHead() -> (outcome: HTTPHeadParser.Outcome, fields: HandshakeFields) {
+    ///
+    /// With `lent`, the parser reads those bytes instead, where they lie (the inbox holds nothing:
+    /// ``readHeadInPlace(_:at:)``), and `consumed` says how many it took; the rest of a head cut by
+    /// their end is the parser's own by then, as with the inbox.
+    mutating func consumeHead(lent: UnsafeRawBufferPointer? = nil, consumed: inout Int) -> (outcome: HTTPHeadParser.Outcome, fields: HandshakeFields) {
         guard var box = headReading.take() else {
             // No byte of the head yet (an adapter asks for events before its first read): nothing
             // to read, and nothing made.
-            if inboxStart == inbox.count { return (.needMore, HandshakeFields()) }
+            if lent?.isEmpty ?? (inboxStart == inbox.count) { return (.needMore, HandshakeFields()) }
             var parser = HTTPHeadParser(kind: isClient ? .response : .request, limits: configuration.limits)
             var fields = HandshakeFields()
-            let outcome = readHead(with: &parser, fields: &fields)
+            let outcome = readHead(with: &parser, fields: &fields, lent: lent, consumed: &consumed)
             switch outcome {
             case .needMore, .failure:
                 headReading = .reading(HeadParserBox(parser, fields: fields))
@@ -96,7 +100,7 @@ extension Connection {
             headParserBoxesMade &+= 1
             #endif
         }
-        let outcome = readHead(with: &box.parser, fields: &box.fields)
+        let outcome = readHead(with: &box.parser, fields: &box.fields, lent: lent, consumed: &consumed)
         switch outcome {
         case .needMore, .failure:
             headReading = .reading(box)
@@ -110,13 +114,62 @@ extension Connection {
         }
     }
 
-    /// Feeds the buffered input to `parser`, which hands the fields it checks to `fields`.
+    /// Feeds `lent`, or else the buffered input, to `parser`, which hands the fields it checks to
+    /// `fields`; what it took of `lent` goes in `consumed`.
     @inline(__always)
-    private mutating func readHead(with parser: inout HTTPHeadParser, fields: inout HandshakeFields) -> HTTPHeadParser.Outcome {
-        let (consumed, outcome) = inbox.withUnsafeBytes { raw in
+    private mutating func readHead(with parser: inout HTTPHeadParser, fields: inout HandshakeFields,
+                                   lent: UnsafeRawBufferPointer?, consumed: inout Int) -> HTTPHeadParser.Outcome {
+        if let lent {
+            let (taken, outcome) = parser.consume(lent, fieldsTo: &fields)
+            consumed = taken
+            return outcome
+        }
+        let (taken, outcome) = inbox.withUnsafeBytes { raw in
             parser.consume(UnsafeRawBufferPointer(rebasing: raw[inboxStart...]), fieldsTo: &fields)
         }
-        inboxStart += consumed
+        inboxStart += taken
         return outcome
+    }
+
+    /// (In-place reading, at `offset` of `bytes`) Reads the head there, where it lies, when the
+    /// phase reads one and the inbox holds nothing before it: the bytes it takes are neither copied
+    /// into the inbox nor kept, but what a head cut by their end needs (the parser's current line,
+    /// the fields so far). `false`, and nothing read, otherwise. What the head makes (the request
+    /// to decide on, the handshake's end, a refusal) is queued as events; what follows it stays at
+    /// `offset` for the next read (frames in place, or copied while a decision is awaited).
+    ///
+    /// Copied first, every server connection's request allocated an inbox that its life then never
+    /// needed: about 450 instructions per connection (the copy, and the storage's `malloc` and
+    /// `free`).
+    ///
+    /// The bytes are only read: a head is not unmasked (``receive(readingHeadFrom:)`` lends them
+    /// immutably).
+    mutating func readHeadInPlace(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> Bool {
+        // The summary first: a frame cut by the end of a read comes here, and leaves at once.
+        guard !isReadingFrames, inboxStart == inbox.count, !inputEnded else { return false }
+        switch phase {
+        case .serverAwaitingRequest, .clientAwaitingResponse: break
+        case .clientReadingRejection, .serverAwaitingDecision, .open, .closingLocally, .closingRemotely, .closed: return false
+        }
+        var consumed = 0
+        let step = stepHandshake(lent: UnsafeRawBufferPointer(rebasing: bytes[offset...]), consumed: &consumed)
+        offset += consumed
+        // A head's step queues what it makes (``progress(_:)``) and never lends a payload.
+        if case .event(let event) = step { enqueue(event) }
+        return true
+    }
+
+    /// Takes `bytes`, received from the peer, as ``receive(_:)-(UnsafeRawBufferPointer)`` does, but
+    /// reads a head at their start where it lies (``readHeadInPlace(_:at:)``) and copies only what
+    /// follows it: for an adapter that reports the time after a read and then pulls at once (the
+    /// transport's session, whose server connections read their request this way). The head is
+    /// parsed now rather than at the next pull, which the caller makes before anything else can
+    /// tell the difference; `receive(_:)`'s own contract (bytes buffered, parsed when pulled) stays
+    /// as documented.
+    package mutating func receive(readingHeadFrom bytes: UnsafeRawBufferPointer) {
+        guard acceptsInput else { return }
+        var offset = 0
+        if readHeadInPlace(bytes, at: &offset), offset == bytes.count { return }
+        receive(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
     }
 }

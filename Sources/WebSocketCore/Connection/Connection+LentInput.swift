@@ -124,7 +124,8 @@ extension Connection {
             case .failed, .control:
                 continue   // the events are queued: the next pull hands them out
             case .none:
-                copyInboxPortion(of: bytes, at: &offset)
+                // A head is read where it lies too; anything else the frame reader leaves is copied.
+                if !readHeadInPlace(UnsafeRawBufferPointer(bytes), at: &offset) { copyInboxPortion(of: bytes, at: &offset) }
             }
         }
     }

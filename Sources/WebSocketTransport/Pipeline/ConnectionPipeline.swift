@@ -91,6 +91,19 @@ package struct ConnectionPipeline: Sendable {
         passUp()
     }
 
+    /// ``receive(_:)``, a head at the start of `bytes` read where it lies when no layer stands
+    /// between the socket and the connection
+    /// (``WebSocketCore/Connection/receive(readingHeadFrom:)``); through the layers as usual
+    /// otherwise.
+    package mutating func receive(readingHeadFrom bytes: UnsafeRawBufferPointer) {
+        guard !hasFailed else { return }
+        guard !layers.isEmpty else {
+            connection.receive(readingHeadFrom: bytes)
+            return
+        }
+        receive(bytes)
+    }
+
     /// The socket's input ended (a read returned 0).
     package mutating func receiveEOF() {
         guard !hasFailed else { return }

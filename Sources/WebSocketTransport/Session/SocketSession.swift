@@ -306,6 +306,13 @@ package struct SocketSession: Sendable {
                 advanceTime(to: now)
                 return .inPlace(count: count)
             }
+            if readsHeadWhereItLies {
+                // The time first, as for bytes taken: their pull comes after the report.
+                limits.inputUnstamped = true
+                advanceTime(to: now)
+                pipeline.receive(readingHeadFrom: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                return .taken(count: count)
+            }
             received(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             advanceTime(to: now)
             return .taken(count: count)
