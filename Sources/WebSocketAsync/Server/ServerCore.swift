@@ -68,12 +68,15 @@ final class ServerCore: @unchecked Sendable {
         /// ``WebSocketServer/abortDrain()`` was called: a drain stops waiting.
         var drainAborted = false
     }
-    private let counts = Locked(Counts(), pinnedWords: 1)
-    /// `counts.stopped`, for reading without the lock: 1 once stopped (stored under the lock, by
-    /// ``stop(closing:)``). Every accept asks; through the lock, that was about 150 instructions per
-    /// connection. A stop that lands just after the answer lets one more connection in, as it could
-    /// between the lock's release and the accept before.
+    private let counts = Locked(Counts(), pinnedWords: 2)
+    /// `counts.stopped` and whether `counts.closing` is set, for reading without the lock: each 1
+    /// once so (stored under the lock, by ``stop(closing:)``, the only writer of either). Every
+    /// accept asks the first, every request's decision the second; through the lock, they cost
+    /// about 250 instructions per connection. A stop that lands just after an answer finds what it
+    /// found before, between the lock's release and the accept or the decision: one connection more
+    /// let in, or one request more decided, which the stop's closing then closes.
     private let stoppedWord: UnsafeMutablePointer<Int>
+    private let drainingWord: UnsafeMutablePointer<Int>
 
     init(configuration: Connection.Configuration, options: TransportOptions, isUnixSocket: Bool, loops: [EventLoop],
          decide: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)?, face: Face,
@@ -86,6 +89,7 @@ final class ServerCore: @unchecked Sendable {
         self.face = face
         self.system = system
         stoppedWord = counts.pinnedWords
+        drainingWord = counts.pinnedWords + 1
         let holds = switch face {
         case .loopHandler, .lendingHandler: false
         case .queueHandler, .async: true
@@ -225,7 +229,7 @@ final class ServerCore: @unchecked Sendable {
 
     /// Whether the server stopped with a close code: opening handshakes that come now are answered
     /// 503, with `Retry-After`, rather than opened only to be closed.
-    var isDraining: Bool { counts.withLock { $0.closing != nil } }
+    var isDraining: Bool { cwebsocket_atomic_load_long(drainingWord) != 0 }
 
     // MARK: The server's side
 
@@ -244,7 +248,10 @@ final class ServerCore: @unchecked Sendable {
     /// Returns whether this call stopped the server.
     func stop(closing: Connection.CloseFrame?) -> Bool {
         let first = counts.withLock { counts in
-            if let closing { counts.closing = closing }
+            if let closing {
+                counts.closing = closing
+                cwebsocket_atomic_store_long(drainingWord, 1)
+            }
             defer {
                 counts.stopped = true
                 cwebsocket_atomic_store_long(stoppedWord, 1)
