@@ -210,6 +210,9 @@ package enum HTTPTokens {
     /// and `Connection: keep-alive, Upgrade` both match. Scanned where the bytes lie: an array of
     /// the elements cost about 10,000 instructions per opening handshake.
     static func listContains(_ bytes: UnsafeBufferPointer<UInt8>, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
+        // The value that is the token alone, as nearly every handshake's `Upgrade` and `Connection`
+        // are: one pass, no split and no trim (about 70 instructions each per opening handshake).
+        if isSoleElement(bytes, token) { return true }
         var start = 0
         while start <= bytes.count {
             var end = start
@@ -222,6 +225,23 @@ package enum HTTPTokens {
             start = end + 1
         }
         return false
+    }
+
+    /// Whether `bytes`, a list, is exactly one element equal to `token` (ASCII case ignored): no OWS
+    /// at either end and no comma, so that the split and trim of ``listContains(_:_:)`` would find
+    /// that one element and nothing else. `false` says nothing about the other forms.
+    @inline(__always)
+    static func isSoleElement(_ bytes: UnsafeBufferPointer<UInt8>, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == token.count, let first = bytes.first, let last = bytes.last,
+              !isOWS(first), !isOWS(last) else { return false }
+        var index = 0
+        while index < bytes.count {
+            let x = bytes[index], y = token[index]
+            if x == UInt8(ascii: ",") { return false }
+            if x != y, asciiLowercased(x) != asciiLowercased(y) { return false }
+            index &+= 1
+        }
+        return true
     }
 
     /// RFC 9110 §5.6.4: `quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE`, read from `bytes`

@@ -54,6 +54,15 @@ struct HTTPTokensTests {
         ([" , , "], "upgrade", false),
         (["upgrade"], "", false),
         (["a,,b"], "", false),
+        // The value that is the token alone (the common case, compared whole).
+        (["websocket"], "websocket", true),
+        (["WebSocket"], "websocket", true),
+        (["websockets"], "websocket", false),
+        ([""], "", false),
+        (["\t"], "\t", false),
+        ([" a"], " a", false),
+        (["a,b"], "a,b", false),
+        (["a, b"], "a", true),
     ])
     func membership(values: [String], token: String, contains: Bool) {
         // Over the fields of a list, as the handshake reads them: any one that lists the token.
@@ -63,6 +72,38 @@ struct HTTPTokensTests {
             }
         }
         #expect(listed == contains)
+    }
+
+    @Test("Membership against a reference (split at commas, OWS trimmed, empty elements skipped, case ignored), for every short value and token over a small alphabet")
+    func membershipAgainstReference() {
+        let alphabet: [UInt8] = Array("aA, \tb".utf8)
+        func all(upTo length: Int) -> [[UInt8]] {
+            var result: [[UInt8]] = [[]]
+            var last: [[UInt8]] = [[]]
+            for _ in 0..<length {
+                last = last.flatMap { prefix in alphabet.map { prefix + [$0] } }
+                result += last
+            }
+            return result
+        }
+        func reference(_ value: [UInt8], _ token: [UInt8]) -> Bool {
+            value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).contains { element in
+                let trimmed = element.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+                return !trimmed.isEmpty && trimmed.count == token.count
+                    && zip(trimmed, token).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }
+            }
+        }
+        let values = all(upTo: 4)
+        let tokens = all(upTo: 2)
+        var checked = 0
+        for value in values {
+            for token in tokens {
+                let listed = value.withUnsafeBufferPointer { bytes in token.withUnsafeBufferPointer { HTTPTokens.listContains(bytes, $0) } }
+                #expect(listed == reference(value, token), "\(value) \(token)")
+                checked += 1
+            }
+        }
+        #expect(checked == 1_555 * 43)
     }
 
     @Test("ASCII case-insensitive equality: lengths first, then bytes; only ASCII letters fold")
