@@ -15,8 +15,10 @@ extension Connection {
     /// ``Connection/EventView/text(_:)`` or ``Connection/EventView/binary(_:)`` pointing into
     /// `bytes`; everything else (control frames, fragments, compressed messages, a frame the read
     /// cut) is copied into the connection and comes as ``Connection/EventView/other(_:)``, one event
-    /// at a time, messages owned as ``nextEvent()`` returns them. A view stays valid until you change
-    /// `bytes`: between two calls the connection may be used freely (send, close, answer a handshake
+    /// at a time, messages owned as ``nextEvent()`` returns them. The opening handshake's head (a
+    /// server's request, a client's response) is parsed where it lies, not copied: of a head cut by
+    /// the end of `bytes`, the parser keeps what it needs (its current line, the fields read
+    /// so far), not the bytes whole. A view stays valid until you change `bytes`: between two calls the connection may be used freely (send, close, answer a handshake
     /// request), and what you send in answer to one event goes out before anything after it is read,
     /// as with ``nextEvent()``.
     ///

@@ -39,10 +39,12 @@ extension Connection {
     /// Bytes the call cannot parse before it returns are copied into the connection and parsed later,
     /// like ``receive(_:)-([UInt8])``'s: the start of a frame that continues in the next read, and
     /// anything after a handshake request that awaits your decision (pull events with
-    /// ``nextEvent()`` once you have answered it). A frame begun in earlier input is completed by
-    /// copying the bytes it still needs, and the frames after it are read in place again. Bytes
-    /// received after the peer's Close frame, or after the connection closed, are dropped as
-    /// ``receive(_:)-([UInt8])`` drops them.
+    /// ``nextEvent()`` once you have answered it). The opening handshake's head is read where it
+    /// lies too: of a head cut by the end of `bytes`, the parser keeps what it needs (its current
+    /// line, the fields read so far), not the bytes whole. A frame begun in earlier input is
+    /// completed by copying the bytes it still needs, and the frames after it are read in place
+    /// again. Bytes received after the peer's Close frame, or after the connection closed, are
+    /// dropped as ``receive(_:)-([UInt8])`` drops them.
     ///
     /// ```swift
     /// // A SwiftNIO handler: `buffer` is the ByteBuffer the channel read.
