@@ -11,10 +11,11 @@ extension Connection {
     ///
     /// Invariants: `.reading` only in the phases that read a head (a client awaiting its response, a
     /// server awaiting its request), and only until that head is read; `.idle` otherwise. A phase that
-    /// reads a head and finds `.idle` starts a fresh parser (see ``Connection/consumeHead(lent:consumed:)``), so
-    /// nothing is made before the first byte of a head arrives. The box is written only while this
-    /// connection holds the only reference to it (a copy of the connection shares it until one of
-    /// the two reads on, which copies it first), so connections stay values.
+    /// reads a head and finds `.idle` starts a fresh parser (see
+    /// ``Connection/consumeHead(lent:consumed:)``), so nothing is made before the first byte of a
+    /// head arrives. The box is written only while this connection holds the only reference to it
+    /// (a copy of the connection shares it until one of the two reads on, which copies it first),
+    /// so connections stay values.
     enum HeadReading: Sendable {
         case idle
         case reading(HeadParserBox)
@@ -36,10 +37,12 @@ extension Connection {
     /// A head parser on the heap, changed in place. An indirect case's box, the parser copied out of
     /// it and back on every read, made a handshake cost 730 to 800 instructions more than the parser
     /// inline; this one costs 200 to 250 (its allocation), and only a head cut across reads takes
-    /// one (``Connection/consumeHead(lent:consumed:)`` reads a head's first bytes with a parser on the stack).
+    /// one (``Connection/consumeHead(lent:consumed:)`` reads a head's first bytes with a parser on
+    /// the stack).
     ///
-    /// `@unchecked Sendable`: it is written only through a unique reference (``consumeHead(lent:consumed:)``), so no
-    /// two connections, or threads, ever share a box that changes. Its one access at a time is plain
+    /// `@unchecked Sendable`: it is written only through a unique reference
+    /// (``Connection/consumeHead(lent:consumed:)``), so no two connections, or threads, ever share a
+    /// box that changes. Its one access at a time is plain
     /// (`@exclusivity(unchecked)`): checked at run time, the accesses cost about 330
     /// instructions per handshake (the access set is thread-local), and no access here overlaps another.
     ///
@@ -162,7 +165,7 @@ extension Connection {
     /// Takes `bytes`, received from the peer, as ``receive(_:)-(UnsafeRawBufferPointer)`` does, but
     /// reads a head at their start where it lies (``readHeadInPlace(_:at:)``) and copies only what
     /// follows it: for an adapter that reports the time after a read and then pulls at once (the
-    /// transport's session, whose server connections read their request this way). The head is
+    /// transport's session, whose connections read their head this way). The head is
     /// parsed now rather than at the next pull, which the caller makes before anything else can
     /// tell the difference; `receive(_:)`'s own contract (bytes buffered, parsed when pulled) stays
     /// as documented.

@@ -17,10 +17,10 @@ extension Connection {
     /// cut) is copied into the connection and comes as ``Connection/EventView/other(_:)``, one event
     /// at a time, messages owned as ``nextEvent()`` returns them. The opening handshake's head (a
     /// server's request, a client's response) is parsed where it lies, not copied: of a head cut by
-    /// the end of `bytes`, the parser keeps what it needs (its current line, the fields read
-    /// so far), not the bytes whole. A view stays valid until you change `bytes`: between two calls the connection may be used freely (send, close, answer a handshake
-    /// request), and what you send in answer to one event goes out before anything after it is read,
-    /// as with ``nextEvent()``.
+    /// the end of `bytes`, the parser keeps what it needs (its current line, the fields read so
+    /// far), not the bytes whole. A view stays valid until you change `bytes`: between two calls the
+    /// connection may be used freely (send, close, answer a handshake request), and what you send in
+    /// answer to one event goes out before anything after it is read, as with ``nextEvent()``.
     ///
     /// `offset` is how far `bytes` has been read; `nil` means all of it has been (or was dropped, as
     /// ``receive(_:)-([UInt8])`` drops input after the peer's Close or the end) and no event is queued.
