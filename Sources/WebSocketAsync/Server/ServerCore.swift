@@ -52,11 +52,9 @@ final class ServerCore: @unchecked Sendable {
     /// Published messages on their way to the loops from other threads, bounded.
     let publishBacklog: PublishBacklog
 
+    /// What the lock guards. The connections accepted and those open are counted in pinned words
+    /// (``liveWord``, ``openWord``).
     private struct Counts {
-        /// Connections accepted and not yet closed.
-        var live = 0
-        /// Connections past their opening handshake and not yet closed.
-        var open = 0
         var stopped = false
         /// Set by a stop that closes every connection: those that open later are closed with it.
         var closing: Connection.CloseFrame? = nil
@@ -68,7 +66,7 @@ final class ServerCore: @unchecked Sendable {
         /// ``WebSocketServer/abortDrain()`` was called: a drain stops waiting.
         var drainAborted = false
     }
-    private let counts = Locked(Counts(), pinnedWords: 2)
+    private let counts = Locked(Counts(), pinnedWords: 4)
     /// `counts.stopped` and whether `counts.closing` is set, for reading without the lock: each 1
     /// once so (stored under the lock, by ``stop(closing:)``, the only writer of either). Every
     /// accept asks the first, every request's decision the second; through the lock, they cost
@@ -77,6 +75,15 @@ final class ServerCore: @unchecked Sendable {
     /// let in, or one request more decided, which the stop's closing then closes.
     private let stoppedWord: UnsafeMutablePointer<Int>
     private let drainingWord: UnsafeMutablePointer<Int>
+    /// Connections accepted and not yet closed, and those past their opening handshake and not yet
+    /// closed: changed atomically, by an accept or an opening without the lock (each took it, about
+    /// 110 instructions of every connection), by an end under it. An end that leaves no connection
+    /// decides so under the lock, where ``waitUntilIdle(deadline:orDrainAborted:)`` checks before it
+    /// waits: that wait misses no end. The other counts of an end (``endings``) change under the lock
+    /// with it, so a reader under the lock sees an end whole; an accept can come beside it, as it
+    /// could before between two acquisitions.
+    private let liveWord: UnsafeMutablePointer<Int>
+    private let openWord: UnsafeMutablePointer<Int>
 
     init(configuration: Connection.Configuration, options: TransportOptions, isUnixSocket: Bool, loops: [EventLoop],
          decide: (@Sendable (Connection.HandshakeRequest) -> Connection.HandshakeDecision)?, face: Face,
@@ -90,6 +97,8 @@ final class ServerCore: @unchecked Sendable {
         self.system = system
         stoppedWord = counts.pinnedWords
         drainingWord = counts.pinnedWords + 1
+        liveWord = counts.pinnedWords + 2
+        openWord = counts.pinnedWords + 3
         let holds = switch face {
         case .loopHandler, .lendingHandler: false
         case .queueHandler, .async: true
@@ -126,7 +135,7 @@ final class ServerCore: @unchecked Sendable {
     /// loop in turn.
     func accepted(_ socket: Socket, by loop: EventLoop) {
         if case .async(let queue) = face { queue.accepted() }
-        counts.withLock { $0.live += 1 }
+        _ = cwebsocket_atomic_add_long(liveWord, 1)
         socket.applyConnectedOptions(options, isUnixSocket: isUnixSocket)
         guard !EventLoops.kernelBalancesListeners || isUnixSocket, loops.count > 1 else {
             serve(socket, on: loop)
@@ -193,10 +202,10 @@ final class ServerCore: @unchecked Sendable {
             consumer = socket.attachBatches()
             taken = queue.push(socket)
         }
-        let closing = counts.withLock { counts in
-            counts.open += 1
-            return counts.closing
-        }
+        _ = cwebsocket_atomic_add_long(openWord, 1)
+        // The close code is read under the lock only once a drain began (`stop` stores it before
+        // the word, under the lock); a stop that comes later closes this socket with the others.
+        let closing = cwebsocket_atomic_load_long(drainingWord) == 0 ? nil : counts.withLock { $0.closing }
         if let closing {
             socket.startClosing(closing)
         } else if !taken {
@@ -210,12 +219,11 @@ final class ServerCore: @unchecked Sendable {
     func ended(wasOpen: Bool, cleanly: Bool) {
         if !wasOpen, case .async(let queue) = face { queue.released() }
         let idle = counts.withLock { counts in
-            counts.live -= 1
             if wasOpen {
-                counts.open -= 1
+                _ = cwebsocket_atomic_add_long(openWord, -1)
                 if cleanly { counts.endedCleanly += 1 } else { counts.endedUncleanly += 1 }
             }
-            return counts.live == 0
+            return cwebsocket_atomic_add_long(liveWord, -1) == 0
         }
         // The only wait on the counts (`waitUntilIdle`) waits for no connection left (or a drain's
         // abort, which wakes it itself): the other ends wake nobody.
@@ -224,7 +232,7 @@ final class ServerCore: @unchecked Sendable {
 
     /// Open connections ended so far, cleanly and not; connections accepted and not yet ended.
     var endings: (cleanly: Int, uncleanly: Int, live: Int) {
-        counts.withLock { ($0.endedCleanly, $0.endedUncleanly, $0.live) }
+        counts.withLock { ($0.endedCleanly, $0.endedUncleanly, cwebsocket_atomic_load_long(liveWord)) }
     }
 
     /// Whether the server stopped with a close code: opening handshakes that come now are answered
@@ -263,16 +271,17 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// Connections past their opening handshake and not yet closed.
-    var openConnections: Int { counts.withLock { $0.open } }
+    var openConnections: Int { cwebsocket_atomic_load_long(openWord) }
 
     /// Waits until no connection is left, or `deadline`; for a drain, also until it is aborted.
     func waitUntilIdle(deadline: Connection.Instant?, orDrainAborted: Bool = false) -> Bool {
-        counts.wait(until: { $0.live == 0 || (orDrainAborted && $0.drainAborted) }, deadline: deadline, now: system.monotonicNow)
+        counts.wait(until: { [liveWord] in cwebsocket_atomic_load_long(liveWord) == 0 || (orDrainAborted && $0.drainAborted) },
+                    deadline: deadline, now: system.monotonicNow)
             && (!orDrainAborted || openConnectionsOrOpening == 0)
     }
 
     /// Connections accepted and not yet ended.
-    private var openConnectionsOrOpening: Int { counts.withLock { $0.live } }
+    private var openConnectionsOrOpening: Int { cwebsocket_atomic_load_long(liveWord) }
 
     /// Makes a drain under way (or the next one) stop waiting.
     func abortDrain() {
