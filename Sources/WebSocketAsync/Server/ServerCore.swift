@@ -52,10 +52,9 @@ final class ServerCore: @unchecked Sendable {
     /// Published messages on their way to the loops from other threads, bounded.
     let publishBacklog: PublishBacklog
 
-    /// What the lock guards. The connections accepted and those open are counted in pinned words
-    /// (``liveWord``, ``openWord``).
+    /// What the lock guards. Whether the server stopped, and the connections accepted and those
+    /// open, are pinned words beside it (``stoppedWord``, ``liveWord``, ``openWord``).
     private struct Counts {
-        var stopped = false
         /// Set by a stop that closes every connection: those that open later are closed with it.
         var closing: Connection.CloseFrame? = nil
         /// Where the next connection goes, when one loop accepts for all.
@@ -67,8 +66,8 @@ final class ServerCore: @unchecked Sendable {
         var drainAborted = false
     }
     private let counts = Locked(Counts(), pinnedWords: 4)
-    /// `counts.stopped` and whether `counts.closing` is set, for reading without the lock: each 1
-    /// once so (stored under the lock, by ``stop(closing:)``, the only writer of either). Every
+    /// Whether the server stopped, and whether `counts.closing` is set, for reading without the lock:
+    /// each 1 once so (stored under the lock, by ``stop(closing:)``, the only writer of either). Every
     /// accept asks the first, every request's decision the second; through the lock, they cost
     /// about 250 instructions per connection. A stop that lands just after an answer finds what it
     /// found before, between the lock's release and the accept or the decision: one connection more
@@ -260,11 +259,9 @@ final class ServerCore: @unchecked Sendable {
                 counts.closing = closing
                 cwebsocket_atomic_store_long(drainingWord, 1)
             }
-            defer {
-                counts.stopped = true
-                cwebsocket_atomic_store_long(stoppedWord, 1)
-            }
-            return !counts.stopped
+            // The word alone says whether the server stopped (a Bool beside it said it twice).
+            defer { cwebsocket_atomic_store_long(stoppedWord, 1) }
+            return cwebsocket_atomic_load_long(stoppedWord) == 0
         }
         if first, case .async(let queue) = face { queue.finish() }
         return first

@@ -77,7 +77,7 @@ extension Connection {
     /// With `lent`, the parser reads those bytes instead, where they lie (the inbox holds nothing:
     /// ``readHeadInPlace(_:at:)``), and `consumed` says how many it took; the rest of a head cut by
     /// their end is the parser's own by then, as with the inbox.
-    mutating func consumeHead(lent: UnsafeRawBufferPointer? = nil, consumed: inout Int) -> (outcome: HTTPHeadParser.Outcome, fields: HandshakeFields) {
+    mutating func consumeHead(lent: UnsafeRawBufferPointer?, consumed: inout Int) -> (outcome: HTTPHeadParser.Outcome, fields: HandshakeFields) {
         guard var box = headReading.take() else {
             // No byte of the head yet (an adapter asks for events before its first read): nothing
             // to read, and nothing made.
